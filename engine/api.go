@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"errors"
+	"time"
+)
+
+// ProofKind is what a request asks to prove. Values equal cuzk.v1.ProofKind.
+type ProofKind int32
+
+const (
+	KindUnspecified         ProofKind = 0
+	KindPoRepSealCommit     ProofKind = 1
+	KindSnapDealsUpdate     ProofKind = 2
+	KindWindowPoStPartition ProofKind = 3
+	KindWinningPoSt         ProofKind = 4
+)
+
+// Priority orders jobs: CRITICAL > HIGH > NORMAL > LOW, FIFO within a level.
+// Values equal cuzk.v1.Priority; Unspecified means the kind's default.
+type Priority int32
+
+const (
+	PriorityUnspecified Priority = 0
+	PriorityLow         Priority = 1
+	PriorityNormal      Priority = 2
+	PriorityHigh        Priority = 3
+	PriorityCritical    Priority = 4
+)
+
+// Request is one proof request, field for field the cuzk.v1
+// SubmitProofRequest.
+type Request struct {
+	RequestID       string // idempotency key; becomes the job id ("" → generated)
+	Kind            ProofKind
+	SectorSize      uint64
+	RegisteredProof uint64
+	Priority        Priority
+	VanillaProof    []byte   // PoRep: C1 wrapper JSON (or a synthetic job descriptor)
+	VanillaProofs   [][]byte // PoSt: one per sector; SnapDeals: one per partition
+	SectorNumber    uint64
+	MinerID         uint64
+	Randomness      []byte
+	PartitionIndex  uint32
+	CommROld        []byte
+	CommRNew        []byte
+	CommDNew        []byte
+}
+
+// Status is a job's final state. Values equal cuzk.v1 AwaitProofResponse.Status.
+type Status int32
+
+const (
+	StatusUnknown   Status = 0
+	StatusCompleted Status = 1
+	StatusFailed    Status = 2
+	StatusCancelled Status = 3
+	StatusTimeout   Status = 4
+)
+
+// Result is a job's outcome, field for field the cuzk.v1 AwaitProofResponse.
+type Result struct {
+	JobID      string
+	Status     Status
+	Proof      []byte // 192 bytes per partition, in partition order; verified
+	Error      string
+	QueueWait  time.Duration
+	SRSLoad    time.Duration
+	Synthesis  time.Duration // summed over partitions
+	GPUCompute time.Duration // summed over partitions (device Run)
+	Total      time.Duration
+}
+
+// Snapshot is the engine's state for GetStatus and /status.
+type Snapshot struct {
+	Devices         []DeviceStatus
+	SRS             []SRSStatus
+	Queues          []QueueStatus
+	ProofsCompleted uint64
+	ProofsFailed    uint64
+	Uptime          time.Duration
+	MemoryUsed      uint64 // bytes reserved in the budget
+	MemoryLimit     uint64 // the budget
+}
+
+// DeviceStatus describes one proving device.
+type DeviceStatus struct {
+	Ordinal          uint32
+	Name             string
+	MemoryTotal      uint64
+	MemoryFree       uint64
+	CurrentJobID     string
+	CurrentProofKind string // "porep-c2", "snap-update", "window-post", "winning-post"
+}
+
+// SRSTier is an SRS entry's residency. Values equal cuzk.v1 SRSStatus.Tier.
+type SRSTier int32
+
+const (
+	TierHot  SRSTier = 0
+	TierWarm SRSTier = 1
+	TierCold SRSTier = 2
+)
+
+// SRSStatus describes one parameter set known to the engine.
+type SRSStatus struct {
+	CircuitID string
+	Tier      SRSTier
+	SizeBytes uint64
+	RefCount  uint32
+}
+
+// QueueStatus counts the work of one proof kind.
+type QueueStatus struct {
+	ProofKind  string
+	Pending    uint32
+	InProgress uint32
+}
+
+// Sentinel errors callers branch on.
+var (
+	ErrInvalidRequest = errors.New("invalid request")    // → gRPC InvalidArgument
+	ErrNotFound       = errors.New("job not found")      // → gRPC NotFound
+	ErrUnknownCircuit = errors.New("unknown circuit id") // → gRPC InvalidArgument / NotFound
+	ErrCancelled      = errors.New("job cancelled")
+	ErrClosed         = errors.New("engine closed")
+)
