@@ -3,8 +3,8 @@ package synthetic
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"math"
+	"math/bits"
 	"testing"
 
 	"github.com/cuzk-project/cuzk/r1cs"
