@@ -1,0 +1,88 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+func assignment(v uint64) *groth16.Assignment {
+	a := &groth16.Assignment{Input: make([]fr.Element, 2), Aux: make([]fr.Element, 3), A: make([]fr.Element, 4)}
+	a.Input[0].SetOne()
+	a.Input[1].SetUint64(v)
+	return a
+}
+
+func TestComputeIsTimedAndDeterministic(t *testing.T) {
+	d := New(Config{Prepare: 5 * time.Millisecond, Run: 10 * time.Millisecond, Finish: 5 * time.Millisecond})
+	start := time.Now()
+	s1, err := groth16.Compute(context.Background(), d, assignment(7), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el < 20*time.Millisecond {
+		t.Fatalf("compute took %v, want ≥ 20 ms", el)
+	}
+	s2, _ := groth16.Compute(context.Background(), d, assignment(7), nil)
+	s3, _ := groth16.Compute(context.Background(), d, assignment(8), nil)
+	if !s1.H.Equal(&s2.H) || !s1.B2.Equal(&s2.B2) {
+		t.Fatal("equal assignments gave different sums")
+	}
+	if s1.H.Equal(&s3.H) {
+		t.Fatal("different inputs gave equal sums")
+	}
+	iv := d.Intervals()
+	if len(iv) != 3 || iv[0].End.Sub(iv[0].Start) < 10*time.Millisecond {
+		t.Fatalf("intervals %v", iv)
+	}
+}
+
+func TestFailureInjection(t *testing.T) {
+	for _, step := range []Step{StepPrepare, StepRun, StepFinish} {
+		t.Run(step.String(), func(t *testing.T) {
+			d := New(Config{Fail: func(s Step, a *groth16.Assignment) bool {
+				var v fr.Element
+				v.SetUint64(13)
+				return s == step && a.Input[1].Equal(&v)
+			}})
+			if _, err := groth16.Compute(context.Background(), d, assignment(13), nil); !errors.Is(err, ErrInjected) {
+				t.Fatalf("err = %v, want ErrInjected", err)
+			}
+			if _, err := groth16.Compute(context.Background(), d, assignment(14), nil); err != nil {
+				t.Fatalf("other unit failed: %v", err)
+			}
+		})
+	}
+}
+
+func TestOverlappingRunsAreCounted(t *testing.T) {
+	d := New(Config{Run: 20 * time.Millisecond})
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			groth16.Compute(context.Background(), d, assignment(uint64(i)), nil)
+		}()
+	}
+	wg.Wait()
+	if d.MaxConcurrentRuns() < 2 {
+		t.Fatalf("MaxConcurrentRuns = %d for unserialized runs", d.MaxConcurrentRuns())
+	}
+}
+
+func TestRunHonoursContext(t *testing.T) {
+	d := New(Config{Run: time.Hour})
+	w, _ := d.Prepare(context.Background(), assignment(1), nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if _, err := d.Run(ctx, w); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+}
