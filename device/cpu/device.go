@@ -1,0 +1,301 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// ErrMismatch is returned (wrapped, with what differs) when an assignment
+// does not fit the parameters or is inconsistent in itself.
+var ErrMismatch = errors.New("cpu: assignment does not match the parameters")
+
+// Device is the CPU groth16.Device. The zero value is ready to use and
+// runs every step on GOMAXPROCS goroutines.
+type Device struct {
+	// Tasks bounds the goroutines of one step; 0 means GOMAXPROCS.
+	Tasks int
+
+	mu      sync.Mutex
+	domains map[int]*domainEntry // by size m
+
+	u32     pool[uint32]
+	scalars pool[fr.Element]
+	g1      pool[bls12381.G1Affine]
+	g2      pool[bls12381.G2Affine]
+}
+
+// New returns a Device using tasks goroutines per step (0: GOMAXPROCS).
+func New(tasks int) *Device { return &Device{Tasks: tasks} }
+
+var _ groth16.Device = (*Device)(nil)
+
+func (d *Device) tasks() int {
+	if d.Tasks > 0 {
+		return d.Tasks
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// g1Query is one G1 MSM, ready to run: Σ bases[ones] + MSM(tail).
+type g1Query struct {
+	split
+	all   []bls12381.G1Affine // the query's bases (for the ones)
+	bases []bls12381.G1Affine // compacted tail bases
+	owned bool                // bases came from the pool
+}
+
+// prepared is the Device's state between Prepare and Run.
+type prepared struct {
+	a   *groth16.Assignment
+	p   *groth16.Params
+	m   int
+	l   g1Query
+	aq  g1Query
+	b1  g1Query
+	b2  []bls12381.G2Affine // compacted tail bases of B_G2 (b1's split)
+	b2o bool
+}
+
+// partial is the Device's state between Run and Finish.
+type partial struct {
+	w    *prepared
+	sums groth16.Sums
+}
+
+// Check reports whether a fits p, naming the first mismatch. It is what
+// Prepare checks before touching any vector.
+func Check(a *groth16.Assignment, p *groth16.Params) error {
+	if a == nil || p == nil {
+		return fmt.Errorf("%w: nil assignment or parameters", ErrMismatch)
+	}
+	n := len(a.A)
+	if n == 0 {
+		return fmt.Errorf("%w: the assignment has no constraints", ErrMismatch)
+	}
+	if len(a.B) != n || len(a.C) != n {
+		return fmt.Errorf("%w: a, b, c have %d, %d, %d rows", ErrMismatch, n, len(a.B), len(a.C))
+	}
+	if len(a.Input) == 0 {
+		return fmt.Errorf("%w: the assignment has no inputs (ONE is missing)", ErrMismatch)
+	}
+	for _, bm := range []struct {
+		name string
+		b    *r1cs.Bitmap
+		n    int
+	}{
+		{"A-aux density", a.ADensityAux, len(a.Aux)},
+		{"B-input density", a.BDensityInput, len(a.Input)},
+		{"B-aux density", a.BDensityAux, len(a.Aux)},
+	} {
+		if bm.b == nil {
+			return fmt.Errorf("%w: %s is missing", ErrMismatch, bm.name)
+		}
+		if bm.b.N != bm.n || len(bm.b.Words)*64 < bm.n {
+			return fmt.Errorf("%w: %s has %d bits (%d words), want %d", ErrMismatch, bm.name, bm.b.N, len(bm.b.Words), bm.n)
+		}
+	}
+	m, err := domainSize(n)
+	if err != nil {
+		return err
+	}
+	if len(p.H) != m-1 {
+		return fmt.Errorf("%w: |h| = %d, want m − 1 = %d for %d rows", ErrMismatch, len(p.H), m-1, n)
+	}
+	if len(p.L) != len(a.Aux) {
+		return fmt.Errorf("%w: |l| = %d, want %d aux variables", ErrMismatch, len(p.L), len(a.Aux))
+	}
+	if want := len(a.Input) + popCount(a.ADensityAux, len(a.Aux)); len(p.A) != want {
+		return fmt.Errorf("%w: |a| = %d, want %d inputs + A-aux popcount = %d", ErrMismatch, len(p.A), len(a.Input), want)
+	}
+	want := popCount(a.BDensityInput, len(a.Input)) + popCount(a.BDensityAux, len(a.Aux))
+	if len(p.BG1) != want {
+		return fmt.Errorf("%w: |b_g1| = %d, want B popcounts = %d", ErrMismatch, len(p.BG1), want)
+	}
+	if len(p.BG2) != want {
+		return fmt.Errorf("%w: |b_g2| = %d, want B popcounts = %d", ErrMismatch, len(p.BG2), want)
+	}
+	return nil
+}
+
+// Prepare checks shapes, splits the L, A and B scalars by value and
+// compacts the bases of the remaining (non-0/1) scalars.
+func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := Check(a, p); err != nil {
+		return nil, err
+	}
+	m, _ := domainSize(len(a.A))
+	w := &prepared{a: a, p: p, m: m}
+	nIn, nAux := len(a.Input), len(a.Aux)
+	popBIn := popCount(a.BDensityInput, nIn)
+	popA := popCount(a.ADensityAux, nAux)
+	popBAux := popCount(a.BDensityAux, nAux)
+
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		d.newSplit(&w.l.split, nAux)
+		w.l.walk(a.Aux, nil, 0)
+		w.l.all = p.L
+	})
+	wg.Go(func() {
+		d.newSplit(&w.aq.split, nIn+popA)
+		c := w.aq.walk(a.Input, nil, 0)
+		w.aq.walk(a.Aux, a.ADensityAux, c)
+		w.aq.all = p.A
+	})
+	wg.Go(func() {
+		d.newSplit(&w.b1.split, popBIn+popBAux)
+		c := w.b1.walk(a.Input, a.BDensityInput, 0)
+		w.b1.walk(a.Aux, a.BDensityAux, c)
+		w.b1.all = p.BG1
+	})
+	wg.Wait()
+
+	t := d.tasks()
+	for _, q := range []*g1Query{&w.l, &w.aq, &w.b1} {
+		q.bases, q.owned = d.compactG1(q.all, &q.split, t)
+	}
+	w.b2, w.b2o = d.compactG2(p.BG2, &w.b1.split, t)
+	return w, nil
+}
+
+// newSplit gives s pooled buffers with room for n scalars.
+func (d *Device) newSplit(s *split, n int) {
+	s.ones = d.u32.get(n)[:0]
+	s.tail = d.u32.get(n)[:0]
+	s.scalars = d.scalars.get(n)[:0]
+}
+
+func (d *Device) compactG1(all []bls12381.G1Affine, s *split, tasks int) ([]bls12381.G1Affine, bool) {
+	if s.contiguous() {
+		if len(s.tail) == 0 {
+			return nil, false
+		}
+		return all[s.tail[0] : int(s.tail[0])+len(s.tail)], false
+	}
+	dst := d.g1.get(len(s.tail))
+	gather(dst, all, s.tail, tasks)
+	return dst, true
+}
+
+func (d *Device) compactG2(all []bls12381.G2Affine, s *split, tasks int) ([]bls12381.G2Affine, bool) {
+	if s.contiguous() {
+		if len(s.tail) == 0 {
+			return nil, false
+		}
+		return all[s.tail[0] : int(s.tail[0])+len(s.tail)], false
+	}
+	dst := d.g2.get(len(s.tail))
+	gather(dst, all, s.tail, tasks)
+	return dst, true
+}
+
+// Run computes H and the H, L, A and B_G1 sums. It drops a, b and c from
+// the assignment.
+func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial, error) {
+	w, ok := wp.(*prepared)
+	if !ok || w == nil {
+		return nil, fmt.Errorf("cpu: Run given %T, not this device's Prepare result", wp)
+	}
+	fail := func(err error) (groth16.Partial, error) {
+		d.release(w)
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	t := d.tasks()
+	r := &partial{w: w}
+
+	h, err := d.computeH(w.a, w.m, t)
+	if err != nil {
+		return fail(err)
+	}
+	w.a.ReleaseABC()
+	if err := ctx.Err(); err != nil {
+		d.scalars.put(h)
+		return fail(err)
+	}
+	r.sums.H, err = multiExpG1(w.p.H, h, t)
+	d.scalars.put(h)
+	if err != nil {
+		return fail(err)
+	}
+
+	for _, q := range []struct {
+		q   *g1Query
+		dst *bls12381.G1Jac
+	}{{&w.l, &r.sums.L}, {&w.aq, &r.sums.A}, {&w.b1, &r.sums.B1}} {
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		s, err := q.q.sum(t)
+		if err != nil {
+			return fail(err)
+		}
+		*q.dst = s
+	}
+	return r, nil
+}
+
+// sum is Σ all[ones] + MSM(bases, scalars).
+func (q *g1Query) sum(tasks int) (bls12381.G1Jac, error) {
+	s, err := multiExpG1(q.bases, q.scalars, tasks)
+	if err != nil {
+		return s, err
+	}
+	ones := sumG1(q.all, q.ones, tasks)
+	s.AddAssign(&ones)
+	return s, nil
+}
+
+// Finish computes the B_G2 sum and returns the proof's sums.
+func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums, error) {
+	r, ok := rp.(*partial)
+	if !ok || r == nil {
+		return nil, fmt.Errorf("cpu: Finish given %T, not this device's Run result", rp)
+	}
+	defer d.release(r.w)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t := d.tasks()
+	w := r.w
+	b2, err := multiExpG2(w.b2, w.b1.scalars, t)
+	if err != nil {
+		return nil, err
+	}
+	ones := sumG2(w.p.BG2, w.b1.ones, t)
+	b2.AddAssign(&ones)
+	r.sums.B2 = b2
+	sums := r.sums
+	return &sums, nil
+}
+
+// release returns w's buffers to the pools; w must not be used after.
+func (d *Device) release(w *prepared) {
+	for _, q := range []*g1Query{&w.l, &w.aq, &w.b1} {
+		d.u32.put(q.ones)
+		d.u32.put(q.tail)
+		d.scalars.put(q.scalars)
+		if q.owned {
+			d.g1.put(q.bases)
+		}
+		*q = g1Query{}
+	}
+	if w.b2o {
+		d.g2.put(w.b2)
+	}
+	w.b2, w.b2o = nil, false
+}

@@ -1,0 +1,363 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+func randG1(r *rand.Rand, n int) []bls12381.G1Affine {
+	if n == 0 {
+		return nil
+	}
+	_, _, g, _ := bls12381.Generators()
+	s := make([]fr.Element, n)
+	for i := range s {
+		s[i] = randElement(r)
+	}
+	return bls12381.BatchScalarMultiplicationG1(&g, s)
+}
+
+func randG2(r *rand.Rand, n int) []bls12381.G2Affine {
+	if n == 0 {
+		return nil
+	}
+	_, _, _, g := bls12381.Generators()
+	s := make([]fr.Element, n)
+	for i := range s {
+		s[i] = randElement(r)
+	}
+	return bls12381.BatchScalarMultiplicationG2(&g, s)
+}
+
+func naiveG1(points []bls12381.G1Affine, scalars []fr.Element) bls12381.G1Jac {
+	acc := infinityG1()
+	for i := range points {
+		var p bls12381.G1Jac
+		var k big.Int
+		p.FromAffine(&points[i])
+		p.ScalarMultiplication(&p, scalars[i].BigInt(&k))
+		acc.AddAssign(&p)
+	}
+	return acc
+}
+
+func naiveG2(points []bls12381.G2Affine, scalars []fr.Element) bls12381.G2Jac {
+	acc := infinityG2()
+	for i := range points {
+		var p bls12381.G2Jac
+		var k big.Int
+		p.FromAffine(&points[i])
+		p.ScalarMultiplication(&p, scalars[i].BigInt(&k))
+		acc.AddAssign(&p)
+	}
+	return acc
+}
+
+// filtered lists vals where density is set (all of vals for nil density).
+func filtered(vals []fr.Element, density *r1cs.Bitmap) []fr.Element {
+	var out []fr.Element
+	for i := range vals {
+		if density == nil || density.Get(i) {
+			out = append(out, vals[i])
+		}
+	}
+	return out
+}
+
+func TestMSMG1Split(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var one, minusOne fr.Element
+	one.SetOne()
+	minusOne.Neg(&one)
+	base := randG1(r, 3000)
+	var neg bls12381.G1Affine
+	neg.Neg(&base[0])
+
+	mk := func(n int, f func(i int) fr.Element) []fr.Element {
+		s := make([]fr.Element, n)
+		for i := range s {
+			s[i] = f(i)
+		}
+		return s
+	}
+	cases := []struct {
+		name    string
+		points  []bls12381.G1Affine
+		scalars []fr.Element
+	}{
+		{"empty", nil, nil},
+		{"single-random", base[:1], mk(1, func(int) fr.Element { return randElement(r) })},
+		{"single-one", base[:1], mk(1, func(int) fr.Element { return one })},
+		{"single-zero", base[:1], mk(1, func(int) fr.Element { return fr.Element{} })},
+		{"all-zeros", base[:2500], mk(2500, func(int) fr.Element { return fr.Element{} })},
+		{"all-ones", base[:2500], mk(2500, func(int) fr.Element { return one })},
+		{"minus-one", base[:40], mk(40, func(int) fr.Element { return minusOne })},
+		{"dense", base[:700], mk(700, func(int) fr.Element { return randElement(r) })},
+		{"bit-heavy", base, mk(len(base), func(int) fr.Element {
+			switch x := r.IntN(8); {
+			case x < 3:
+				return fr.Element{}
+			case x < 6:
+				return one
+			default:
+				return randElement(r)
+			}
+		})},
+		// Ones summing to doubling and cancellation.
+		{"repeated-point", []bls12381.G1Affine{base[0], base[0], base[0], neg, base[1]}, mk(5, func(int) fr.Element { return one })},
+		{"point-and-negation", []bls12381.G1Affine{base[0], neg}, mk(2, func(int) fr.Element { return one })},
+	}
+	for _, tasks := range []int{1, 3} {
+		d := New(tasks)
+		for _, tc := range cases {
+			got, err := d.msmG1(tc.points, tc.scalars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := naiveG1(tc.points, tc.scalars)
+			if !got.Equal(&want) {
+				t.Errorf("tasks=%d %s: split MSM differs from the naive sum", tasks, tc.name)
+			}
+		}
+	}
+	if _, err := New(1).msmG1(base[:2], make([]fr.Element, 3)); !errors.Is(err, ErrMismatch) {
+		t.Fatalf("length mismatch: got %v, want ErrMismatch", err)
+	}
+}
+
+// paramsFor makes random parameters of the right shape for a.
+func paramsFor(r *rand.Rand, a *groth16.Assignment) *groth16.Params {
+	m, _ := domainSize(len(a.A))
+	nb := popCount(a.BDensityInput, len(a.Input)) + popCount(a.BDensityAux, len(a.Aux))
+	return &groth16.Params{
+		H:   randG1(r, m-1),
+		L:   randG1(r, len(a.Aux)),
+		A:   randG1(r, len(a.Input)+popCount(a.ADensityAux, len(a.Aux))),
+		BG1: randG1(r, nb),
+		BG2: randG2(r, nb),
+	}
+}
+
+// naiveSums computes the sums by definition (filecoin-proofs.md §5.5) with
+// the slow H; call it before the device drops a, b, c.
+func naiveSums(t *testing.T, a *groth16.Assignment, p *groth16.Params) groth16.Sums {
+	var s groth16.Sums
+	s.H = naiveG1(p.H, slowH(t, a.A, a.B, a.C))
+	s.L = naiveG1(p.L, a.Aux)
+	s.A = naiveG1(p.A, append(append([]fr.Element(nil), a.Input...), filtered(a.Aux, a.ADensityAux)...))
+	b := append(filtered(a.Input, a.BDensityInput), filtered(a.Aux, a.BDensityAux)...)
+	s.B1 = naiveG1(p.BG1, b)
+	s.B2 = naiveG2(p.BG2, b)
+	return s
+}
+
+func compareSums(t *testing.T, name string, got *groth16.Sums, want *groth16.Sums) {
+	t.Helper()
+	for _, c := range []struct {
+		q    string
+		g, w *bls12381.G1Jac
+	}{{"H", &got.H, &want.H}, {"L", &got.L, &want.L}, {"A", &got.A, &want.A}, {"B1", &got.B1, &want.B1}} {
+		if !c.g.Equal(c.w) {
+			t.Errorf("%s: %s sum differs from the naive sum", name, c.q)
+		}
+	}
+	if !got.B2.Equal(&want.B2) {
+		t.Errorf("%s: B2 sum differs from the naive sum", name)
+	}
+}
+
+// assignment builds an Assignment with values drawn by gen and densities
+// with the given probabilities; c = a·b so that H exists.
+func assignment(r *rand.Rand, rows, inputs, aux int, gen func() fr.Element, pA, pBIn, pBAux float64) *groth16.Assignment {
+	a := &groth16.Assignment{
+		A: make([]fr.Element, rows), B: make([]fr.Element, rows), C: make([]fr.Element, rows),
+		Input: make([]fr.Element, inputs), Aux: make([]fr.Element, aux),
+		ADensityAux: r1cs.NewBitmap(aux), BDensityInput: r1cs.NewBitmap(inputs), BDensityAux: r1cs.NewBitmap(aux),
+	}
+	for i := range a.A {
+		a.A[i], a.B[i] = gen(), gen()
+		a.C[i].Mul(&a.A[i], &a.B[i])
+	}
+	a.Input[0].SetOne()
+	for i := 1; i < inputs; i++ {
+		a.Input[i] = gen()
+	}
+	for i := range a.Aux {
+		a.Aux[i] = gen()
+		if r.Float64() < pA {
+			a.ADensityAux.Set(i)
+		}
+		if r.Float64() < pBAux {
+			a.BDensityAux.Set(i)
+		}
+	}
+	for i := range a.Input {
+		if r.Float64() < pBIn {
+			a.BDensityInput.Set(i)
+		}
+	}
+	return a
+}
+
+func TestDeviceSumsMatchNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var one fr.Element
+	one.SetOne()
+	random := func() fr.Element { return randElement(r) }
+	bits := func() fr.Element {
+		switch r.IntN(4) {
+		case 0:
+			return fr.Element{}
+		case 1, 2:
+			return one
+		}
+		return randElement(r)
+	}
+	zeros := func() fr.Element { return fr.Element{} }
+	ones := func() fr.Element { return one }
+
+	type tc struct {
+		name string
+		a    *groth16.Assignment
+	}
+	cases := []tc{
+		{"single-row", assignment(r, 1, 1, 0, random, 1, 1, 1)},
+		{"dense", assignment(r, 37, 3, 30, random, 1, 1, 1)},
+		{"bit-heavy", assignment(r, 64, 4, 60, bits, 0.9, 0.5, 0.3)},
+		{"all-zeros", assignment(r, 20, 2, 15, zeros, 1, 1, 1)},
+		{"all-ones", assignment(r, 20, 2, 15, ones, 1, 1, 1)},
+		{"empty-densities", assignment(r, 17, 5, 12, random, 0, 0, 0)},
+	}
+	for _, cfg := range []synthetic.Config{
+		synthetic.Default(128),
+		{Constraints: 100, Inputs: 9, BoolFraction: 0.2, ADensity: 0.5, BDensity: 0.7, Seed: 11},
+	} {
+		c, err := synthetic.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := groth16.Synthesize(c, c.Hint())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, tc{"synthetic", a})
+	}
+	ctx := context.Background()
+	d := New(2)
+	for _, c := range cases {
+		p := paramsFor(r, c.a)
+		want := naiveSums(t, c.a, p)
+		got, err := groth16.Compute(ctx, d, c.a, p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		compareSums(t, c.name, got, &want)
+		if c.a.A != nil {
+			t.Errorf("%s: Run kept a, b, c", c.name)
+		}
+	}
+}
+
+func TestDeviceRejectsMismatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	gen := func() fr.Element { return randElement(r) }
+	ctx := context.Background()
+	d := New(1)
+	cases := []struct {
+		name   string
+		mutate func(a *groth16.Assignment, p *groth16.Params)
+	}{
+		{"h", func(a *groth16.Assignment, p *groth16.Params) { p.H = p.H[1:] }},
+		{"l", func(a *groth16.Assignment, p *groth16.Params) { p.L = p.L[1:] }},
+		{"a", func(a *groth16.Assignment, p *groth16.Params) { p.A = append(p.A, p.A[0]) }},
+		{"b_g1", func(a *groth16.Assignment, p *groth16.Params) { p.BG1 = p.BG1[1:] }},
+		{"b_g2", func(a *groth16.Assignment, p *groth16.Params) { p.BG2 = p.BG2[1:] }},
+		{"abc rows", func(a *groth16.Assignment, p *groth16.Params) { a.C = a.C[1:] }},
+		{"density length", func(a *groth16.Assignment, p *groth16.Params) { a.BDensityAux = r1cs.NewBitmap(3) }},
+		{"no density", func(a *groth16.Assignment, p *groth16.Params) { a.ADensityAux = nil }},
+		{"no inputs", func(a *groth16.Assignment, p *groth16.Params) { a.Input = nil }},
+		{"no rows", func(a *groth16.Assignment, p *groth16.Params) { a.A, a.B, a.C = nil, nil, nil }},
+	}
+	for _, c := range cases {
+		a := assignment(r, 20, 3, 10, gen, 0.5, 0.5, 0.5)
+		p := paramsFor(r, a)
+		c.mutate(a, p)
+		if _, err := d.Prepare(ctx, a, p); !errors.Is(err, ErrMismatch) {
+			t.Errorf("%s: Prepare = %v, want ErrMismatch", c.name, err)
+		}
+	}
+	if _, err := d.Run(ctx, "nope"); err == nil {
+		t.Error("Run accepted a foreign Prepared")
+	}
+	if _, err := d.Finish(ctx, nil); err == nil {
+		t.Error("Finish accepted a nil Partial")
+	}
+}
+
+func TestDeviceHonoursCancellation(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	a := assignment(r, 20, 2, 10, func() fr.Element { return randElement(r) }, 1, 1, 1)
+	p := paramsFor(r, a)
+	ctx, cancel := context.WithCancel(context.Background())
+	d := New(1)
+	w, err := d.Prepare(ctx, a, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if _, err := d.Run(ctx, w); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run after cancel = %v, want context.Canceled", err)
+	}
+	if _, err := d.Prepare(ctx, a, p); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Prepare after cancel = %v, want context.Canceled", err)
+	}
+}
+
+func TestDeviceConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	d := New(2)
+	const workers = 4
+	type job struct {
+		a    *groth16.Assignment
+		p    *groth16.Params
+		want groth16.Sums
+	}
+	jobs := make([]job, workers)
+	for i := range jobs {
+		a := assignment(r, 40+i*13, 2+i, 35+i*11, func() fr.Element {
+			if r.IntN(2) == 0 {
+				return fr.Element{}
+			}
+			return randElement(r)
+		}, 0.9, 1, 0.4)
+		p := paramsFor(r, a)
+		jobs[i] = job{a, p, naiveSums(t, a, p)}
+	}
+	errs := make(chan error, workers)
+	got := make([]*groth16.Sums, workers)
+	for i := range jobs {
+		go func() {
+			var err error
+			got[i], err = groth16.Compute(context.Background(), d, jobs[i].a, jobs[i].p)
+			errs <- err
+		}()
+	}
+	for range jobs {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range jobs {
+		compareSums(t, "concurrent", got[i], &jobs[i].want)
+	}
+}

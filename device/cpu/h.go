@@ -1,0 +1,120 @@
+package cpu
+
+import (
+	"fmt"
+	"math/bits"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// maxLogDomain is bellperson's bound: log2 m < S = 32 (the two-adicity).
+const maxLogDomain = 31
+
+// precomputeLimit is the largest domain whose twiddle and coset tables are
+// kept (four tables of m elements: 128 MiB at 2^20, 2 GiB at 2^24).
+const precomputeLimit = 1 << 24
+
+// domainSize is bellperson's m: the smallest power of two ≥ n.
+func domainSize(n int) (int, error) {
+	m := 1
+	if n > 1 {
+		m = 1 << bits.Len(uint(n-1))
+	}
+	if bits.TrailingZeros(uint(m)) > maxLogDomain {
+		return 0, fmt.Errorf("%w: %d rows need a domain of 2^%d > 2^%d", ErrMismatch, n, bits.TrailingZeros(uint(m)), maxLogDomain)
+	}
+	return m, nil
+}
+
+type domainEntry struct {
+	once sync.Once
+	dom  *fft.Domain
+	vecs pool[fr.Element]
+}
+
+// domain returns the cached FFT domain of size m (m ≥ 2).
+func (d *Device) domain(m int) *domainEntry {
+	d.mu.Lock()
+	if d.domains == nil {
+		d.domains = make(map[int]*domainEntry)
+	}
+	e := d.domains[m]
+	if e == nil {
+		e = &domainEntry{}
+		d.domains[m] = e
+	}
+	d.mu.Unlock()
+	e.once.Do(func() {
+		if m > precomputeLimit {
+			e.dom = fft.NewDomain(uint64(m), fft.WithoutPrecompute())
+		} else {
+			e.dom = fft.NewDomain(uint64(m))
+		}
+	})
+	return e
+}
+
+// computeH returns the m − 1 coefficients of H = (A·B − C)/Z in natural
+// order, in a buffer from d.scalars (filecoin-proofs.md §5.4).
+func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, error) {
+	if m < 2 {
+		return nil, nil // deg H ≤ m − 2 < 0: no coefficients
+	}
+	e := d.domain(m)
+	dom := e.dom
+	n := len(a.A)
+	if n > m {
+		return nil, fmt.Errorf("%w: %d rows exceed the domain of %d", ErrMismatch, n, m)
+	}
+	vecs := [3][]fr.Element{e.vecs.get(m), e.vecs.get(m), e.vecs.get(m)}
+	defer func() {
+		for _, v := range vecs {
+			e.vecs.put(v)
+		}
+	}()
+	nb := fft.WithNbTasks(tasks)
+
+	// Evaluations over the domain → coefficients (bit-reversed after DIF)
+	// → evaluations over the coset g·H (natural order after DIT).
+	var wg sync.WaitGroup
+	for i, src := range [][]fr.Element{a.A, a.B, a.C} {
+		v := vecs[i]
+		copy(v, src)
+		clear(v[n:])
+		wg.Go(func() {
+			dom.FFTInverse(v, fft.DIF, nb)
+			dom.FFT(v, fft.DIT, fft.OnCoset(), nb)
+		})
+	}
+	wg.Wait()
+
+	// (A·B − C) / Z, where Z = x^m − 1 is the constant g^m − 1 on the coset.
+	var zInv fr.Element
+	zInv.Exp(dom.FrMultiplicativeGen, bigUint(uint64(m)))
+	var one fr.Element
+	one.SetOne()
+	zInv.Sub(&zInv, &one).Inverse(&zInv)
+	va, vb, vc := vecs[0], vecs[1], vecs[2]
+	k := chunks(m, tasks)
+	for t := 0; t < k; t++ {
+		lo, hi := t*m/k, (t+1)*m/k
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				va[i].Mul(&va[i], &vb[i]).Sub(&va[i], &vc[i]).Mul(&va[i], &zInv)
+			}
+		})
+	}
+	wg.Wait()
+
+	// Back to coefficients (bit-reversed after DIF), then natural order.
+	dom.FFTInverse(va, fft.DIF, fft.OnCoset(), nb)
+	fft.BitReverse(va)
+
+	h := d.scalars.get(m - 1)
+	copy(h, va[:m-1])
+	return h, nil
+}

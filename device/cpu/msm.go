@@ -1,0 +1,157 @@
+package cpu
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// minChunk is the fewest additions worth a goroutine.
+const minChunk = 1024
+
+// chunks splits n items into at most tasks ranges of at least minChunk.
+func chunks(n, tasks int) int {
+	k := n / minChunk
+	if k > tasks {
+		k = tasks
+	}
+	if k < 1 {
+		k = 1
+	}
+	return k
+}
+
+// sumG1 returns Σ bases[i] for i in idx.
+func sumG1(bases []bls12381.G1Affine, idx []uint32, tasks int) bls12381.G1Jac {
+	k := chunks(len(idx), tasks)
+	parts := make([]bls12381.G1Jac, k)
+	var wg sync.WaitGroup
+	for t := 0; t < k; t++ {
+		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
+		wg.Go(func() {
+			var acc bls12381.G1Jac
+			acc.Z.SetZero()
+			acc.X.SetOne()
+			acc.Y.SetOne()
+			for _, i := range idx[lo:hi] {
+				acc.AddMixed(&bases[i])
+			}
+			parts[t] = acc
+		})
+	}
+	wg.Wait()
+	for t := 1; t < k; t++ {
+		parts[0].AddAssign(&parts[t])
+	}
+	return parts[0]
+}
+
+// sumG2 returns Σ bases[i] for i in idx.
+func sumG2(bases []bls12381.G2Affine, idx []uint32, tasks int) bls12381.G2Jac {
+	k := chunks(len(idx), tasks)
+	parts := make([]bls12381.G2Jac, k)
+	var wg sync.WaitGroup
+	for t := 0; t < k; t++ {
+		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
+		wg.Go(func() {
+			var acc bls12381.G2Jac
+			acc.Z.SetZero()
+			acc.X.SetOne()
+			acc.Y.SetOne()
+			for _, i := range idx[lo:hi] {
+				acc.AddMixed(&bases[i])
+			}
+			parts[t] = acc
+		})
+	}
+	wg.Wait()
+	for t := 1; t < k; t++ {
+		parts[0].AddAssign(&parts[t])
+	}
+	return parts[0]
+}
+
+// gather copies bases[idx[i]] into dst[i], in parallel.
+func gather[P any](dst, bases []P, idx []uint32, tasks int) {
+	k := chunks(len(idx), tasks)
+	var wg sync.WaitGroup
+	for t := 0; t < k; t++ {
+		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				dst[i] = bases[idx[i]]
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func infinityG1() bls12381.G1Jac {
+	var p bls12381.G1Jac
+	p.X.SetOne()
+	p.Y.SetOne()
+	return p
+}
+
+func infinityG2() bls12381.G2Jac {
+	var p bls12381.G2Jac
+	p.X.SetOne()
+	p.Y.SetOne()
+	return p
+}
+
+// multiExpG1 is gnark's MultiExp with the identity for no points.
+func multiExpG1(bases []bls12381.G1Affine, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
+	if len(scalars) == 0 {
+		return infinityG1(), nil
+	}
+	var r bls12381.G1Jac
+	if _, err := r.MultiExp(bases, scalars, msmConfig(tasks)); err != nil {
+		return r, fmt.Errorf("cpu: G1 MSM over %d points: %w", len(scalars), err)
+	}
+	return r, nil
+}
+
+// multiExpG2 is gnark's MultiExp with the identity for no points.
+func multiExpG2(bases []bls12381.G2Affine, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
+	if len(scalars) == 0 {
+		return infinityG2(), nil
+	}
+	var r bls12381.G2Jac
+	if _, err := r.MultiExp(bases, scalars, msmConfig(tasks)); err != nil {
+		return r, fmt.Errorf("cpu: G2 MSM over %d points: %w", len(scalars), err)
+	}
+	return r, nil
+}
+
+func msmConfig(tasks int) ecc.MultiExpConfig {
+	n := 2 * tasks
+	if n > 1024 {
+		n = 1024
+	}
+	return ecc.MultiExpConfig{NbTasks: n}
+}
+
+// msmG1 is Σ scalars[i]·bases[i] through the 0/1 split, the way Prepare and
+// Run treat a dense query.
+func (d *Device) msmG1(bases []bls12381.G1Affine, scalars []fr.Element) (bls12381.G1Jac, error) {
+	if len(bases) != len(scalars) {
+		return bls12381.G1Jac{}, fmt.Errorf("%w: %d bases for %d scalars", ErrMismatch, len(bases), len(scalars))
+	}
+	t := d.tasks()
+	q := g1Query{all: bases}
+	d.newSplit(&q.split, len(scalars))
+	q.walk(scalars, nil, 0)
+	q.bases, q.owned = d.compactG1(bases, &q.split, t)
+	s, err := q.sum(t)
+	d.u32.put(q.ones)
+	d.u32.put(q.tail)
+	d.scalars.put(q.scalars)
+	if q.owned {
+		d.g1.put(q.bases)
+	}
+	return s, err
+}
