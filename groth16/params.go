@@ -1,0 +1,401 @@
+package groth16
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"runtime"
+	"sync"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+)
+
+// The `.params` layout (bellperson's Parameters::write, filecoin-proofs.md
+// §2): no header; alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2
+// (864 bytes); then six vectors ic, h, l, a, b_g1, b_g2, each a u32
+// big-endian count followed by that many uncompressed points. The first
+// six points and ic are the verifying key (the `.vk` file).
+
+// vkFixedSize is the size of the six fixed points.
+const vkFixedSize = 3*G1Size + 3*G2Size // α₁ β₁ δ₁ + β₂ γ₂ δ₂ = 864 bytes
+
+// ErrMalformed reports a file whose structure (lengths, sizes) is wrong.
+var ErrMalformed = errors.New("malformed file")
+
+// ErrParamsMismatch reports parameters that do not belong to a circuit.
+var ErrParamsMismatch = errors.New("parameters do not match the circuit")
+
+// ReadOptions tune ReadParams and DecodeParams.
+type ReadOptions struct {
+	// Checked verifies that every point of h, l, a, b_g1 and b_g2 lies in
+	// the prime-order subgroup (bellperson's checked read). Unchecked
+	// reading still rejects non-canonical coordinates, bad flags, points
+	// off the curve (as blst's unchecked deserialization does), identities
+	// and malformed lengths. The verifying-key part is always fully
+	// checked, as bellperson's VerifyingKey::read does.
+	Checked bool
+	// Workers bounds the decoding goroutines; 0 means runtime.NumCPU().
+	Workers int
+	// NoMmap reads the file into memory instead of mapping it.
+	NoMmap bool
+}
+
+func (o ReadOptions) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.NumCPU()
+}
+
+// ReadParams reads a `.params` file. It maps the file into memory (falling
+// back to reading it) and decodes the vectors in parallel.
+func ReadParams(path string, opts ReadOptions) (*Params, error) {
+	b, release, err := mapFile(path, opts.NoMmap)
+	if err != nil {
+		return nil, fmt.Errorf("params: %w", err)
+	}
+	defer release()
+	p, err := DecodeParams(b, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// DecodeParams decodes a `.params` image held in memory. The result shares
+// no memory with b.
+func DecodeParams(b []byte, opts ReadOptions) (*Params, error) {
+	p := new(Params)
+	r := reader{file: "params", b: b}
+	if err := r.verifyingKey(&p.VK, opts.workers()); err != nil {
+		return nil, err
+	}
+	chk := checkCurve
+	if opts.Checked {
+		chk |= checkSubgroup
+	}
+	w := opts.workers()
+	var err error
+	if p.H, err = r.g1Vector("h", chk, w); err != nil {
+		return nil, err
+	}
+	if p.L, err = r.g1Vector("l", chk, w); err != nil {
+		return nil, err
+	}
+	if p.A, err = r.g1Vector("a", chk, w); err != nil {
+		return nil, err
+	}
+	if p.BG1, err = r.g1Vector("b_g1", chk, w); err != nil {
+		return nil, err
+	}
+	if p.BG2, err = r.g2Vector("b_g2", chk, w); err != nil {
+		return nil, err
+	}
+	if err := r.end(); err != nil {
+		return nil, err
+	}
+	if len(p.BG1) != len(p.BG2) {
+		return nil, fmt.Errorf("params: %w: |b_g1| = %d but |b_g2| = %d", ErrMalformed, len(p.BG1), len(p.BG2))
+	}
+	return p, nil
+}
+
+// reader walks an in-memory file, never reading past its end and never
+// allocating for a count before checking it against the remaining bytes.
+type reader struct {
+	file string
+	b    []byte
+	off  int
+}
+
+func (r *reader) remaining() int { return len(r.b) - r.off }
+
+func (r *reader) need(what string, n int) error {
+	if r.remaining() < n {
+		return fmt.Errorf("%s: %w: truncated at %s (offset %d: need %d bytes, %d left)",
+			r.file, ErrMalformed, what, r.off, n, r.remaining())
+	}
+	return nil
+}
+
+func (r *reader) end() error {
+	if r.remaining() != 0 {
+		return fmt.Errorf("%s: %w: %d trailing bytes at offset %d", r.file, ErrMalformed, r.remaining(), r.off)
+	}
+	return nil
+}
+
+func (r *reader) g1(name string, p *bls12381.G1Affine, chk pointCheck) error {
+	if err := r.need(name, G1Size); err != nil {
+		return err
+	}
+	if err := decodeG1(p, r.b[r.off:], chk); err != nil {
+		return &PointError{File: r.file, Vector: name, Index: -1, Err: err}
+	}
+	r.off += G1Size
+	return nil
+}
+
+func (r *reader) g2(name string, p *bls12381.G2Affine, chk pointCheck) error {
+	if err := r.need(name, G2Size); err != nil {
+		return err
+	}
+	if err := decodeG2(p, r.b[r.off:], chk); err != nil {
+		return &PointError{File: r.file, Vector: name, Index: -1, Err: err}
+	}
+	r.off += G2Size
+	return nil
+}
+
+// count reads a vector's u32 length and checks that its points fit.
+func (r *reader) count(name string, size int) (int, error) {
+	if err := r.need(name+" length", 4); err != nil {
+		return 0, err
+	}
+	n := binary.BigEndian.Uint32(r.b[r.off:])
+	r.off += 4
+	hi, lo := bits.Mul64(uint64(n), uint64(size))
+	if hi != 0 || lo > uint64(r.remaining()) {
+		return 0, fmt.Errorf("%s: %w: |%s| = %d points (%d bytes each) overruns the file (%d bytes left at offset %d)",
+			r.file, ErrMalformed, name, n, size, r.remaining(), r.off)
+	}
+	return int(n), nil
+}
+
+// verifyingKey decodes the six fixed points and ic with full checks; only
+// ic rejects the identity (bellperson's VerifyingKey::read).
+func (r *reader) verifyingKey(vk *VerifyingKey, workers int) error {
+	full := checkCurve | checkSubgroup | allowInfinity
+	if err := r.g1("alpha_g1", &vk.AlphaG1, full); err != nil {
+		return err
+	}
+	if err := r.g1("beta_g1", &vk.BetaG1, full); err != nil {
+		return err
+	}
+	if err := r.g2("beta_g2", &vk.BetaG2, full); err != nil {
+		return err
+	}
+	if err := r.g2("gamma_g2", &vk.GammaG2, full); err != nil {
+		return err
+	}
+	if err := r.g1("delta_g1", &vk.DeltaG1, full); err != nil {
+		return err
+	}
+	if err := r.g2("delta_g2", &vk.DeltaG2, full); err != nil {
+		return err
+	}
+	var err error
+	vk.IC, err = r.g1Vector("ic", checkCurve|checkSubgroup, workers)
+	return err
+}
+
+func (r *reader) g1Vector(name string, chk pointCheck, workers int) ([]bls12381.G1Affine, error) {
+	n, err := r.count(name, G1Size)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bls12381.G1Affine, n)
+	src := r.b[r.off : r.off+n*G1Size]
+	err = parallelDecode(n, workers, func(i int) error {
+		return decodeG1(&out[i], src[i*G1Size:], chk)
+	}, r.file, name)
+	if err != nil {
+		return nil, err
+	}
+	r.off += n * G1Size
+	return out, nil
+}
+
+func (r *reader) g2Vector(name string, chk pointCheck, workers int) ([]bls12381.G2Affine, error) {
+	n, err := r.count(name, G2Size)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bls12381.G2Affine, n)
+	src := r.b[r.off : r.off+n*G2Size]
+	err = parallelDecode(n, workers, func(i int) error {
+		return decodeG2(&out[i], src[i*G2Size:], chk)
+	}, r.file, name)
+	if err != nil {
+		return nil, err
+	}
+	r.off += n * G2Size
+	return out, nil
+}
+
+// parallelDecode runs dec(i) for i in [0, n) in chunks over workers
+// goroutines and returns the failure with the lowest index.
+func parallelDecode(n, workers int, dec func(i int) error, file, vector string) error {
+	const minChunk = 1024
+	if workers < 1 {
+		workers = runtime.NumCPU()
+	}
+	chunks := min(workers, (n+minChunk-1)/minChunk)
+	if chunks <= 1 {
+		for i := 0; i < n; i++ {
+			if err := dec(i); err != nil {
+				return &PointError{File: file, Vector: vector, Index: i, Err: err}
+			}
+		}
+		return nil
+	}
+	errs := make([]*PointError, chunks)
+	var wg sync.WaitGroup
+	for c := 0; c < chunks; c++ {
+		lo, hi := n*c/chunks, n*(c+1)/chunks
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if err := dec(i); err != nil {
+					errs[c] = &PointError{File: file, Vector: vector, Index: i, Err: err}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// WriteTo writes p in bellperson's `.params` layout.
+func (p *Params) WriteTo(w io.Writer) (int64, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	cw := &countingWriter{w: bw}
+	writeVK(cw, &p.VK)
+	writeG1Vector(cw, p.H)
+	writeG1Vector(cw, p.L)
+	writeG1Vector(cw, p.A)
+	writeG1Vector(cw, p.BG1)
+	writeG2Vector(cw, p.BG2)
+	if cw.err == nil {
+		cw.err = bw.Flush()
+	}
+	return cw.n, cw.err
+}
+
+// WriteParams writes p to a new file at path.
+func WriteParams(path string, p *Params) error {
+	return writeFile(path, p.WriteTo)
+}
+
+// MarshalBinary returns the `.params` image of p.
+func (p *Params) MarshalBinary() ([]byte, error) {
+	var buf sliceWriter
+	_, err := p.WriteTo(&buf)
+	return buf, err
+}
+
+func writeFile(path string, write func(io.Writer) (int64, error)) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+type sliceWriter []byte
+
+func (s *sliceWriter) Write(b []byte) (int, error) { *s = append(*s, b...); return len(b), nil }
+
+// countingWriter remembers the first error so writers can be chained.
+type countingWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	c.err = err
+	return n, err
+}
+
+func writeVK(w io.Writer, vk *VerifyingKey) {
+	var b [G2Size]byte
+	EncodeG1(b[:], &vk.AlphaG1)
+	w.Write(b[:G1Size])
+	EncodeG1(b[:], &vk.BetaG1)
+	w.Write(b[:G1Size])
+	EncodeG2(b[:], &vk.BetaG2)
+	w.Write(b[:])
+	EncodeG2(b[:], &vk.GammaG2)
+	w.Write(b[:])
+	EncodeG1(b[:], &vk.DeltaG1)
+	w.Write(b[:G1Size])
+	EncodeG2(b[:], &vk.DeltaG2)
+	w.Write(b[:])
+	writeG1Vector(w, vk.IC)
+}
+
+func writeLen(w io.Writer, n int) {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], uint32(n))
+	w.Write(b[:])
+}
+
+// encodeChunk is how many points are encoded (in parallel) per write.
+const encodeChunk = 1 << 14
+
+func writeG1Vector(w io.Writer, v []bls12381.G1Affine) {
+	writeLen(w, len(v))
+	buf := make([]byte, min(len(v), encodeChunk)*G1Size)
+	for lo := 0; lo < len(v); lo += encodeChunk {
+		hi := min(lo+encodeChunk, len(v))
+		parallelFor(hi-lo, func(i int) { EncodeG1(buf[i*G1Size:], &v[lo+i]) })
+		w.Write(buf[:(hi-lo)*G1Size])
+	}
+}
+
+func writeG2Vector(w io.Writer, v []bls12381.G2Affine) {
+	writeLen(w, len(v))
+	buf := make([]byte, min(len(v), encodeChunk)*G2Size)
+	for lo := 0; lo < len(v); lo += encodeChunk {
+		hi := min(lo+encodeChunk, len(v))
+		parallelFor(hi-lo, func(i int) { EncodeG2(buf[i*G2Size:], &v[lo+i]) })
+		w.Write(buf[:(hi-lo)*G2Size])
+	}
+}
+
+// parallelFor runs f(i) for i in [0, n) over runtime.NumCPU() goroutines.
+func parallelFor(n int, f func(i int)) {
+	workers := min(runtime.NumCPU(), (n+255)/256)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for c := 0; c < workers; c++ {
+		lo, hi := n*c/workers, n*(c+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
