@@ -1,0 +1,106 @@
+package label_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/gadgets/boolean"
+	"github.com/cuzk-project/cuzk/gadgets/internal/gadgettest"
+	"github.com/cuzk-project/cuzk/gadgets/label"
+	u32 "github.com/cuzk-project/cuzk/gadgets/uint32"
+	u64 "github.com/cuzk-project/cuzk/gadgets/uint64"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// fixture returns a replica id and 37 parents built as the reference test
+// does (14 distinct labels repeated 14 + 14 + 9), all canonical field
+// elements.
+func fixture() (id [32]byte, parents [][32]byte) {
+	seed := uint64(0x9e3779b97f4a7c15)
+	next := func() byte { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; return byte(seed) }
+	for i := range id {
+		id[i] = next()
+	}
+	id[31] &= 0x3f
+	raw := make([][32]byte, 14)
+	for j := range raw {
+		for i := range raw[j] {
+			raw[j][i] = next()
+		}
+		raw[j][31] &= 0x3f
+	}
+	parents = append(append(append(parents, raw...), raw...), raw[:9]...)
+	return id, parents
+}
+
+// synthesize lays the circuit out as storage-proofs-porep's test_create_label:
+// parent bits first (bytes_into_boolean_vec_be, in parent order), then the
+// replica id bits, a constant layer and node, then create_label_circuit.
+func synthesize(t testing.TB, cs r1cs.ConstraintSystem, id [32]byte, parents [][32]byte, layer uint32, node uint64) fr.Element {
+	pbits := make([][]boolean.Boolean, len(parents))
+	for i, p := range parents {
+		pbits[i] = boolean.BytesIntoBooleanVecBE(cs, p[:])
+	}
+	idBits := boolean.BytesIntoBooleanVecBE(cs, id[:])
+	out, err := label.Circuit(cs, idBits, pbits, u32.Constant(layer), u64.Constant(node))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Value
+}
+
+func TestLabelConstraintCount(t *testing.T) {
+	id, parents := fixture()
+	var c r1cs.Counter
+	c.AllocInput(gadgettest.Fr(1))
+	synthesize(t, &c, id, parents, 3, 22)
+	if c.Constraints != 532025 {
+		t.Fatalf("create_label: %d constraints, want 532,025", c.Constraints)
+	}
+}
+
+func TestLabelMatchesNative(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full label synthesis with a prover assignment (~1 s)")
+	}
+	id, parents := fixture()
+	p := gadgettest.NewProver()
+	got := synthesize(t, p, id, parents, 3, 22)
+	want, err := label.Native(id, 3, 22, parents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantF, err := label.ToField(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(&wantF) {
+		t.Fatalf("circuit label %s, native %s", got.String(), wantF.String())
+	}
+	if row := p.IsSatisfied(); row != -1 {
+		t.Fatalf("unsatisfied at row %d", row)
+	}
+	// A wrong witness: flip one parent bit (aux 1000) under the prover.
+	tp := gadgettest.NewProver()
+	synthesize(t, &gadgettest.Tamper{ConstraintSystem: tp, Index: 1000, Value: gadgettest.Fr(2)}, id, parents, 3, 22)
+	if tp.IsSatisfied() == -1 {
+		t.Fatal("tampered witness satisfies")
+	}
+}
+
+func TestLabelBadInput(t *testing.T) {
+	r := gadgettest.NewRecorder()
+	_, err := label.Circuit(r, make([]boolean.Boolean, 256), make([][]boolean.Boolean, 36), u32.Constant(1), u64.Constant(1))
+	if !errors.Is(err, label.ErrBadPreimage) {
+		t.Fatalf("36 parents: %v", err)
+	}
+	_, err = label.Circuit(r, make([]boolean.Boolean, 8), make([][]boolean.Boolean, 37), u32.Constant(1), u64.Constant(1))
+	if !errors.Is(err, label.ErrBadPreimage) {
+		t.Fatalf("8-bit replica id: %v", err)
+	}
+	if _, err := label.Native([32]byte{}, 1, 1, nil); !errors.Is(err, label.ErrBadPreimage) {
+		t.Fatalf("native without parents: %v", err)
+	}
+}
