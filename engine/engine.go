@@ -1,0 +1,538 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
+	"github.com/cuzk-project/cuzk/timeline"
+)
+
+// ErrProofInvalid fails a job whose assembled proof did not verify.
+var ErrProofInvalid = errors.New("proof failed verification")
+
+// Engine proves requests. All methods are safe for concurrent use.
+//
+// Goroutines: New starts one synthesis dispatcher, WorkersPerDevice device
+// workers per device and a result pruner. Submit starts one goroutine per
+// job to acquire its parameters; the dispatcher starts one per unit
+// synthesis; device workers start one per Finish. All are counted in wg;
+// Close cancels them and waits for every one.
+type Engine struct {
+	cfg    Config
+	rec    *timeline.Recorder
+	budget *memory.Budget
+	start  time.Time
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	synthQ *unitQueue
+	devQ   *unitQueue
+	slots  chan int // free synthesis worker slots
+	devs   []*deviceState
+	randMu sync.Mutex
+
+	mu        sync.Mutex
+	jobs      map[string]*job
+	seq       uint64
+	closed    bool
+	completed uint64
+	failed    uint64
+}
+
+type deviceState struct {
+	dev     groth16.Device
+	lock    sync.Mutex // held only around Run
+	current atomic.Pointer[job]
+}
+
+// New starts an engine.
+func New(cfg Config) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.setDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &Engine{
+		cfg:    cfg,
+		rec:    cfg.Recorder,
+		budget: cfg.Budget,
+		start:  time.Now(),
+		ctx:    ctx,
+		cancel: cancel,
+		synthQ: newUnitQueue(),
+		devQ:   newUnitQueue(),
+		slots:  make(chan int, cfg.SynthesisWorkers),
+		jobs:   make(map[string]*job),
+	}
+	for i := 0; i < cfg.SynthesisWorkers; i++ {
+		e.slots <- i
+	}
+	for _, d := range cfg.Devices {
+		e.devs = append(e.devs, &deviceState{dev: d})
+	}
+	e.wg.Add(2)
+	go e.dispatch()
+	go e.prune()
+	for di := range e.devs {
+		for w := 0; w < cfg.WorkersPerDevice; w++ {
+			e.wg.Add(1)
+			go e.deviceWorker(di, di*cfg.WorkersPerDevice+w)
+		}
+	}
+	return e, nil
+}
+
+// Budget is the engine's memory budget.
+func (e *Engine) Budget() *memory.Budget { return e.budget }
+
+// Recorder is the engine's timeline recorder (nil when none).
+func (e *Engine) Recorder() *timeline.Recorder { return e.rec }
+
+// Submit accepts req and returns its job id and its queue position (the
+// number of unfinished jobs that will be served before it; 0 = next). A
+// request whose RequestID is already known joins that job: the same id is
+// returned and no work is added. A malformed request returns an error
+// wrapping ErrInvalidRequest. The request's byte slices are kept, not
+// copied: the caller must not modify them afterwards.
+func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos int, err error) {
+	req := &r
+	switch req.Kind {
+	case KindPoRepSealCommit, KindSnapDealsUpdate, KindWindowPoStPartition, KindWinningPoSt:
+	default:
+		return "", 0, fmt.Errorf("%w: unknown proof kind %d", ErrInvalidRequest, req.Kind)
+	}
+	prio := req.Priority
+	if prio == PriorityUnspecified {
+		prio = DefaultPriority(req.Kind)
+	}
+	if prio < PriorityLow || prio > PriorityCritical {
+		return "", 0, fmt.Errorf("%w: unknown priority %d", ErrInvalidRequest, req.Priority)
+	}
+
+	id := req.RequestID
+	if id == "" {
+		var b [12]byte
+		if _, err := io.ReadFull(rand.Reader, b[:]); err != nil {
+			return "", 0, fmt.Errorf("engine: job id: %w", err)
+		}
+		id = hex.EncodeToString(b[:])
+	}
+
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return "", 0, ErrClosed
+	}
+	if _, ok := e.jobs[id]; ok {
+		e.mu.Unlock()
+		return id, 0, nil
+	}
+	e.seq++
+	jctx, jcancel := context.WithCancel(e.ctx)
+	j := &job{
+		id: id, seq: e.seq, kind: req.Kind, priority: prio, req: req,
+		submitted: time.Now(), ctx: jctx, cancel: jcancel, done: make(chan struct{}),
+	}
+	e.jobs[id] = j // placeholder: a concurrent duplicate joins it
+	e.mu.Unlock()
+
+	plan, err := e.plan(ctx, req)
+	if err != nil {
+		e.mu.Lock()
+		delete(e.jobs, id)
+		e.mu.Unlock()
+		jcancel()
+		j.mu.Lock()
+		j.state = stateDone
+		j.result = Result{JobID: id, Status: StatusFailed, Error: err.Error()}
+		j.mu.Unlock()
+		close(j.done)
+		return "", 0, err
+	}
+	j.mu.Lock()
+	j.plan = plan
+	j.live = len(plan.Partitions)
+	j.asm = NewAssembler(len(plan.Partitions))
+	j.inputs = make([][]fr.Element, len(plan.Partitions))
+	copy(j.inputs, plan.PublicInputs)
+	j.mu.Unlock()
+	e.rec.Record(timeline.JobSubmit, id, -1, -1, -1)
+
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		e.end(j, StatusCancelled, nil, ErrClosed)
+		return "", 0, ErrClosed
+	}
+	e.wg.Add(1)
+	pos := e.queuePosition(j)
+	e.mu.Unlock()
+	go e.admit(j)
+	return id, pos, nil
+}
+
+// queuePosition counts unfinished jobs served before j. Called with e.mu
+// held.
+func (e *Engine) queuePosition(j *job) int {
+	me := unitKey{j.priority, j.seq, 0}
+	n := 0
+	for _, o := range e.jobs {
+		if o == j {
+			continue
+		}
+		o.mu.Lock()
+		done := o.state == stateDone
+		o.mu.Unlock()
+		if !done && (unitKey{o.priority, o.seq, 0}).less(me) {
+			n++
+		}
+	}
+	return n
+}
+
+// plan asks the planner and checks what it returned.
+func (e *Engine) plan(ctx context.Context, req *Request) (p *Plan, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("%w: planner panicked: %v", ErrInvalidRequest, r)
+		}
+	}()
+	p, err = e.cfg.Planner.Plan(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case p == nil || len(p.Partitions) == 0:
+		return nil, fmt.Errorf("engine: planner returned no partitions for a %v request", req.Kind)
+	case p.Verify == nil:
+		return nil, fmt.Errorf("engine: plan for %q has no verifier", p.CircuitID)
+	case p.PublicInputs != nil && len(p.PublicInputs) != len(p.Partitions):
+		return nil, fmt.Errorf("engine: plan for %q has %d input sets for %d partitions",
+			p.CircuitID, len(p.PublicInputs), len(p.Partitions))
+	}
+	for i, part := range p.Partitions {
+		if part.Synthesize == nil {
+			return nil, fmt.Errorf("engine: plan for %q: partition %d has no synthesizer", p.CircuitID, i)
+		}
+		if part.ReserveABC > part.Reserve {
+			return nil, fmt.Errorf("engine: plan for %q: partition %d releases %d bytes after Run of %d reserved",
+				p.CircuitID, i, part.ReserveABC, part.Reserve)
+		}
+	}
+	return p, nil
+}
+
+// admit acquires the job's parameters (possibly loading them) and queues
+// its units for synthesis. It runs on its own goroutine so that a slow
+// parameter load never blocks other jobs (cuzk-anchor.md F8).
+func (e *Engine) admit(j *job) {
+	defer e.wg.Done()
+	t0 := time.Now()
+	params, release, err := e.cfg.Params.Acquire(j.ctx, j.plan.CircuitID)
+	if err != nil {
+		if j.ctx.Err() == nil {
+			e.end(j, StatusFailed, nil, fmt.Errorf("parameters %q: %w", j.plan.CircuitID, err))
+		}
+		return
+	}
+	if release == nil {
+		release = func() {}
+	}
+	j.mu.Lock()
+	if j.state == stateDone {
+		j.mu.Unlock()
+		release()
+		return
+	}
+	j.params, j.release = params, release
+	j.srsLoad = time.Since(t0)
+	j.state = stateQueued
+	j.mu.Unlock()
+	for i, p := range j.plan.Partitions {
+		e.synthQ.push(&unit{job: j, key: unitKey{j.priority, j.seq, i}, part: p})
+	}
+}
+
+// Await waits for the job's result. timeout > 0 bounds the wait: when it
+// passes first, the result has Status StatusTimeout and the job goes on.
+// An unknown (or pruned) id returns ErrNotFound.
+func (e *Engine) Await(ctx context.Context, jobID string, timeout time.Duration) (Result, error) {
+	e.mu.Lock()
+	j, ok := e.jobs[jobID]
+	e.mu.Unlock()
+	if !ok {
+		return Result{}, fmt.Errorf("%w: %q", ErrNotFound, jobID)
+	}
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-j.done:
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		r := j.result
+		r.Proof = append([]byte(nil), r.Proof...)
+		return r, nil
+	case <-expired:
+		return Result{JobID: jobID, Status: StatusTimeout, Error: fmt.Sprintf("not done after %v", timeout)}, nil
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+}
+
+// Prove submits req and waits for its result.
+func (e *Engine) Prove(ctx context.Context, req Request) (Result, error) {
+	id, _, err := e.Submit(ctx, req)
+	if err != nil {
+		return Result{}, err
+	}
+	return e.Await(ctx, id, 0)
+}
+
+// Cancel ends a job: queued units are removed at once, running ones stop at
+// their next stage boundary. wasRunning reports whether any of its work had
+// started (a unit's synthesis). Cancelling a finished job changes nothing.
+func (e *Engine) Cancel(jobID string) (wasRunning bool, err error) {
+	e.mu.Lock()
+	j, ok := e.jobs[jobID]
+	e.mu.Unlock()
+	if !ok {
+		return false, fmt.Errorf("%w: %q", ErrNotFound, jobID)
+	}
+	j.mu.Lock()
+	wasRunning = j.state == stateRunning
+	j.mu.Unlock()
+	e.end(j, StatusCancelled, nil, ErrCancelled)
+	return wasRunning, nil
+}
+
+// end gives a job its final result exactly once, removes its queued units,
+// cancels its context so running units stop at the next boundary, and
+// wakes every waiter. It reports whether this call ended the job.
+func (e *Engine) end(j *job, st Status, proof []byte, cause error) bool {
+	now := time.Now()
+	j.mu.Lock()
+	if j.state == stateDone {
+		j.mu.Unlock()
+		return false
+	}
+	j.state = stateDone
+	j.finished = now
+	r := Result{JobID: j.id, Status: st, Total: now.Sub(j.submitted), SRSLoad: j.srsLoad}
+	if !j.started.IsZero() {
+		r.QueueWait = j.started.Sub(j.submitted)
+	}
+	if st == StatusCompleted {
+		r.Proof = proof
+		r.Synthesis, r.GPUCompute = j.synth, j.gpu
+	}
+	if cause != nil {
+		r.Error = cause.Error()
+	}
+	j.result = r
+	j.mu.Unlock()
+
+	j.cancel()
+	for _, u := range e.synthQ.removeJob(j) {
+		e.retire(u)
+	}
+	for _, u := range e.devQ.removeJob(j) {
+		e.retire(u)
+	}
+	e.mu.Lock()
+	if st == StatusCompleted {
+		e.completed++
+	} else if st == StatusFailed {
+		e.failed++
+	}
+	e.mu.Unlock()
+	close(j.done)
+	e.rec.Record(timeline.JobDone, j.id, -1, -1, -1)
+	if st == StatusFailed {
+		slog.Warn("job failed", "job", j.id, "kind", j.kind.String(), "err", cause)
+	}
+	return true
+}
+
+// fail ends j as failed (once; later failures of its other units are
+// dropped).
+func (e *Engine) fail(j *job, err error) { e.end(j, StatusFailed, nil, err) }
+
+// retire drops a unit: its memory goes back to the budget and, for the
+// job's last unit, the parameters go back to their source.
+func (e *Engine) retire(u *unit) {
+	u.res.Close()
+	u.res = nil
+	u.a = nil
+	j := u.job
+	j.mu.Lock()
+	j.live--
+	var release func()
+	if j.live == 0 {
+		release, j.release = j.release, nil
+		j.params = nil
+	}
+	j.mu.Unlock()
+	if release != nil {
+		release()
+	}
+}
+
+// Preload makes a parameter set resident ahead of use.
+func (e *Engine) Preload(ctx context.Context, circuitID string) (alreadyLoaded bool, loadTime time.Duration, err error) {
+	if c, ok := e.cfg.Params.(ParamsCache); ok {
+		return c.Preload(ctx, circuitID)
+	}
+	t0 := time.Now()
+	_, release, err := e.cfg.Params.Acquire(ctx, circuitID)
+	if err != nil {
+		return false, 0, err
+	}
+	if release != nil {
+		release()
+	}
+	return false, time.Since(t0), nil
+}
+
+// Evict drops a parameter set from residency if nobody uses it.
+func (e *Engine) Evict(circuitID string) (wasLoaded bool, freedBytes uint64, err error) {
+	if c, ok := e.cfg.Params.(ParamsCache); ok {
+		return c.Evict(circuitID)
+	}
+	return false, 0, nil
+}
+
+// Status is a snapshot of the engine's state.
+func (e *Engine) Status() Snapshot {
+	s := Snapshot{
+		Uptime:      time.Since(e.start),
+		MemoryUsed:  e.budget.Used(),
+		MemoryLimit: e.budget.Limit(),
+	}
+	for i, d := range e.devs {
+		ds := DeviceStatus{Ordinal: uint32(i)}
+		if n, ok := d.dev.(Named); ok {
+			ds.Name = n.Name()
+		}
+		if j := d.current.Load(); j != nil {
+			ds.CurrentJobID, ds.CurrentProofKind = j.id, j.kind.String()
+		}
+		s.Devices = append(s.Devices, ds)
+	}
+	if c, ok := e.cfg.Params.(ParamsCache); ok {
+		s.SRS = c.Status()
+	}
+	e.mu.Lock()
+	s.ProofsCompleted, s.ProofsFailed = e.completed, e.failed
+	jobs := make([]*job, 0, len(e.jobs))
+	for _, j := range e.jobs {
+		jobs = append(jobs, j)
+	}
+	e.mu.Unlock()
+	byKind := map[ProofKind]*QueueStatus{}
+	var order []ProofKind
+	for _, j := range jobs {
+		j.mu.Lock()
+		st := j.state
+		j.mu.Unlock()
+		if st == stateDone {
+			continue
+		}
+		q := byKind[j.kind]
+		if q == nil {
+			q = &QueueStatus{ProofKind: j.kind.String()}
+			byKind[j.kind] = q
+			order = append(order, j.kind)
+		}
+		if st == stateRunning {
+			q.InProgress++
+		} else {
+			q.Pending++
+		}
+	}
+	for _, k := range []ProofKind{KindWinningPoSt, KindWindowPoStPartition, KindPoRepSealCommit, KindSnapDealsUpdate} {
+		if q := byKind[k]; q != nil {
+			s.Queues = append(s.Queues, *q)
+		}
+	}
+	return s
+}
+
+// Close cancels every unfinished job (their results say ErrClosed), stops
+// all goroutines and waits for them. The budget holds nothing of the
+// engine's afterwards.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	jobs := make([]*job, 0, len(e.jobs))
+	for _, j := range e.jobs {
+		jobs = append(jobs, j)
+	}
+	e.mu.Unlock()
+	for _, j := range jobs {
+		e.end(j, StatusCancelled, nil, ErrClosed)
+	}
+	e.cancel()
+	e.wg.Wait()
+	for _, u := range e.synthQ.drain() {
+		e.retire(u)
+	}
+	for _, u := range e.devQ.drain() {
+		e.retire(u)
+	}
+	return nil
+}
+
+// prune drops finished results older than the TTL.
+func (e *Engine) prune() {
+	defer e.wg.Done()
+	every := e.cfg.ResultTTL / 4
+	if every > time.Minute {
+		every = time.Minute
+	}
+	if every < time.Millisecond {
+		every = time.Millisecond
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.ctx.Done():
+			return
+		case now := <-t.C:
+			e.mu.Lock()
+			for id, j := range e.jobs {
+				j.mu.Lock()
+				old := j.state == stateDone && now.Sub(j.finished) > e.cfg.ResultTTL
+				j.mu.Unlock()
+				if old {
+					delete(e.jobs, id)
+				}
+			}
+			e.mu.Unlock()
+		}
+	}
+}
+
+func unknownCircuit(id string) error { return fmt.Errorf("%w: %q", ErrUnknownCircuit, id) }

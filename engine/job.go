@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
+)
+
+type jobState uint8
+
+const (
+	statePlanning jobState = iota // planned, waiting for its parameters
+	stateQueued                   // units queued, none synthesizing yet
+	stateRunning                  // at least one unit started
+	stateDone                     // result set
+)
+
+// job is one accepted request. The request is shared by reference with
+// every unit, never copied (cuzk-anchor.md F4).
+type job struct {
+	id        string
+	seq       uint64
+	kind      ProofKind
+	priority  Priority
+	req       *Request
+	submitted time.Time
+
+	// ctx is cancelled when the job ends (completed, failed, cancelled) or
+	// the engine closes; units check it at every stage boundary.
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{} // closed once result is final
+
+	mu       sync.Mutex
+	state    jobState
+	result   Result
+	finished time.Time
+	plan     *Plan
+	params   *groth16.Params
+	release  func() // gives the parameters back; called when live reaches 0
+	live     int    // units not yet retired
+	asm      *Assembler
+	inputs   [][]fr.Element
+	started  time.Time // first synthesis start
+	srsLoad  time.Duration
+	synth    time.Duration
+	gpu      time.Duration
+}
+
+// unit is one partition on its way through the pipeline.
+type unit struct {
+	job  *job
+	key  unitKey
+	part Partition
+	res  *memory.Reservation
+	a    *groth16.Assignment
+}
+
+func (j *job) isDone() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.state == stateDone
+}
+
+func (j *job) markStarted(now time.Time) {
+	j.mu.Lock()
+	if j.state == stateQueued {
+		j.state = stateRunning
+		j.started = now
+	}
+	j.mu.Unlock()
+}
+
+func (j *job) addSynth(d time.Duration) {
+	j.mu.Lock()
+	j.synth += d
+	j.mu.Unlock()
+}
+
+func (j *job) addGPU(d time.Duration) {
+	j.mu.Lock()
+	j.gpu += d
+	j.mu.Unlock()
+}
+
+// Kind names as in cuzk.v1 queue and device status strings.
+func (k ProofKind) String() string {
+	switch k {
+	case KindPoRepSealCommit:
+		return "porep-c2"
+	case KindSnapDealsUpdate:
+		return "snap-update"
+	case KindWindowPoStPartition:
+		return "window-post"
+	case KindWinningPoSt:
+		return "winning-post"
+	}
+	return "unspecified"
+}
+
+func (p Priority) String() string {
+	switch p {
+	case PriorityLow:
+		return "LOW"
+	case PriorityNormal:
+		return "NORMAL"
+	case PriorityHigh:
+		return "HIGH"
+	case PriorityCritical:
+		return "CRITICAL"
+	}
+	return "UNSPECIFIED"
+}
+
+func (s Status) String() string {
+	switch s {
+	case StatusCompleted:
+		return "COMPLETED"
+	case StatusFailed:
+		return "FAILED"
+	case StatusCancelled:
+		return "CANCELLED"
+	case StatusTimeout:
+		return "TIMEOUT"
+	}
+	return "UNKNOWN"
+}
+
+// DefaultPriority is a kind's priority when a request leaves it
+// unspecified: a missed WinningPoSt loses a block reward, a late WindowPoSt
+// a fault, a late PoRep only time.
+func DefaultPriority(k ProofKind) Priority {
+	switch k {
+	case KindWinningPoSt:
+		return PriorityCritical
+	case KindWindowPoStPartition:
+		return PriorityHigh
+	}
+	return PriorityNormal
+}

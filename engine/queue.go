@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"container/heap"
+	"context"
+	"sync"
+)
+
+// unitKey orders units: higher priority first, then older job, then lower
+// partition. (seq, partition) is unique per unit, so two units never
+// compare equal and none can replace another (the Rust engine's (0,0) key
+// collision, cuzk-anchor.md F3).
+type unitKey struct {
+	priority  Priority
+	seq       uint64
+	partition int
+}
+
+func (k unitKey) less(o unitKey) bool {
+	if k.priority != o.priority {
+		return k.priority > o.priority
+	}
+	if k.seq != o.seq {
+		return k.seq < o.seq
+	}
+	return k.partition < o.partition
+}
+
+// unitQueue is a blocking priority queue of units.
+type unitQueue struct {
+	mu   sync.Mutex
+	h    unitHeap
+	wake chan struct{} // closed and replaced on every push
+
+	// The dispatcher's memory wait: a push that outranks waitKey cancels it.
+	waitKey    unitKey
+	waitCancel context.CancelFunc
+}
+
+func newUnitQueue() *unitQueue { return &unitQueue{wake: make(chan struct{})} }
+
+func (q *unitQueue) push(u *unit) {
+	q.mu.Lock()
+	heap.Push(&q.h, u)
+	close(q.wake)
+	q.wake = make(chan struct{})
+	if q.waitCancel != nil && u.key.less(q.waitKey) {
+		q.waitCancel()
+		q.waitCancel = nil
+	}
+	q.mu.Unlock()
+}
+
+func (q *unitQueue) setWaiting(k unitKey, cancel context.CancelFunc) {
+	q.mu.Lock()
+	q.waitKey, q.waitCancel = k, cancel
+	// Something better may have arrived between pop and now.
+	if len(q.h) > 0 && q.h[0].key.less(k) {
+		cancel()
+		q.waitCancel = nil
+	}
+	q.mu.Unlock()
+}
+
+func (q *unitQueue) clearWaiting() {
+	q.mu.Lock()
+	q.waitCancel = nil
+	q.mu.Unlock()
+}
+
+// pop blocks until a unit is available or ctx is done.
+func (q *unitQueue) pop(ctx context.Context) (*unit, error) {
+	for {
+		q.mu.Lock()
+		if len(q.h) > 0 {
+			u := heap.Pop(&q.h).(*unit)
+			q.mu.Unlock()
+			return u, nil
+		}
+		wake := q.wake
+		q.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// removeJob takes every unit of j out of the queue and returns them.
+func (q *unitQueue) removeJob(j *job) []*unit {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var out []*unit
+	kept := q.h[:0]
+	for _, u := range q.h {
+		if u.job == j {
+			out = append(out, u)
+		} else {
+			kept = append(kept, u)
+		}
+	}
+	for i := len(kept); i < len(q.h); i++ {
+		q.h[i] = nil
+	}
+	q.h = kept
+	heap.Init(&q.h)
+	return out
+}
+
+// drain empties the queue.
+func (q *unitQueue) drain() []*unit {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := []*unit(q.h)
+	q.h = nil
+	return out
+}
+
+func (q *unitQueue) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.h)
+}
+
+type unitHeap []*unit
+
+func (h unitHeap) Len() int           { return len(h) }
+func (h unitHeap) Less(i, j int) bool { return h[i].key.less(h[j].key) }
+func (h unitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *unitHeap) Push(x any)        { *h = append(*h, x.(*unit)) }
+func (h *unitHeap) Pop() any {
+	old := *h
+	u := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return u
+}

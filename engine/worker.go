@@ -1,0 +1,290 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/timeline"
+)
+
+// dispatch feeds the synthesis stage: it takes a free worker slot, the
+// highest-priority queued unit, and that unit's memory reservation, in this
+// order, then starts the unit's synthesis. While it waits for memory, a
+// newly queued unit of higher priority preempts the wait and goes first.
+func (e *Engine) dispatch() {
+	defer e.wg.Done()
+	for {
+		var slot int
+		select {
+		case slot = <-e.slots:
+		case <-e.ctx.Done():
+			return
+		}
+		u, err := e.synthQ.pop(e.ctx)
+		if err != nil {
+			return
+		}
+		j := u.job
+		if j.ctx.Err() != nil {
+			e.retire(u)
+			e.slots <- slot
+			continue
+		}
+		res, ok := e.budget.TryReserve(u.part.Reserve)
+		if !ok {
+			wctx, preempt := context.WithCancel(j.ctx)
+			e.synthQ.setWaiting(u.key, preempt)
+			res, err = e.budget.Reserve(wctx, u.part.Reserve)
+			e.synthQ.clearWaiting()
+			preempted := wctx.Err() != nil && j.ctx.Err() == nil
+			preempt()
+			if err != nil {
+				switch {
+				case j.ctx.Err() != nil: // job ended or engine closing
+					e.retire(u)
+				case preempted:
+					e.synthQ.push(u)
+				default:
+					e.fail(j, fmt.Errorf("partition %d: memory: %w", u.key.partition, err))
+					e.retire(u)
+				}
+				e.slots <- slot
+				continue
+			}
+		}
+		u.res = res
+		e.wg.Add(1)
+		go e.synthesize(u, slot)
+	}
+}
+
+// synthesize runs one unit's synthesis and queues it for a device.
+func (e *Engine) synthesize(u *unit, slot int) {
+	defer e.wg.Done()
+	defer func() { e.slots <- slot }()
+	j, part := u.job, u.key.partition
+	if j.ctx.Err() != nil {
+		e.retire(u)
+		return
+	}
+	t0 := time.Now()
+	j.markStarted(t0)
+	e.rec.Record(timeline.SynthStart, j.id, part, slot, -1)
+	a, err := safeSynthesize(j.ctx, u.part.Synthesize)
+	e.rec.Record(timeline.SynthEnd, j.id, part, slot, -1)
+	j.addSynth(time.Since(t0))
+	if err == nil && (a == nil || len(a.Input) == 0) {
+		err = errors.New("synthesizer returned no assignment")
+	}
+	if err != nil {
+		if j.ctx.Err() == nil {
+			e.fail(j, fmt.Errorf("partition %d: synthesis: %w", part, err))
+		}
+		e.retire(u)
+		return
+	}
+	j.mu.Lock()
+	if j.inputs[part] == nil {
+		j.inputs[part] = append(a.Input[:0:0], a.Input[1:]...)
+	}
+	j.mu.Unlock()
+	if j.ctx.Err() != nil {
+		e.retire(u)
+		return
+	}
+	u.a = a
+	e.rec.Record(timeline.DevQueue, j.id, part, -1, -1)
+	e.devQ.push(u)
+}
+
+// deviceWorker takes units from the device queue: Prepare unlocked, Run
+// under the device lock, then hands the unit to Finish off its own loop so
+// it can prepare the next unit while the other worker's kernels run.
+func (e *Engine) deviceWorker(di, worker int) {
+	defer e.wg.Done()
+	d := e.devs[di]
+	for {
+		u, err := e.devQ.pop(e.ctx)
+		if err != nil {
+			return
+		}
+		j, part := u.job, u.key.partition
+		e.rec.Record(timeline.DevPickup, j.id, part, worker, di)
+		if j.ctx.Err() != nil {
+			e.retire(u)
+			continue
+		}
+		d.current.Store(j)
+		p, ok := e.runUnit(d, di, worker, u)
+		if ok {
+			if e.cfg.FinishInline {
+				e.finish(d, di, worker, u, p)
+			} else {
+				e.wg.Add(1)
+				go func() {
+					defer e.wg.Done()
+					e.finish(d, di, worker, u, p)
+				}()
+			}
+		}
+		d.current.CompareAndSwap(j, nil)
+	}
+}
+
+// runUnit prepares and runs u; on failure or cancellation it retires u and
+// returns false.
+func (e *Engine) runUnit(d *deviceState, di, worker int, u *unit) (groth16.Partial, bool) {
+	j, part := u.job, u.key.partition
+	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
+	w, err := safeStep(func() (any, error) { return d.dev.Prepare(e.ctx, u.a, j.params) })
+	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
+	if err != nil {
+		return nil, e.unitFailed(u, "prepare", err)
+	}
+	if j.ctx.Err() != nil {
+		e.retire(u)
+		return nil, false
+	}
+
+	e.rec.Record(timeline.LockWait, j.id, part, worker, di)
+	d.lock.Lock()
+	e.rec.Record(timeline.LockHeld, j.id, part, worker, di)
+	if j.ctx.Err() != nil {
+		d.lock.Unlock()
+		e.rec.Record(timeline.LockFree, j.id, part, worker, di)
+		e.retire(u)
+		return nil, false
+	}
+	t0 := time.Now()
+	p, err := safeStep(func() (any, error) { return d.dev.Run(e.ctx, w) })
+	t1 := time.Now()
+	d.lock.Unlock()
+	e.rec.Record(timeline.LockFree, j.id, part, worker, di)
+
+	if err == nil && e.rec != nil {
+		ks, ke := t0, t1
+		if kt, ok := p.(KernelTimed); ok {
+			ks, ke = kt.KernelInterval()
+		}
+		e.rec.RecordAt(e.rec.Offset(ks), timeline.KernelStart, j.id, part, worker, di)
+		e.rec.RecordAt(e.rec.Offset(ke), timeline.KernelEnd, j.id, part, worker, di)
+	}
+	j.addGPU(t1.Sub(t0))
+	// a, b and c are dead after Run: give their memory back now.
+	u.a.ReleaseABC()
+	u.res.Release(u.part.ReserveABC)
+	if err != nil {
+		return nil, e.unitFailed(u, "run", err)
+	}
+	return p, true
+}
+
+// finish runs Finish, randomizes and encodes the proof, and hands it to
+// the job's assembler.
+func (e *Engine) finish(d *deviceState, di, worker int, u *unit, p groth16.Partial) {
+	j, part := u.job, u.key.partition
+	if j.ctx.Err() != nil {
+		e.retire(u)
+		return
+	}
+	e.rec.Record(timeline.FinishStart, j.id, part, worker, di)
+	var proof groth16.Proof
+	sums, err := safeStep(func() (*groth16.Sums, error) { return d.dev.Finish(e.ctx, p) })
+	if err == nil {
+		var r, s fr.Element
+		if r, s, err = e.drawRS(); err == nil {
+			proof, err = groth16.Assemble(&j.params.VK, sums, r, s)
+		}
+	}
+	e.rec.Record(timeline.FinishEnd, j.id, part, worker, di)
+	if err != nil {
+		e.unitFailed(u, "finish", err)
+		return
+	}
+	// The unit's memory is free before the job can complete, so a caller
+	// woken by the result sees the budget without it.
+	u.res.Close()
+	u.a = nil
+	b := proof.Bytes()
+	e.deliver(u, b[:])
+	e.retire(u)
+}
+
+func (e *Engine) drawRS() (r, s fr.Element, err error) {
+	if e.cfg.Rand == nil {
+		return groth16.DrawRS(nil)
+	}
+	e.randMu.Lock()
+	defer e.randMu.Unlock()
+	return groth16.DrawRS(e.cfg.Rand)
+}
+
+// deliver inserts a partition proof; the unit that completes the job
+// verifies the whole proof and ends the job.
+func (e *Engine) deliver(u *unit, proof []byte) {
+	j := u.job
+	j.mu.Lock()
+	if j.state == stateDone {
+		j.mu.Unlock()
+		return
+	}
+	err := j.asm.Insert(u.key.partition, proof)
+	var out []byte
+	complete := err == nil && j.asm.Complete()
+	if complete {
+		out, err = j.asm.Assemble()
+	}
+	inputs, vk := j.inputs, &j.params.VK
+	j.mu.Unlock()
+	if err != nil {
+		e.fail(j, err)
+		return
+	}
+	if !complete {
+		return
+	}
+	// Verify what leaves the engine: the encoded bytes, decoded again.
+	proofs, err := groth16.DecodeProofs(out)
+	if err == nil {
+		err = j.plan.Verify(vk, proofs, inputs)
+	}
+	if err != nil {
+		e.fail(j, fmt.Errorf("%w: %v", ErrProofInvalid, err))
+		return
+	}
+	e.end(j, StatusCompleted, out, nil)
+}
+
+// unitFailed fails u's job (unless it already ended) and retires u.
+func (e *Engine) unitFailed(u *unit, step string, err error) bool {
+	if u.job.ctx.Err() == nil {
+		e.fail(u.job, fmt.Errorf("partition %d: %s: %w", u.key.partition, step, err))
+	}
+	e.retire(u)
+	return false
+}
+
+func safeSynthesize(ctx context.Context, f func(context.Context) (*groth16.Assignment, error)) (a *groth16.Assignment, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a, err = nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return f(ctx)
+}
+
+// safeStep turns a device panic into an error: one bad unit must not take
+// the daemon down.
+func safeStep[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return f()
+}
