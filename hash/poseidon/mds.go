@@ -16,9 +16,9 @@ func cauchyMDS(t int) Matrix {
 	return m
 }
 
-// SparseMatrix is a matrix M” whose minor at (0, 0) is the identity: only
+// SparseMatrix is a matrix M″ whose minor at (0, 0) is the identity: only
 // its first column (WHat, t entries) and the rest of its first row (VRest,
-// t − 1 entries) are stored. Applied to a row vector s (s·M”):
+// t − 1 entries) are stored. Applied to a row vector s (s·M″):
 //
 //	out[0] = Σ_i WHat[i]·s[i],   out[j] = s[j] + VRest[j−1]·s[0]  (j ≥ 1).
 type SparseMatrix struct {
@@ -26,9 +26,9 @@ type SparseMatrix struct {
 	VRest []fr.Element
 }
 
-// factorSparse splits m as M = M'·M” (neptune mds.rs make_prime /
+// factorSparse splits m as M = M'·M″ (neptune mds.rs make_prime /
 // make_double_prime): M' keeps m's minor at (0, 0) and a 1 in the corner,
-// M” is sparse with first row m[0] and first column [m00, M̂⁻¹·w], where w
+// M″ is sparse with first row m[0] and first column [m00, M̂⁻¹·w], where w
 // is m's first column below the corner and M̂ the minor.
 func factorSparse(m Matrix) (prime Matrix, sparse SparseMatrix, err error) {
 	t := len(m)
@@ -56,7 +56,7 @@ func factorSparse(m Matrix) (prime Matrix, sparse SparseMatrix, err error) {
 
 // sparseFactors factors the partial rounds' matrices (neptune
 // factor_to_sparse_matrices applied to Mᵀ): starting from cur = base, RP
-// times split cur = M'·M” and continue with base·M'. The last cur is the
+// times split cur = M'·M″ and continue with base·M'. The last cur is the
 // pre-sparse matrix applied after the last initial full round; the sparse
 // matrices are returned in application order (the last factored first).
 func sparseFactors(base Matrix, rp int) (Matrix, []SparseMatrix, error) {

@@ -1,0 +1,236 @@
+package poseidon
+
+import (
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/gadgets/num"
+	native "github.com/cuzk-project/cuzk/hash/poseidon"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+var one = func() fr.Element { var e fr.Element; e.SetOne(); return e }()
+
+// elt is a state element: an allocated number, or a linear combination with
+// its value (neptune's Elt::Allocated / Elt::Num).
+type elt struct {
+	allocated bool
+	v         num.AllocatedNum
+	n         num.Num
+}
+
+func (e *elt) value() *fr.Element {
+	if e.allocated {
+		return &e.v.Value
+	}
+	return &e.n.Value
+}
+
+// addScaled adds coeff·e to dst.
+func (e *elt) addScaled(dst *num.Num, coeff *fr.Element) {
+	var t fr.Element
+	t.Mul(coeff, e.value())
+	dst.Value.Add(&dst.Value, &t)
+	if e.allocated {
+		dst.LC.AddTerm(e.v.Var, coeff)
+		return
+	}
+	for i := range e.n.LC {
+		t.Mul(coeff, &e.n.LC[i].Coeff)
+		dst.LC.AddTerm(e.n.LC[i].Var, &t)
+	}
+}
+
+// constant is k·ONE.
+func constant(k fr.Element) elt {
+	return elt{n: num.Num{Value: k, LC: r1cs.LinearCombination{{Var: r1cs.One, Coeff: k}}}}
+}
+
+// ensureAllocated allocates a linear combination and enforces lc · ONE = v.
+func ensureAllocated(cs r1cs.ConstraintSystem, e *elt) num.AllocatedNum {
+	if e.allocated {
+		return e.v
+	}
+	v := num.Alloc(cs, e.n.Value)
+	cs.Enforce(e.n.LC, lc1(r1cs.One), lc1(v.Var))
+	return v
+}
+
+func lc1(v r1cs.Variable) r1cs.LinearCombination {
+	return r1cs.LinearCombination{{Var: v, Coeff: one}}
+}
+
+// plus is 1·v + k·ONE.
+func plus(v r1cs.Variable, k *fr.Element) r1cs.LinearCombination {
+	var lc r1cs.LinearCombination
+	lc.AddTerm(r1cs.One, k)
+	lc.AddTerm(v, &one)
+	return lc
+}
+
+type circuit struct {
+	c        *native.Constants
+	elements []elt
+	offset   int // next compressed round constant
+	round    int // rounds done, selects the MDS variant
+}
+
+// Hash synthesizes the Poseidon hash of preimage (exactly c.Arity numbers)
+// and returns the allocated digest, equal to c.Hash of the values.
+func Hash(cs r1cs.ConstraintSystem, preimage []num.AllocatedNum, c *native.Constants) (num.AllocatedNum, error) {
+	if len(preimage) != c.Arity {
+		return num.AllocatedNum{}, fmt.Errorf("%w: got %d numbers, arity %d", native.ErrPreimage, len(preimage), c.Arity)
+	}
+	p := &circuit{c: c, elements: make([]elt, c.Width)}
+	p.elements[0] = constant(c.Tag)
+	for i, x := range preimage {
+		p.elements[i+1] = elt{allocated: true, v: x}
+	}
+	half := c.FullRounds / 2
+	p.firstRound(cs)
+	for range half - 1 {
+		p.fullRound(cs, true)
+	}
+	for range c.PartialRounds {
+		p.partialRound(cs)
+	}
+	for range half - 1 {
+		p.fullRound(cs, true)
+	}
+	p.fullRound(cs, false)
+	return ensureAllocated(cs, &p.elements[1]), nil
+}
+
+// firstRound adds the first Width constants before the S-boxes and the next
+// Width after them. Element 0 is the constant tag: its S-box is native.
+func (p *circuit) firstRound(cs r1cs.ConstraintSystem) {
+	t := p.c.Width
+	pre := p.c.Compressed[p.offset : p.offset+t]
+	post := p.c.Compressed[p.offset+t : p.offset+2*t]
+	p.offset += 2 * t
+
+	tag := *p.elements[0].value()
+	tag.Add(&tag, &pre[0])
+	x := tag
+	x.Square(&x)
+	x.Square(&x)
+	tag.Mul(&tag, &x)
+	tag.Add(&tag, &post[0])
+	p.elements[0] = constant(tag)
+
+	for i := 1; i < t; i++ {
+		l := p.elements[i].v // preimage elements are allocated
+		// (l + pre)² = l2
+		var s, v fr.Element
+		s.Add(&l.Value, &pre[i])
+		v.Square(&s)
+		l2 := num.Alloc(cs, v)
+		cs.Enforce(plus(l.Var, &pre[i]), plus(l.Var, &pre[i]), lc1(l2.Var))
+		l4 := l2.Square(cs)
+		// (l + pre) · l4 = l5 + post  ⇔  C = res − post
+		v.Mul(&l4.Value, &s)
+		v.Add(&v, &post[i])
+		res := num.Alloc(cs, v)
+		p.enforcePost(cs, plus(l.Var, &pre[i]), l4.Var, res.Var, &post[i])
+		p.elements[i] = elt{allocated: true, v: res}
+	}
+	p.mix()
+}
+
+// enforcePost enforces a · b = res − post·ONE (neptune mul_sum with a
+// post-add).
+func (p *circuit) enforcePost(cs r1cs.ConstraintSystem, a r1cs.LinearCombination, b, res r1cs.Variable, post *fr.Element) {
+	var neg fr.Element
+	neg.Neg(post)
+	var c r1cs.LinearCombination
+	c.AddTerm(r1cs.One, &neg)
+	c.AddTerm(res, &one)
+	cs.Enforce(a, lc1(b), c)
+}
+
+// sbox allocates e if needed and returns e⁵ (+ post when given) allocated.
+func (p *circuit) sbox(cs r1cs.ConstraintSystem, e *elt, post *fr.Element) elt {
+	l := ensureAllocated(cs, e)
+	l2 := l.Square(cs)
+	l4 := l2.Square(cs)
+	var v fr.Element
+	v.Mul(&l4.Value, &l.Value)
+	if post == nil {
+		res := num.Alloc(cs, v)
+		cs.Enforce(lc1(l.Var), lc1(l4.Var), lc1(res.Var))
+		return elt{allocated: true, v: res}
+	}
+	v.Add(&v, post)
+	res := num.Alloc(cs, v)
+	p.enforcePost(cs, lc1(l.Var), l4.Var, res.Var, post)
+	return elt{allocated: true, v: res}
+}
+
+func (p *circuit) fullRound(cs r1cs.ConstraintSystem, withKeys bool) {
+	t := p.c.Width
+	for i := range t {
+		var post *fr.Element
+		if withKeys {
+			post = &p.c.Compressed[p.offset+i]
+		}
+		p.elements[i] = p.sbox(cs, &p.elements[i], post)
+	}
+	if withKeys {
+		p.offset += t
+	}
+	p.mix()
+}
+
+func (p *circuit) partialRound(cs r1cs.ConstraintSystem) {
+	post := &p.c.Compressed[p.offset]
+	p.offset++
+	p.elements[0] = p.sbox(cs, &p.elements[0], post)
+	p.mix()
+}
+
+// mix applies the round's matrix as neptune's product_mds does: MDS, the
+// pre-sparse matrix after the last initial full round, sparse matrices
+// after the partial rounds.
+func (p *circuit) mix() {
+	half := p.c.FullRounds / 2
+	switch r := p.round; {
+	case r == half-1:
+		p.mulMatrix(p.c.PreSparse)
+	case r >= half && r < half+p.c.PartialRounds:
+		p.mulSparse(&p.c.Sparse[r-half])
+	default:
+		p.mulMatrix(p.c.MDS)
+	}
+	p.round++
+}
+
+// mulMatrix sets element j to Σ_i m[i][j]·element i (row vector times m).
+func (p *circuit) mulMatrix(m native.Matrix) {
+	out := make([]elt, len(p.elements))
+	for j := range out {
+		var n num.Num
+		for i := range p.elements {
+			p.elements[i].addScaled(&n, &m[i][j])
+		}
+		out[j] = elt{n: n}
+	}
+	p.elements = out
+}
+
+// mulSparse: element 0 becomes Σ_i WHat[i]·element i, element j ≥ 1 becomes
+// element j + VRest[j−1]·element 0.
+func (p *circuit) mulSparse(m *native.SparseMatrix) {
+	var first num.Num
+	for i := range p.elements {
+		p.elements[i].addScaled(&first, &m.WHat[i])
+	}
+	for j := 1; j < len(p.elements); j++ {
+		e := &p.elements[j]
+		if e.allocated { // cannot happen after the pre-sparse round; keep it general
+			*e = elt{n: num.FromAllocated(e.v)}
+		}
+		p.elements[0].addScaled(&e.n, &m.VRest[j-1])
+	}
+	p.elements[0] = elt{n: first}
+}
