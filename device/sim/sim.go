@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/big"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -195,19 +194,81 @@ func Seed(a *groth16.Assignment) [32]byte {
 	return s
 }
 
-// SumsFor derives Sums from seed: each is k·G for a scalar k from the seed
-// (H: k, L: k+1, A: k+2, B1: k+3, B2: k+4 times the generator).
+// SumsFor derives Sums from seed: with k the first four bytes of the seed
+// as a little-endian integer, H = k·G1, L = (k+1)·G1, A = (k+2)·G1,
+// B1 = (k+3)·G1 and B2 = (k+4)·G2. They are computed from tables of
+// multiples with a few additions, so that Finish costs the configured time
+// and not the CPU time of scalar multiplications.
 func SumsFor(seed [32]byte) *groth16.Sums {
-	g1, g2, _, _ := bls12381.Generators()
-	k := new(big.Int).SetBytes(seed[:])
+	t := multiples()
+	k := uint64(binary.LittleEndian.Uint32(seed[:4]))
 	var s groth16.Sums
-	step := func(i int64) *big.Int { return new(big.Int).Add(k, big.NewInt(i)) }
-	s.H.ScalarMultiplication(&g1, step(0))
-	s.L.ScalarMultiplication(&g1, step(1))
-	s.A.ScalarMultiplication(&g1, step(2))
-	s.B1.ScalarMultiplication(&g1, step(3))
-	s.B2.ScalarMultiplication(&g2, step(4))
+	for i, dst := range []*bls12381.G1Jac{&s.H, &s.L, &s.A, &s.B1} {
+		t.g1(dst, k+uint64(i))
+	}
+	t.g2(&s.B2, k+4)
 	return &s
+}
+
+// tables holds x·256^i·G for i < 5, x < 256, in G1 and G2: any k < 2^40 is
+// the sum of five entries.
+type tables struct {
+	t1 [5][256]bls12381.G1Jac
+	t2 [5][256]bls12381.G2Jac
+}
+
+var (
+	tablesOnce sync.Once
+	tablesVal  *tables
+)
+
+func multiples() *tables {
+	tablesOnce.Do(func() {
+		t := new(tables)
+		_, _, g1, g2 := bls12381.Generators()
+		var b1 bls12381.G1Jac
+		var b2 bls12381.G2Jac
+		b1.FromAffine(&g1)
+		b2.FromAffine(&g2)
+		for i := 0; i < 5; i++ {
+			// t[i][0] is the identity (zero value is not: set it).
+			t.t1[i][0].Set(&bls12381.G1Jac{})
+			t.t1[i][0].X.SetOne()
+			t.t1[i][0].Y.SetOne()
+			t.t2[i][0].X.SetOne()
+			t.t2[i][0].Y.SetOne()
+			for x := 1; x < 256; x++ {
+				t.t1[i][x].Set(&t.t1[i][x-1])
+				t.t1[i][x].AddAssign(&b1)
+				t.t2[i][x].Set(&t.t2[i][x-1])
+				t.t2[i][x].AddAssign(&b2)
+			}
+			// next base: 256 · current base
+			var n1 bls12381.G1Jac
+			var n2 bls12381.G2Jac
+			n1.Set(&t.t1[i][255])
+			n1.AddAssign(&b1)
+			n2.Set(&t.t2[i][255])
+			n2.AddAssign(&b2)
+			b1, b2 = n1, n2
+		}
+		tablesVal = t
+	})
+	return tablesVal
+}
+
+func (t *tables) g1(dst *bls12381.G1Jac, k uint64) {
+	dst.Set(&t.t1[0][k&0xff])
+	for i := 1; i < 5; i++ {
+		dst.AddAssign(&t.t1[i][(k>>(8*i))&0xff])
+	}
+}
+
+func (t *tables) g2(dst *bls12381.G2Jac, k uint64) {
+	dst.Set(&t.t2[0][k&0xff])
+	for i := 1; i < 5; i++ {
+		dst.AddAssign(&t.t2[i][(k>>(8*i))&0xff])
+	}
 }
 
 // sleep waits d or until ctx is done.

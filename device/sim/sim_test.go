@@ -1,8 +1,12 @@
 package sim
 
 import (
+	"encoding/binary"
+	"math/big"
+
 	"context"
 	"errors"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"sync"
 	"testing"
 	"time"
@@ -84,5 +88,24 @@ func TestRunHonoursContext(t *testing.T) {
 	defer cancel()
 	if _, err := d.Run(ctx, w); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestSumsForMatchesScalarMultiplication(t *testing.T) {
+	g1, g2, _, _ := bls12381.Generators()
+	for _, k := range []uint32{0, 1, 255, 256, 0xdeadbeef, 0xffffffff} {
+		var seed [32]byte
+		binary.LittleEndian.PutUint32(seed[:], k)
+		s := SumsFor(seed)
+		var want bls12381.G1Jac
+		want.ScalarMultiplication(&g1, new(big.Int).SetUint64(uint64(k)+2))
+		if !s.A.Equal(&want) {
+			t.Fatalf("k=%d: A != (k+2)·G1", k)
+		}
+		var want2 bls12381.G2Jac
+		want2.ScalarMultiplication(&g2, new(big.Int).SetUint64(uint64(k)+4))
+		if !s.B2.Equal(&want2) {
+			t.Fatalf("k=%d: B2 != (k+4)·G2", k)
+		}
 	}
 }
