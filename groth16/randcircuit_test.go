@@ -11,9 +11,11 @@ import (
 // randCircuit is a random satisfiable circuit, deterministic from Seed.
 // Rows is the total row count wanted (ONE's and the inputs' input
 // constraints included); Inputs counts the public inputs (ONE excluded).
-// BitHeavy makes most witness values 0 or 1.
+// BitHeavy makes most witness values 0 or 1. Witness varies the values
+// (inputs included) without changing the constraints.
 type randCircuit struct {
 	Seed     uint64
+	Witness  uint64
 	Inputs   int
 	Rows     int
 	BitHeavy bool
@@ -38,16 +40,17 @@ func randElement(rng *rand.Rand) fr.Element {
 }
 
 func (c *randCircuit) Synthesize(cs r1cs.ConstraintSystem) error {
-	rng := rand.New(rand.NewPCG(c.Seed, 0x9e3779b97f4a7c15))
+	rng := rand.New(rand.NewPCG(c.Seed, 0x9e3779b97f4a7c15))            // structure
+	vrng := rand.New(rand.NewPCG(c.Seed, 0x5851f42d4c957f2d^c.Witness)) // values
 	var one fr.Element
 	one.SetOne()
 	value := func() fr.Element {
-		if c.BitHeavy && rng.IntN(4) != 0 {
+		if c.BitHeavy && vrng.IntN(4) != 0 {
 			var e fr.Element
-			e.SetUint64(uint64(rng.IntN(2)))
+			e.SetUint64(uint64(vrng.IntN(2)))
 			return e
 		}
-		return randElement(rng)
+		return randElement(vrng)
 	}
 	coeff := func() fr.Element {
 		if c.BitHeavy && rng.IntN(4) != 0 {
@@ -118,7 +121,7 @@ func (c *randCircuit) Synthesize(cs r1cs.ConstraintSystem) error {
 			add(wire{zv, z})
 		case k < 8: // boolean: b·(1 − b) = 0
 			var b fr.Element
-			b.SetUint64(uint64(rng.IntN(2)))
+			b.SetUint64(uint64(vrng.IntN(2)))
 			bv := cs.Alloc(b)
 			notB := oneLC.Clone()
 			notB.Sub(bv)
