@@ -19,7 +19,9 @@ import (
 // at_ms is the offset from the recorder's start in milliseconds with six
 // decimals (nanosecond precision, exact: no float rounding); event is a
 // Kind name; an unset partition, worker or device is empty. Fields are
-// quoted by RFC 4180 when they need it.
+// quoted by RFC 4180 when they need it. (The one thing that does not
+// survive a round trip: encoding/csv reads "\r\n" inside a quoted job id
+// back as "\n".)
 //
 // The log-line form (AppendLine, Recorder.Tee) is the same row prefixed by
 // a "TIMELINE" field, so `grep '^TIMELINE,' daemon.log` is itself a file
@@ -106,10 +108,10 @@ func ReadCSV(r io.Reader) ([]Event, error) {
 		if err == io.EOF {
 			return out, nil
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+			return nil, fmt.Errorf("%w: %w", ErrMalformed, err) // a csv.ParseError names the line
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) > 0 && rec[0] == LinePrefix {
 			rec = rec[1:]
 		}

@@ -1,0 +1,173 @@
+package timeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// Chrome trace layout (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU,
+// opens in ui.perfetto.dev and chrome://tracing):
+//
+//   - process HostPID "host": one thread per synthesis worker (synth "X"
+//     events), plus async spans for every job and every queued unit;
+//   - process DevicePID(d) "device d": thread DeviceTID "kernels" with the
+//     kernel "X" events on the device clock, and one thread per worker,
+//     WorkerTID(w), with prep, lock_wait, lock and finish "X" events;
+//   - instant ("i") events for JOB_SUBMIT, JOB_DONE, DEV_QUEUE, DEV_PICKUP
+//     and for every unpaired event.
+//
+// pid and tid 0 are avoided: Perfetto treats them as the kernel's swapper.
+const (
+	HostPID   = 1
+	DeviceTID = 1
+)
+
+// DevicePID is the trace pid of device d.
+func DevicePID(d int) int { return d + 2 }
+
+// WorkerTID is the trace tid of worker w (a device worker in a device's
+// process, a synthesis worker in the host process).
+func WorkerTID(w int) int { return w + 2 }
+
+// TraceEvent is one entry of a Chrome trace's traceEvents array.
+type TraceEvent struct {
+	Name  string         `json:"name"`
+	Cat   string         `json:"cat,omitempty"`
+	Ph    string         `json:"ph"`
+	Ts    float64        `json:"ts"`            // microseconds
+	Dur   *float64       `json:"dur,omitempty"` // microseconds, "X" only
+	Pid   int            `json:"pid"`
+	Tid   int            `json:"tid"`
+	ID    string         `json:"id,omitempty"` // async events
+	Scope string         `json:"s,omitempty"`  // instant events
+	Args  map[string]any `json:"args,omitempty"`
+}
+
+// Trace is a Chrome trace file.
+type Trace struct {
+	TraceEvents     []TraceEvent `json:"traceEvents"`
+	DisplayTimeUnit string       `json:"displayTimeUnit"`
+}
+
+func micros(d time.Duration) float64 { return float64(d) / 1e3 }
+
+func unitArgs(job string, partition, worker, device int) map[string]any {
+	a := map[string]any{"job": job}
+	if partition >= 0 {
+		a["partition"] = partition
+	}
+	if worker >= 0 {
+		a["worker"] = worker
+	}
+	if device >= 0 {
+		a["device"] = device
+	}
+	return a
+}
+
+// BuildTrace lays events out as a Chrome trace (see the layout above).
+func BuildTrace(events []Event) Trace {
+	intervals, unpaired := Pair(events)
+	var out []TraceEvent
+	meta := func(name string, pid, tid int, value string) {
+		out = append(out, TraceEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: map[string]any{"name": value}})
+	}
+	meta("process_name", HostPID, 0, "host")
+	devices, threads := map[int]bool{}, map[[2]int]bool{}
+	thread := func(pid, tid int, name string) {
+		if !threads[[2]int{pid, tid}] {
+			threads[[2]int{pid, tid}] = true
+			meta("thread_name", pid, tid, name)
+		}
+	}
+	device := func(d int) int {
+		if !devices[d] {
+			devices[d] = true
+			meta("process_name", DevicePID(d), 0, fmt.Sprintf("device %d", d))
+			out = append(out, TraceEvent{Name: "process_sort_index", Ph: "M", Pid: DevicePID(d), Args: map[string]any{"sort_index": d + 1}})
+		}
+		return DevicePID(d)
+	}
+
+	for _, iv := range intervals {
+		dur := micros(iv.Len())
+		x := TraceEvent{Name: iv.Stage.String(), Cat: iv.Stage.String(), Ph: "X", Ts: micros(iv.Start), Dur: &dur,
+			Args: unitArgs(iv.Job, iv.Partition, iv.Worker, iv.Device)}
+		switch {
+		case iv.Stage == StageJob || iv.Stage == StageQueue:
+			// Overlapping spans on one lane: async begin/end pairs.
+			id := iv.Job
+			if iv.Stage == StageQueue {
+				id = fmt.Sprintf("%s/%d", iv.Job, iv.Partition)
+			}
+			thread(HostPID, DeviceTID, "jobs and queue")
+			b := TraceEvent{Name: iv.Stage.String() + " " + id, Cat: iv.Stage.String(), Ph: "b", Ts: micros(iv.Start), Pid: HostPID, Tid: DeviceTID, ID: id, Args: x.Args}
+			e := b
+			e.Ph, e.Ts, e.Args = "e", micros(iv.End), nil
+			out = append(out, b, e)
+			continue
+		case iv.Stage == StageKernel && iv.Device >= 0:
+			x.Pid, x.Tid = device(iv.Device), DeviceTID
+			thread(x.Pid, x.Tid, "kernels")
+		case iv.Device >= 0:
+			x.Pid, x.Tid = device(iv.Device), WorkerTID(iv.Worker)
+			thread(x.Pid, x.Tid, fmt.Sprintf("worker %d", iv.Worker))
+		default:
+			x.Pid, x.Tid = HostPID, WorkerTID(iv.Worker)
+			thread(x.Pid, x.Tid, fmt.Sprintf("synth worker %d", iv.Worker))
+		}
+		out = append(out, x)
+	}
+
+	instant := func(e Event, name string) {
+		i := TraceEvent{Name: name, Cat: "event", Ph: "i", Ts: micros(e.At), Pid: HostPID, Tid: DeviceTID, Scope: "t",
+			Args: unitArgs(e.Job, e.Partition, e.Worker, e.Device)}
+		if e.Device >= 0 {
+			i.Pid = device(e.Device)
+			if e.Worker >= 0 {
+				i.Tid = WorkerTID(e.Worker)
+				thread(i.Pid, i.Tid, fmt.Sprintf("worker %d", e.Worker))
+			}
+		} else {
+			thread(HostPID, DeviceTID, "jobs and queue")
+		}
+		out = append(out, i)
+	}
+	for _, e := range SortByTime(events) {
+		switch e.Kind {
+		case JobSubmit, JobDone, DevQueue, DevPickup:
+			instant(e, e.Kind.String())
+		}
+	}
+	for _, e := range unpaired {
+		instant(e, e.Kind.String()+" (unpaired)")
+	}
+	// Metadata first, then by time: easier to read, and some viewers want it.
+	slices.SortStableFunc(out, func(a, b TraceEvent) int {
+		if (a.Ph == "M") != (b.Ph == "M") {
+			if a.Ph == "M" {
+				return -1
+			}
+			return 1
+		}
+		switch {
+		case a.Ts < b.Ts:
+			return -1
+		case a.Ts > b.Ts:
+			return 1
+		}
+		return 0
+	})
+	return Trace{TraceEvents: out, DisplayTimeUnit: "ms"}
+}
+
+// WriteTrace writes events as Chrome trace JSON.
+func WriteTrace(w io.Writer, events []Event) error {
+	if err := json.NewEncoder(w).Encode(BuildTrace(events)); err != nil {
+		return fmt.Errorf("timeline: write trace: %w", err)
+	}
+	return nil
+}
