@@ -6,6 +6,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
@@ -24,7 +25,18 @@ func chunks(n, tasks int) int {
 	return k
 }
 
-// sumG1 returns Σ bases[i] for i in idx.
+// onesBlock is how many points one goroutine gathers and reduces at a time.
+const onesBlock = 8192
+
+// g1Scratch is one goroutine's buffers for sumAffineG1.
+type g1Scratch struct {
+	pts      [onesBlock]bls12381.G1Affine
+	den, pre [onesBlock / 2]fp.Element
+}
+
+var g1Scratches = sync.Pool{New: func() any { return new(g1Scratch) }}
+
+// sumG1 returns Σ bases[i] for i in idx, by batched affine additions.
 func sumG1(bases []bls12381.G1Affine, idx []uint32, tasks int) bls12381.G1Jac {
 	k := chunks(len(idx), tasks)
 	parts := make([]bls12381.G1Jac, k)
@@ -32,13 +44,17 @@ func sumG1(bases []bls12381.G1Affine, idx []uint32, tasks int) bls12381.G1Jac {
 	for t := 0; t < k; t++ {
 		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
 		wg.Go(func() {
-			var acc bls12381.G1Jac
-			acc.Z.SetZero()
-			acc.X.SetOne()
-			acc.Y.SetOne()
-			for _, i := range idx[lo:hi] {
-				acc.AddMixed(&bases[i])
+			acc := infinityG1()
+			s := g1Scratches.Get().(*g1Scratch)
+			for b := lo; b < hi; b += onesBlock {
+				e := min(b+onesBlock, hi)
+				pts := s.pts[:e-b]
+				for j, i := range idx[b:e] {
+					pts[j] = bases[i]
+				}
+				sumAffineG1(&acc, pts, s.den[:], s.pre[:])
 			}
+			g1Scratches.Put(s)
 			parts[t] = acc
 		})
 	}

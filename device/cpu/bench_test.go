@@ -1,0 +1,147 @@
+package cpu
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// largeBench gates the 2^20 benchmarks (minutes on a small machine):
+// CUZK_BENCH_LARGE=1 runs them.
+func largeBench(b *testing.B, n int) {
+	if n > 1<<18 && os.Getenv("CUZK_BENCH_LARGE") == "" {
+		b.Skipf("2^%d skipped; set CUZK_BENCH_LARGE=1 to run it", bits.TrailingZeros(uint(n)))
+	}
+}
+
+var benchPoints []bls12381.G1Affine
+
+// points returns n random G1 points, shared between benchmarks.
+func points(n int) []bls12381.G1Affine {
+	if len(benchPoints) < n {
+		benchPoints = progression(n)
+	}
+	return benchPoints[:n]
+}
+
+// bitHeavy returns n scalars, 75 % of them in {0, 1} (half each), the rest
+// uniform, as in a PoRep witness.
+func bitHeavy(r *rand.Rand, n int) []fr.Element {
+	s := make([]fr.Element, n)
+	for i := range s {
+		switch x := r.IntN(8); {
+		case x < 3:
+		case x < 6:
+			s[i].SetOne()
+		default:
+			s[i] = randElement(r)
+		}
+	}
+	return s
+}
+
+func dense(r *rand.Rand, n int) []fr.Element {
+	s := make([]fr.Element, n)
+	for i := range s {
+		s[i] = randElement(r)
+	}
+	return s
+}
+
+// BenchmarkMSMG1 runs the device's split MSM and gnark-crypto's MultiExp
+// over all scalars on the same points and scalars, alternating, and
+// reports both and their ratio (gnark / cuzk: > 1 means the device is
+// faster).
+func BenchmarkMSMG1(b *testing.B) {
+	for _, kind := range []struct {
+		name string
+		gen  func(*rand.Rand, int) []fr.Element
+	}{{"dense", dense}, {"bit-heavy", bitHeavy}} {
+		for _, logN := range []int{16, 20} {
+			n := 1 << logN
+			b.Run(fmt.Sprintf("%s/2^%d", kind.name, logN), func(b *testing.B) {
+				largeBench(b, n)
+				pts := points(n)
+				sc := kind.gen(rand.New(rand.NewPCG(2, uint64(n))), n)
+				d := New(0)
+				var ours, theirs time.Duration
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					t0 := time.Now()
+					got, err := d.msmG1(pts, sc)
+					if err != nil {
+						b.Fatal(err)
+					}
+					t1 := time.Now()
+					var want bls12381.G1Jac
+					if _, err := want.MultiExp(pts, sc, msmConfig(d.tasks())); err != nil {
+						b.Fatal(err)
+					}
+					t2 := time.Now()
+					ours += t1.Sub(t0)
+					theirs += t2.Sub(t1)
+					if !got.Equal(&want) {
+						b.Fatal("device MSM differs from MultiExp")
+					}
+				}
+				b.ReportMetric(float64(ours.Milliseconds())/float64(b.N), "cuzk-ms/op")
+				b.ReportMetric(float64(theirs.Milliseconds())/float64(b.N), "gnark-ms/op")
+				b.ReportMetric(float64(n)*float64(b.N)/ours.Seconds(), "cuzk-points/s")
+				b.ReportMetric(theirs.Seconds()/ours.Seconds(), "speedup")
+			})
+		}
+	}
+}
+
+// progression returns S + i·Q for i < n with random S, Q: one addition per
+// point instead of a scalar multiplication, and no structure a Pippenger
+// MSM could exploit.
+func progression(n int) []bls12381.G1Affine {
+	r := rand.New(rand.NewPCG(uint64(n), 1))
+	sq := randG1(r, 2)
+	jac := make([]bls12381.G1Jac, n)
+	jac[0].FromAffine(&sq[0])
+	for i := 1; i < n; i++ {
+		jac[i].Set(&jac[i-1]).AddMixed(&sq[1])
+	}
+	return bls12381.BatchJacobianToAffineG1(jac)
+}
+
+// BenchmarkParts times the pieces of a bit-heavy split MSM at 2^16.
+func BenchmarkParts(b *testing.B) {
+	n := 1 << 16
+	pts := points(n)
+	sc := bitHeavy(rand.New(rand.NewPCG(2, uint64(n))), n)
+	d := New(0)
+	q := g1Query{all: pts}
+	d.newSplit(&q.split, n)
+	q.walk(sc, nil, 0)
+	t := d.tasks()
+	q.bases, q.owned = d.compactG1(pts, &q.split, t)
+	b.Run("ones", func(b *testing.B) {
+		for b.Loop() {
+			sumG1(pts, q.ones, t)
+		}
+		b.ReportMetric(float64(len(q.ones)), "points")
+	})
+	b.Run("tail", func(b *testing.B) {
+		for b.Loop() {
+			multiExpG1(q.bases, q.scalars, t)
+		}
+		b.ReportMetric(float64(len(q.scalars)), "points")
+	})
+	b.Run("split", func(b *testing.B) {
+		for b.Loop() {
+			var s split
+			d.newSplit(&s, n)
+			s.walk(sc, nil, 0)
+			d.compactG1(pts, &s, t)
+		}
+	})
+}
