@@ -104,7 +104,7 @@ func TestAnalyzeDevice(t *testing.T) {
 				kernel("b", 0, 1, 400*ms, 900*ms),
 				kernel("c", 0, 0, 1000*ms, 1500*ms)),
 			kernelUtil: 1400.0 / 1500, wall: 1500 * ms,
-			gaps:   GapHistogram{Medium: 1}, gapMax: 100 * ms,
+			gaps: GapHistogram{Medium: 1}, gapMax: 100 * ms,
 			stalls: 1, stallTime: 100 * ms, // b (which reached 900 ms) → c
 		},
 		{
@@ -133,10 +133,10 @@ func TestAnalyzeDevice(t *testing.T) {
 			kernelUtil: 1, wall: 1000 * ms,
 		},
 		{
-			name:   "cross-job stalls counted per gap",
-			events: cat(kernel("a", 0, 0, 0, 100*ms), kernel("a", 1, 0, 200*ms, 300*ms), kernel("b", 0, 0, 1000*ms, 1100*ms), kernel("c", 0, 0, 1120*ms, 1200*ms)),
+			name:       "cross-job stalls counted per gap",
+			events:     cat(kernel("a", 0, 0, 0, 100*ms), kernel("a", 1, 0, 200*ms, 300*ms), kernel("b", 0, 0, 1000*ms, 1100*ms), kernel("c", 0, 0, 1120*ms, 1200*ms)),
 			kernelUtil: 380.0 / 1200, wall: 1200 * ms,
-			gaps:   GapHistogram{Short: 1, Medium: 1, Long: 1}, gapMax: 700 * ms,
+			gaps: GapHistogram{Short: 1, Medium: 1, Long: 1}, gapMax: 700 * ms,
 			stalls: 2, stallTime: 720 * ms,
 		},
 	} {
@@ -204,7 +204,7 @@ func TestAnalyzeInterlock(t *testing.T) {
 func TestAnalyzeTopGapsAndNeighbours(t *testing.T) {
 	ev := cat(
 		kernel("a", 0, 0, 0, 100*ms),
-		kernel("a", 1, 0, 150*ms, 200*ms), // gap 50
+		kernel("a", 1, 0, 150*ms, 200*ms),  // gap 50
 		kernel("b", 0, 0, 900*ms, 1000*ms), // gap 700, cross-job
 		stage(PrepStart, PrepEnd, "b", 0, 0, 0, 300*ms, 850*ms),
 		kernel("b", 1, 0, 1200*ms, 1300*ms), // gap 200
