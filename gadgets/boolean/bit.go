@@ -25,23 +25,18 @@ func field(b bool) fr.Element {
 	return fr.Element{}
 }
 
-// lc1 is the combination 1·v.
-func lc1(v r1cs.Variable) r1cs.LinearCombination {
-	return r1cs.LinearCombination{{Var: v, Coeff: one}}
-}
-
-// oneMinus is the combination ONE − v (bellpepper writes lc + ONE − v).
-func oneMinus(v r1cs.Variable) r1cs.LinearCombination {
-	var lc r1cs.LinearCombination
-	lc.Add(r1cs.One)
-	lc.Sub(v)
-	return lc
-}
+// Each gadget builds the rows of its constraint in one backing array (one
+// heap allocation per constraint); the three combinations never share
+// capacity, so a system that keeps them cannot see one overwrite another.
 
 // Alloc allocates a bit holding value and enforces (1 − a) · a = 0.
 func Alloc(cs r1cs.ConstraintSystem, value bool) AllocatedBit {
 	v := cs.Alloc(field(value))
-	cs.Enforce(oneMinus(v), lc1(v), nil)
+	t := make([]r1cs.Term, 3)
+	t[0] = r1cs.Term{Var: r1cs.One, Coeff: one}
+	t[1] = r1cs.Term{Var: v, Coeff: minus1}
+	t[2] = r1cs.Term{Var: v, Coeff: one}
+	cs.Enforce(t[0:2:2], t[2:3:3], nil)
 	return AllocatedBit{Var: v, Value: value}
 }
 
@@ -53,7 +48,7 @@ func AllocConditionally(cs r1cs.ConstraintSystem, value bool, mustBeFalse Alloca
 	a.Add(r1cs.One)
 	a.Sub(mustBeFalse.Var)
 	a.Sub(v)
-	cs.Enforce(a, lc1(v), nil)
+	cs.Enforce(a, r1cs.LinearCombination{{Var: v, Coeff: one}}, nil)
 	return AllocatedBit{Var: v, Value: value}
 }
 
@@ -61,13 +56,15 @@ func AllocConditionally(cs r1cs.ConstraintSystem, value bool, mustBeFalse Alloca
 func XorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value != b.Value
 	c := cs.Alloc(field(val))
-	var la, lc r1cs.LinearCombination
-	la.Add(a.Var)
-	la.Add(a.Var)
-	lc.Add(a.Var)
+	t := make([]r1cs.Term, 2, 5)
+	t[0] = r1cs.Term{Var: a.Var}
+	t[0].Coeff.Double(&one)
+	t[1] = r1cs.Term{Var: b.Var, Coeff: one}
+	lc := r1cs.LinearCombination(t[2:2:5])
+	lc.Add(a.Var) // a and b are distinct from the new c; Add keeps order
 	lc.Add(b.Var)
 	lc.Sub(c)
-	cs.Enforce(la, lc1(b.Var), lc)
+	cs.Enforce(t[0:1:1], t[1:2:2], lc)
 	return AllocatedBit{Var: c, Value: val}
 }
 
@@ -75,7 +72,11 @@ func XorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func AndBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value && b.Value
 	c := cs.Alloc(field(val))
-	cs.Enforce(lc1(a.Var), lc1(b.Var), lc1(c))
+	t := make([]r1cs.Term, 3)
+	t[0] = r1cs.Term{Var: a.Var, Coeff: one}
+	t[1] = r1cs.Term{Var: b.Var, Coeff: one}
+	t[2] = r1cs.Term{Var: c, Coeff: one}
+	cs.Enforce(t[0:1:1], t[1:2:2], t[2:3:3])
 	return AllocatedBit{Var: c, Value: val}
 }
 
@@ -83,7 +84,12 @@ func AndBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func AndNotBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value && !b.Value
 	c := cs.Alloc(field(val))
-	cs.Enforce(lc1(a.Var), oneMinus(b.Var), lc1(c))
+	t := make([]r1cs.Term, 4)
+	t[0] = r1cs.Term{Var: a.Var, Coeff: one}
+	t[1] = r1cs.Term{Var: r1cs.One, Coeff: one}
+	t[2] = r1cs.Term{Var: b.Var, Coeff: minus1}
+	t[3] = r1cs.Term{Var: c, Coeff: one}
+	cs.Enforce(t[0:1:1], t[1:3:3], t[3:4:4])
 	return AllocatedBit{Var: c, Value: val}
 }
 
@@ -91,6 +97,12 @@ func AndNotBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func NorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := !a.Value && !b.Value
 	c := cs.Alloc(field(val))
-	cs.Enforce(oneMinus(a.Var), oneMinus(b.Var), lc1(c))
+	t := make([]r1cs.Term, 5)
+	t[0] = r1cs.Term{Var: r1cs.One, Coeff: one}
+	t[1] = r1cs.Term{Var: a.Var, Coeff: minus1}
+	t[2] = r1cs.Term{Var: r1cs.One, Coeff: one}
+	t[3] = r1cs.Term{Var: b.Var, Coeff: minus1}
+	t[4] = r1cs.Term{Var: c, Coeff: one}
+	cs.Enforce(t[0:2:2], t[2:4:4], t[4:5:5])
 	return AllocatedBit{Var: c, Value: val}
 }

@@ -104,3 +104,7 @@ func TestLabelBadInput(t *testing.T) {
 		t.Fatalf("native without parents: %v", err)
 	}
 }
+
+type fr0 = fr.Element
+
+var one = func() fr.Element { var e fr.Element; e.SetOne(); return e }()

@@ -1,6 +1,8 @@
 package uint32
 
 import (
+	"slices"
+
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/gadgets/boolean"
@@ -16,7 +18,9 @@ type MultiEq struct {
 	cs       r1cs.ConstraintSystem
 	ops      int
 	bitsUsed int
-	lhs, rhs r1cs.LinearCombination
+	// lhs and rhs collect scaled terms unsorted; accumulate sorts and merges
+	// them into the linear combinations bellpepper's Indexer would hold.
+	lhs, rhs []r1cs.Term
 }
 
 // NewMultiEq starts an empty batch on cs.
@@ -32,32 +36,59 @@ func (m *MultiEq) Enforce(a, b, c r1cs.LinearCombination) {
 func (m *MultiEq) Ops() int { return m.ops }
 
 func (m *MultiEq) accumulate() {
-	m.cs.Enforce(m.lhs, r1cs.LinearCombination{{Var: r1cs.One, Coeff: one}}, m.rhs)
-	m.lhs, m.rhs = nil, nil
+	m.cs.Enforce(sortMerge(m.lhs), r1cs.LinearCombination{{Var: r1cs.One, Coeff: one}}, sortMerge(m.rhs))
+	m.lhs, m.rhs = m.lhs[:0], m.rhs[:0]
 	m.bitsUsed = 0
 	m.ops++
 }
 
 // EnforceEqual records lhs = rhs, both below 2^numBits. It emits the pending
 // batch first when the new equality would reach CAPACITY bits.
-func (m *MultiEq) EnforceEqual(numBits int, lhs, rhs r1cs.LinearCombination) {
+func (m *MultiEq) EnforceEqual(numBits int, lhs, rhs []r1cs.Term) {
 	if boolean.FieldCapacity <= m.bitsUsed+numBits {
 		m.accumulate()
 	}
 	if boolean.FieldCapacity <= m.bitsUsed+numBits {
 		panic("uint32: MultiEq equality wider than the field capacity")
 	}
-	coeff := pow2[m.bitsUsed]
-	m.lhs.AddLC(coeff, lhs)
-	m.rhs.AddLC(coeff, rhs)
+	m.lhs = appendScaled(m.lhs, lhs, m.bitsUsed)
+	m.rhs = appendScaled(m.rhs, rhs, m.bitsUsed)
 	m.bitsUsed += numBits
 }
 
-// Flush emits the pending batch, if any (bellpepper's Drop).
-func (m *MultiEq) Flush() {
-	if m.bitsUsed > 0 {
-		m.accumulate()
+// appendScaled appends 2^shift · terms to dst.
+func appendScaled(dst []r1cs.Term, terms []r1cs.Term, shift int) []r1cs.Term {
+	if shift == 0 {
+		return append(dst, terms...)
 	}
+	c := &pow2[shift]
+	for i := range terms {
+		t := r1cs.Term{Var: terms[i].Var}
+		t.Coeff.Mul(&terms[i].Coeff, c)
+		dst = append(dst, t)
+	}
+	return dst
+}
+
+// sortMerge returns terms as a linear combination: sorted by variable,
+// one term per variable with the summed coefficient. It sorts 8-byte keys
+// (variable, position) rather than the 40-byte terms.
+func sortMerge(terms []r1cs.Term) r1cs.LinearCombination {
+	keys := make([]uint64, len(terms))
+	for i := range terms {
+		keys[i] = uint64(terms[i].Var)<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	out := make(r1cs.LinearCombination, 0, len(terms))
+	for _, k := range keys {
+		t := &terms[uint32(k)]
+		if n := len(out); n > 0 && out[n-1].Var == t.Var {
+			out[n-1].Coeff.Add(&out[n-1].Coeff, &t.Coeff)
+			continue
+		}
+		out = append(out, *t)
+	}
+	return out
 }
 
 var one = func() fr.Element { var e fr.Element; e.SetOne(); return e }()
@@ -70,3 +101,10 @@ var pow2 = func() (p [256]fr.Element) {
 	}
 	return p
 }()
+
+// Flush emits the pending batch, if any (bellpepper's Drop).
+func (m *MultiEq) Flush() {
+	if m.bitsUsed > 0 {
+		m.accumulate()
+	}
+}

@@ -3,6 +3,8 @@ package uint32
 import (
 	"fmt"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/cuzk-project/cuzk/gadgets/boolean"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
@@ -141,13 +143,15 @@ func AddMany(m *MultiEq, operands ...UInt32) UInt32 {
 	}
 	maxValue := uint64(len(operands)) * uint64(^uint32(0))
 	var sum uint64
-	lc := make(r1cs.LinearCombination, 0, 32*len(operands)+1)
+	// The operands' combination is collected unsorted; MultiEq sorts and
+	// merges when it emits the row (the merged result is the same).
+	lc := make([]r1cs.Term, 0, 33*len(operands))
 	allConstants := true
 	for i := range operands {
 		op := &operands[i]
 		sum += uint64(op.Value)
 		for j := range op.Bits {
-			op.Bits[j].AddTo(&lc, &pow2[j])
+			lc = appendBool(lc, op.Bits[j], j)
 			allConstants = allConstants && op.Bits[j].IsConstant()
 		}
 	}
@@ -156,11 +160,11 @@ func AddMany(m *MultiEq, operands ...UInt32) UInt32 {
 	}
 	var out UInt32
 	out.Value = uint32(sum)
-	resultLC := make(r1cs.LinearCombination, 0, 35)
+	resultLC := make([]r1cs.Term, 0, 35)
 	n := 0
 	for ; maxValue != 0; maxValue >>= 1 {
 		b := boolean.Alloc(m, sum>>uint(n)&1 == 1)
-		resultLC.AddTerm(b.Var, &pow2[n])
+		resultLC = append(resultLC, r1cs.Term{Var: b.Var, Coeff: pow2[n]})
 		if n < 32 {
 			out.Bits[n] = boolean.Is(b)
 		}
@@ -169,3 +173,24 @@ func AddMany(m *MultiEq, operands ...UInt32) UInt32 {
 	m.EnforceEqual(n, lc, resultLC)
 	return out
 }
+
+// appendBool appends the terms of 2^j · b (bellpepper's Boolean::lc) unmerged.
+func appendBool(dst []r1cs.Term, b boolean.Boolean, j int) []r1cs.Term {
+	switch b.Kind {
+	case boolean.KindIs:
+		return append(dst, r1cs.Term{Var: b.Bit.Var, Coeff: pow2[j]})
+	case boolean.KindNot:
+		return append(dst, r1cs.Term{Var: r1cs.One, Coeff: pow2[j]}, r1cs.Term{Var: b.Bit.Var, Coeff: negPow2[j]})
+	}
+	if b.Const {
+		return append(dst, r1cs.Term{Var: r1cs.One, Coeff: pow2[j]})
+	}
+	return dst
+}
+
+var negPow2 = func() (p [64]fr.Element) {
+	for i := range p {
+		p[i].Neg(&pow2[i])
+	}
+	return p
+}()
