@@ -55,7 +55,7 @@ type Engine struct {
 
 type deviceState struct {
 	dev     groth16.Device
-	lock    sync.Mutex // held only around Run
+	lock    deviceLock // held only around Run
 	current atomic.Pointer[job]
 }
 

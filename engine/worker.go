@@ -152,10 +152,10 @@ func (e *Engine) runUnit(d *deviceState, di, worker int, u *unit) (groth16.Parti
 	}
 
 	e.rec.Record(timeline.LockWait, j.id, part, worker, di)
-	d.lock.Lock()
+	d.lock.lock(u.key)
 	e.rec.Record(timeline.LockHeld, j.id, part, worker, di)
 	if j.ctx.Err() != nil {
-		d.lock.Unlock()
+		d.lock.unlock()
 		e.rec.Record(timeline.LockFree, j.id, part, worker, di)
 		e.retire(u)
 		return nil, false
@@ -163,7 +163,7 @@ func (e *Engine) runUnit(d *deviceState, di, worker int, u *unit) (groth16.Parti
 	t0 := time.Now()
 	p, err := safeStep(func() (any, error) { return d.dev.Run(e.ctx, w) })
 	t1 := time.Now()
-	d.lock.Unlock()
+	d.lock.unlock()
 	e.rec.Record(timeline.LockFree, j.id, part, worker, di)
 
 	if err == nil && e.rec != nil {
