@@ -1,0 +1,481 @@
+package srs
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"time"
+	"unsafe"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
+)
+
+var (
+	// ErrUnknownCircuit is returned for a circuit id that was never
+	// registered.
+	ErrUnknownCircuit = errors.New("srs: unknown circuit id")
+	// ErrInUse is returned by Evict for an entry that is referenced or
+	// being loaded; Evict refuses (it does not defer the eviction).
+	ErrInUse = errors.New("srs: parameters in use")
+	// ErrDuplicate is returned by Register for an id already registered.
+	ErrDuplicate = errors.New("srs: circuit id already registered")
+)
+
+// Tier is an entry's residency. Values equal cuzk.v1 SRSStatus.Tier.
+type Tier int32
+
+const (
+	Hot  Tier = 0 // decoded in host memory
+	Warm Tier = 1 // mapped, not decoded (not used by this cache)
+	Cold Tier = 2 // on disk only
+)
+
+func (t Tier) String() string {
+	switch t {
+	case Hot:
+		return "hot"
+	case Warm:
+		return "warm"
+	case Cold:
+		return "cold"
+	}
+	return fmt.Sprintf("Tier(%d)", int32(t))
+}
+
+// Loader reads the parameters of circuit id from path. It should return
+// early with ctx.Err() if ctx is done (every waiter gave up).
+type Loader func(ctx context.Context, id, path string) (*groth16.Params, error)
+
+// ReadParamsLoader is the default Loader: groth16.ReadParams with opts.
+func ReadParamsLoader(opts groth16.ReadOptions) Loader {
+	return func(ctx context.Context, _, path string) (*groth16.Params, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return groth16.ReadParams(path, opts)
+	}
+}
+
+// Budget is the part of *memory.Budget the cache uses: Reserve charges a
+// load before it decodes (evicting idle holdings or waiting), Notify says
+// an entry just became evictable.
+type Budget interface {
+	Reserve(ctx context.Context, n uint64) (*memory.Reservation, error)
+	Notify()
+}
+
+// Source says where a circuit's parameters are.
+type Source struct {
+	Path string
+	// Size is the decoded size in bytes, reserved before loading; 0 means
+	// the file's size (uncompressed points decode to the same size). The
+	// reservation is corrected to ParamsBytes once loaded.
+	Size uint64
+}
+
+// Config assembles a Cache.
+type Config struct {
+	// Circuits maps circuit ids to their parameter files; more can be
+	// added with Register.
+	Circuits map[string]Source
+	// Load reads parameters; nil means ReadParamsLoader(groth16.ReadOptions{}).
+	Load Loader
+	// Budget is charged for every hot entry; nil means unlimited.
+	Budget Budget
+	// MinIdle keeps EvictIdle from evicting entries used less than MinIdle
+	// ago (the Rust cuzk waits 5 minutes); Evict ignores it.
+	MinIdle time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Cache is parameter residency by circuit id. It is safe for concurrent use.
+type Cache struct {
+	load    Loader
+	budget  Budget
+	minIdle time.Duration
+	now     func() time.Time
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	useSeq  uint64 // orders last uses exactly, whatever the clock says
+}
+
+type entry struct {
+	id  string
+	src Source
+
+	params   *groth16.Params // non-nil: hot
+	res      holds
+	size     uint64 // decoded size once loaded, else src.Size
+	refs     int
+	lastUsed time.Time
+	lastSeq  uint64
+	loads    int
+	loadTime time.Duration
+	load     *attempt // non-nil while loading
+}
+
+// attempt is one load, shared by every Acquire that arrives while it runs.
+type attempt struct {
+	done     chan struct{} // closed when finished
+	finished bool
+	err      error
+	waiters  int // Acquires waiting; each gets a reference on success
+	cancel   context.CancelFunc
+	// abandoned: every waiter gave up and the load was cancelled; nobody
+	// joins it any more.
+	abandoned bool
+}
+
+// New returns a cache over cfg.Circuits.
+func New(cfg Config) *Cache {
+	c := &Cache{load: cfg.Load, budget: cfg.Budget, minIdle: cfg.MinIdle, now: cfg.Now, entries: make(map[string]*entry)}
+	if c.load == nil {
+		c.load = ReadParamsLoader(groth16.ReadOptions{})
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	for id, src := range cfg.Circuits {
+		c.entries[id] = &entry{id: id, src: src, size: src.Size}
+	}
+	return c
+}
+
+// Register adds a circuit id.
+func (c *Cache) Register(id string, src Source) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[id]; ok {
+		return fmt.Errorf("%w: %q", ErrDuplicate, id)
+	}
+	c.entries[id] = &entry{id: id, src: src, size: src.Size}
+	return nil
+}
+
+func unknown(id string) error { return fmt.Errorf("%w: %q", ErrUnknownCircuit, id) }
+
+// touch records a use. Called with mu held.
+func (c *Cache) touch(e *entry) {
+	c.useSeq++
+	e.lastSeq = c.useSeq
+	e.lastUsed = c.now()
+}
+
+// Acquire returns the parameters of circuit id, loading them if they are
+// cold, and a release function to call exactly once (later calls do
+// nothing) when the caller no longer uses them. While any reference is
+// held the entry is never evicted. Acquires that arrive during a load wait
+// for that load; if ctx is done first they return ctx.Err(), and the load
+// is abandoned once nobody waits for it.
+func (c *Cache) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
+	c.mu.Lock()
+	e, ok := c.entries[id]
+	if !ok {
+		c.mu.Unlock()
+		return nil, nil, unknown(id)
+	}
+	if e.params != nil {
+		e.refs++
+		c.touch(e)
+		p := e.params
+		c.mu.Unlock()
+		return p, c.releaser(e), nil
+	}
+	a := e.load
+	if a == nil || a.abandoned {
+		// An abandoned load may still be finishing with its context's error;
+		// a new caller starts afresh rather than inherit that error.
+		lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		a = &attempt{done: make(chan struct{}), cancel: cancel}
+		e.load = a
+		go c.runLoad(lctx, e, a)
+	}
+	a.waiters++
+	c.mu.Unlock()
+
+	select {
+	case <-a.done:
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if a.err != nil {
+			return nil, nil, a.err
+		}
+		return e.params, c.releaser(e), nil // runLoad took our reference
+	case <-ctx.Done():
+		c.mu.Lock()
+		notify := false
+		if a.finished {
+			if a.err == nil { // it handed us a reference after all
+				e.refs--
+				notify = e.refs == 0
+			}
+		} else if a.waiters--; a.waiters == 0 {
+			a.abandoned = true
+			a.cancel()
+		}
+		c.mu.Unlock()
+		if notify {
+			c.notify()
+		}
+		return nil, nil, ctx.Err()
+	}
+}
+
+func (c *Cache) notify() {
+	if c.budget != nil {
+		c.budget.Notify()
+	}
+}
+
+func (c *Cache) releaser(e *entry) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			e.refs--
+			c.touch(e)
+			idle := e.refs == 0
+			c.mu.Unlock()
+			if idle {
+				c.notify() // a blocked reservation may now evict this entry
+			}
+		})
+	}
+}
+
+// runLoad reserves memory for e, loads it and hands a reference to every
+// waiter. It owns a until it closes a.done.
+func (c *Cache) runLoad(ctx context.Context, e *entry, a *attempt) {
+	t0 := time.Now()
+	p, res, size, err := c.reserveAndLoad(ctx, e)
+	elapsed := time.Since(t0)
+
+	var duplicate holds
+	c.mu.Lock()
+	if e.load == a {
+		e.load = nil
+	}
+	a.finished = true
+	switch {
+	case err != nil:
+		a.err = fmt.Errorf("srs: load %q from %s: %w", e.id, e.src.Path, err)
+	case e.params != nil:
+		// Two loads overlapped (an abandoned one and its successor): keep
+		// the first, give this one's waiters references to it.
+		duplicate = res
+		e.refs += a.waiters
+		c.touch(e)
+	default:
+		e.params, e.res, e.size = p, res, size
+		e.loads++
+		e.loadTime = elapsed
+		e.refs += a.waiters
+		c.touch(e)
+	}
+	idle := err == nil && e.refs == 0
+	c.mu.Unlock()
+	duplicate.Close() // before waking the waiters: they see the budget settled
+	close(a.done)
+	a.cancel()
+	if idle {
+		c.notify()
+	}
+}
+
+// holds are the reservations an entry keeps while hot.
+type holds []*memory.Reservation
+
+func (h holds) Close() {
+	for _, r := range h {
+		r.Close()
+	}
+}
+
+func (c *Cache) reserveAndLoad(ctx context.Context, e *entry) (p *groth16.Params, h holds, size uint64, err error) {
+	var res *memory.Reservation
+	defer func() {
+		if r := recover(); r != nil { // a loader bug must not take the daemon down
+			err = fmt.Errorf("loader panicked: %v", r)
+		}
+		if err != nil {
+			res.Close() // nil-safe
+			p, h = nil, nil
+		}
+	}()
+	est := e.src.Size
+	if est == 0 {
+		fi, err := os.Stat(e.src.Path)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		est = uint64(fi.Size())
+	}
+	if c.budget != nil {
+		if res, err = c.budget.Reserve(ctx, est); err != nil {
+			return nil, nil, 0, fmt.Errorf("reserve %d bytes: %w", est, err)
+		}
+	}
+	p, err = c.load(ctx, e.id, e.src.Path)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if p == nil {
+		return nil, nil, 0, errors.New("loader returned no parameters")
+	}
+	size = ParamsBytes(p)
+	switch {
+	case res == nil:
+	case size < est:
+		res.Release(est - size)
+	case size > est:
+		more, err := c.budget.Reserve(ctx, size-est)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("reserve %d more bytes than estimated: %w", size-est, err)
+		}
+		return p, holds{res, more}, size, nil
+	}
+	if res == nil {
+		return p, nil, size, nil
+	}
+	return p, holds{res}, size, nil
+}
+
+// Preload makes circuit id hot. alreadyLoaded reports that it was hot
+// before; loadTime is the time spent waiting for it to become hot. A
+// preloaded entry is idle once this returns: the budget may evict it again
+// (least recently used first) when it needs the room.
+func (c *Cache) Preload(ctx context.Context, id string) (alreadyLoaded bool, loadTime time.Duration, err error) {
+	c.mu.Lock()
+	e, ok := c.entries[id]
+	if !ok {
+		c.mu.Unlock()
+		return false, 0, unknown(id)
+	}
+	if e.params != nil {
+		c.touch(e)
+		c.mu.Unlock()
+		return true, 0, nil
+	}
+	c.mu.Unlock()
+	t0 := time.Now()
+	_, release, err := c.Acquire(ctx, id)
+	if err != nil {
+		return false, 0, err
+	}
+	release()
+	return false, time.Since(t0), nil
+}
+
+// Evict makes circuit id cold now. It refuses with ErrInUse while the entry
+// is referenced or being loaded (it does not wait or defer). wasLoaded is
+// false, with no error, for an entry that was already cold.
+func (c *Cache) Evict(id string) (wasLoaded bool, freedBytes uint64, err error) {
+	c.mu.Lock()
+	e, ok := c.entries[id]
+	if !ok {
+		c.mu.Unlock()
+		return false, 0, unknown(id)
+	}
+	switch {
+	case e.load != nil:
+		c.mu.Unlock()
+		return false, 0, fmt.Errorf("%w: %q is being loaded", ErrInUse, id)
+	case e.params == nil:
+		c.mu.Unlock()
+		return false, 0, nil
+	case e.refs > 0:
+		refs := e.refs
+		c.mu.Unlock()
+		return true, 0, fmt.Errorf("%w: %q has %d references", ErrInUse, id, refs)
+	}
+	res, size := c.drop(e)
+	c.mu.Unlock()
+	res.Close()
+	return true, size, nil
+}
+
+// drop makes e cold and returns its reservation for the caller to close
+// outside the lock. Called with mu held.
+func (c *Cache) drop(e *entry) (holds, uint64) {
+	res := e.res
+	e.params, e.res = nil, nil
+	return res, e.size
+}
+
+// EvictIdle evicts hot, unreferenced entries idle for at least MinIdle,
+// least recently used first, until need bytes are freed or none is left.
+// It returns the bytes freed. Its signature is memory.Evictor's: install it
+// with budget.SetEvictor(cache.EvictIdle) (or call it from the evictor the
+// engine installs).
+func (c *Cache) EvictIdle(need uint64) (freed uint64) {
+	c.mu.Lock()
+	now := c.now()
+	var idle []*entry
+	for _, e := range c.entries {
+		if e.params != nil && e.refs == 0 && e.load == nil && now.Sub(e.lastUsed) >= c.minIdle {
+			idle = append(idle, e)
+		}
+	}
+	slices.SortFunc(idle, func(a, b *entry) int { return cmp.Compare(a.lastSeq, b.lastSeq) })
+	var closing []holds
+	for _, e := range idle {
+		if freed >= need {
+			break
+		}
+		res, size := c.drop(e)
+		closing = append(closing, res)
+		freed += size
+	}
+	c.mu.Unlock()
+	for _, r := range closing {
+		r.Close()
+	}
+	return freed
+}
+
+// Entry is one line of Status.
+type Entry struct {
+	CircuitID string
+	Path      string
+	Tier      Tier
+	SizeBytes uint64 // decoded size; for a cold entry the last known or configured size
+	RefCount  uint32
+	LastUsed  time.Time // zero if never used
+	Loading   bool
+	Loads     int           // completed loads since the cache was made
+	LoadTime  time.Duration // of the last completed load
+}
+
+// Status lists every registered circuit, ordered by id.
+func (c *Cache) Status() []Entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Entry, 0, len(c.entries))
+	for _, e := range c.entries {
+		s := Entry{CircuitID: e.id, Path: e.src.Path, Tier: Cold, SizeBytes: e.size, RefCount: uint32(e.refs),
+			LastUsed: e.lastUsed, Loading: e.load != nil, Loads: e.loads, LoadTime: e.loadTime}
+		if e.params != nil {
+			s.Tier = Hot
+		}
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Entry) int { return cmp.Compare(a.CircuitID, b.CircuitID) })
+	return out
+}
+
+// ParamsBytes is the memory p's points take once decoded.
+func ParamsBytes(p *groth16.Params) uint64 {
+	g1 := uint64(unsafe.Sizeof(bls12381.G1Affine{}))
+	g2 := uint64(unsafe.Sizeof(bls12381.G2Affine{}))
+	n1 := len(p.VK.IC) + len(p.H) + len(p.L) + len(p.A) + len(p.BG1)
+	return uint64(unsafe.Sizeof(p.VK)) + uint64(n1)*g1 + uint64(len(p.BG2))*g2
+}
