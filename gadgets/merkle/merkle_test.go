@@ -312,3 +312,73 @@ func BenchmarkPoRSynthesize(b *testing.B) {
 		})
 	}
 }
+
+// TestPoREveryVariableConstrained flips each aux variable of an 8-0-0 proof
+// (leaf, index bits, siblings, picks, hash intermediates, root) and expects
+// a violated row each time.
+func TestPoREveryVariableConstrained(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1k re-evaluations of the system")
+	}
+	c := porCases[0]
+	proof, err := buildTree(t, c).Prove(45)
+	if err != nil {
+		t.Fatal(err)
+	}
+	circ, err := NewPoRCircuit(c.h, proof, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gadgettest.NewRecorder()
+	if err := circ.Synthesize(r); err != nil {
+		t.Fatal(err)
+	}
+	if row := r.Unsatisfied(); row != -1 {
+		t.Fatalf("unsatisfied at %d", row)
+	}
+	for i := range r.Aux {
+		v := r1cs.AuxVariable(i)
+		old := r.Value(v)
+		r.Flip(v)
+		if r.Unsatisfied() == -1 {
+			t.Errorf("aux %d of %d can change freely", i, len(r.Aux))
+		}
+		r.Set(v, old)
+	}
+}
+
+// TestPoRWitnessAgreement: the witness-only system allocates the same
+// values as the prover.
+func TestPoRWitnessAgreement(t *testing.T) {
+	c := porCases[2]
+	proof, err := buildTree(t, c).Prove(500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	circ, err := NewPoRCircuit(c.h, proof, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := gadgettest.NewProver()
+	w := &r1cs.WitnessAssignment{}
+	w.AllocInput(fr.One())
+	if err := circ.Synthesize(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := circ.Synthesize(w); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Aux) != len(p.Aux) || len(w.Input) != len(p.Input) || w.Constraints != p.NumConstraints() {
+		t.Fatalf("witness %d/%d/%d, prover %d/%d/%d", len(w.Input), len(w.Aux), w.Constraints, len(p.Input), len(p.Aux), p.NumConstraints())
+	}
+	for i := range w.Aux {
+		if !w.Aux[i].Equal(&p.Aux[i]) {
+			t.Fatalf("aux %d differs", i)
+		}
+	}
+	for i := range w.Input {
+		if !w.Input[i].Equal(&p.Input[i]) {
+			t.Fatalf("input %d differs", i)
+		}
+	}
+}

@@ -36,10 +36,34 @@ func (e *elt) addScaled(dst *num.Num, coeff *fr.Element) {
 		dst.LC.AddTerm(e.v.Var, coeff)
 		return
 	}
-	for i := range e.n.LC {
-		t.Mul(coeff, &e.n.LC[i].Coeff)
-		dst.LC.AddTerm(e.n.LC[i].Var, &t)
+	dst.LC = mergeScaled(dst.LC, coeff, e.n.LC)
+}
+
+// mergeScaled returns dst + coeff·src as a new combination. Both inputs are
+// sorted by variable with one term per variable (r1cs's invariant), so one
+// linear merge replaces len(src) sorted insertions.
+func mergeScaled(dst r1cs.LinearCombination, coeff *fr.Element, src r1cs.LinearCombination) r1cs.LinearCombination {
+	out := make(r1cs.LinearCombination, 0, len(dst)+len(src))
+	i, j := 0, 0
+	var t fr.Element
+	for i < len(dst) || j < len(src) {
+		switch {
+		case j == len(src) || (i < len(dst) && dst[i].Var < src[j].Var):
+			out = append(out, dst[i])
+			i++
+		case i == len(dst) || src[j].Var < dst[i].Var:
+			out = append(out, r1cs.Term{Var: src[j].Var})
+			out[len(out)-1].Coeff.Mul(coeff, &src[j].Coeff)
+			j++
+		default:
+			t.Mul(coeff, &src[j].Coeff)
+			out = append(out, dst[i])
+			out[len(out)-1].Coeff.Add(&out[len(out)-1].Coeff, &t)
+			i++
+			j++
+		}
 	}
+	return out
 }
 
 // constant is k·ONE.

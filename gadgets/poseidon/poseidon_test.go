@@ -174,3 +174,26 @@ func BenchmarkSynthesize(b *testing.B) {
 		})
 	}
 }
+
+// TestEveryVariableConstrained flips each aux variable in turn (the
+// preimage, every S-box intermediate, every allocated combination, the
+// digest) and expects a violated row: no value is left free.
+func TestEveryVariableConstrained(t *testing.T) {
+	c := native.MustMerkleTree(2)
+	r := gadgettest.NewRecorder()
+	if _, err := synth(r, c, preimage(2, 4)); err != nil {
+		t.Fatal(err)
+	}
+	if row := r.Unsatisfied(); row != -1 {
+		t.Fatalf("unsatisfied at %d", row)
+	}
+	for i := range r.Aux {
+		v := r1cs.AuxVariable(i)
+		old := r.Value(v)
+		r.Flip(v)
+		if r.Unsatisfied() == -1 {
+			t.Errorf("aux %d of %d can change freely", i, len(r.Aux))
+		}
+		r.Set(v, old)
+	}
+}
