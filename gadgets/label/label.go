@@ -97,3 +97,11 @@ func ToField(b [32]byte) (fr.Element, error) {
 	}
 	return e, nil
 }
+
+// DomainBits decomposes a field element (a replica id or a parent label)
+// into the 256 bits the label preimage takes: to_bits_le (255 booleans and
+// the packing row), padded to 256 and reversed within each byte, as
+// storage-proofs-porep's circuit does with reverse_bit_numbering.
+func DomainBits(cs r1cs.ConstraintSystem, n num.AllocatedNum) []boolean.Boolean {
+	return boolean.ReverseBitNumbering(n.ToBitsLE(cs))
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/cuzk-project/cuzk/gadgets/boolean"
 	"github.com/cuzk-project/cuzk/gadgets/internal/gadgettest"
 	"github.com/cuzk-project/cuzk/gadgets/label"
+	"github.com/cuzk-project/cuzk/gadgets/num"
 	u32 "github.com/cuzk-project/cuzk/gadgets/uint32"
 	u64 "github.com/cuzk-project/cuzk/gadgets/uint64"
 	"github.com/cuzk-project/cuzk/r1cs"
@@ -108,3 +109,35 @@ func TestLabelBadInput(t *testing.T) {
 type fr0 = fr.Element
 
 var one = func() fr.Element { var e fr.Element; e.SetOne(); return e }()
+
+// The PoRep circuit feeds parents as numbers: to_bits_le then
+// reverse_bit_numbering. The label must be the same.
+func TestLabelFromNumbers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full label synthesis (~1 s)")
+	}
+	id, parents := fixture()
+	p := gadgettest.NewProver()
+	idF, err := label.ToField(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idBits := label.DomainBits(p, num.Alloc(p, idF))
+	pbits := make([][]boolean.Boolean, len(parents))
+	for i, par := range parents {
+		f, err := label.ToField(par)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pbits[i] = label.DomainBits(p, num.Alloc(p, f))
+	}
+	out, err := label.Circuit(p, idBits, pbits, u32.Constant(1), u64.Alloc(p, 1<<40+5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := label.Native(id, 1, 1<<40+5, parents)
+	wantF, _ := label.ToField(want)
+	if !out.Value.Equal(&wantF) || p.IsSatisfied() != -1 {
+		t.Fatal("label from numbers: mismatch or unsatisfied")
+	}
+}
