@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -23,6 +24,10 @@ var ErrMismatch = errors.New("cpu: assignment does not match the parameters")
 type Device struct {
 	// Tasks bounds the goroutines of one step; 0 means GOMAXPROCS.
 	Tasks int
+	// Observe, when set, is told how long each phase of a proof took. It
+	// is called from the worker running the step and must be safe for
+	// concurrent use.
+	Observe func(ph Phase, elapsed time.Duration)
 
 	mu      sync.Mutex
 	domains map[int]*domainEntry // by size m
@@ -31,6 +36,29 @@ type Device struct {
 	scalars pool[fr.Element]
 	g1      pool[bls12381.G1Affine]
 	g2      pool[bls12381.G2Affine]
+}
+
+// Phase names a timed part of the device's work.
+type Phase string
+
+const (
+	PhasePrepare Phase = "prepare" // checks, 0/1 split, compaction
+	PhaseHFFT    Phase = "h-fft"   // the seven transforms of H
+	PhaseHMSM    Phase = "h-msm"
+	PhaseLMSM    Phase = "l-msm"
+	PhaseAMSM    Phase = "a-msm"
+	PhaseB1MSM   Phase = "b1-msm"
+	PhaseB2MSM   Phase = "b2-msm" // in Finish
+)
+
+// observe reports the time since *t for ph and resets *t.
+func (d *Device) observe(ph Phase, t *time.Time) {
+	if d.Observe == nil {
+		return
+	}
+	now := time.Now()
+	d.Observe(ph, now.Sub(*t))
+	*t = now
 }
 
 // New returns a Device using tasks goroutines per step (0: GOMAXPROCS).
@@ -132,6 +160,7 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	if err := Check(a, p); err != nil {
 		return nil, err
 	}
@@ -167,6 +196,7 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		q.bases, q.owned = d.compactG1(q.all, &q.split, t)
 	}
 	w.b2, w.b2o = d.compactG2(p.BG2, &w.b1.split, t)
+	d.observe(PhasePrepare, &start)
 	return w, nil
 }
 
@@ -218,6 +248,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	t := d.tasks()
 	r := &partial{w: w}
 
+	start := time.Now()
 	h, err := d.computeH(w.a, w.m, t)
 	if err != nil {
 		return fail(err)
@@ -227,16 +258,19 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		d.scalars.put(h)
 		return fail(err)
 	}
+	d.observe(PhaseHFFT, &start)
 	r.sums.H, err = multiExpG1(w.p.H, h, t)
 	d.scalars.put(h)
 	if err != nil {
 		return fail(err)
 	}
+	d.observe(PhaseHMSM, &start)
 
 	for _, q := range []struct {
 		q   *g1Query
 		dst *bls12381.G1Jac
-	}{{&w.l, &r.sums.L}, {&w.aq, &r.sums.A}, {&w.b1, &r.sums.B1}} {
+		ph  Phase
+	}{{&w.l, &r.sums.L, PhaseLMSM}, {&w.aq, &r.sums.A, PhaseAMSM}, {&w.b1, &r.sums.B1, PhaseB1MSM}} {
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
@@ -245,6 +279,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 			return fail(err)
 		}
 		*q.dst = s
+		d.observe(q.ph, &start)
 	}
 	return r, nil
 }
@@ -272,6 +307,7 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	}
 	t := d.tasks()
 	w := r.w
+	start := time.Now()
 	b2, err := multiExpG2(w.b2, w.b1.scalars, t)
 	if err != nil {
 		return nil, err
@@ -279,6 +315,7 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	ones := sumG2(w.p.BG2, w.b1.ones, t)
 	b2.AddAssign(&ones)
 	r.sums.B2 = b2
+	d.observe(PhaseB2MSM, &start)
 	sums := r.sums
 	return &sums, nil
 }

@@ -15,8 +15,8 @@ import (
 const maxLogDomain = 31
 
 // precomputeLimit is the largest domain whose twiddle and coset tables are
-// kept (four tables of m elements: 128 MiB at 2^20, 2 GiB at 2^24).
-const precomputeLimit = 1 << 24
+// kept (four tables of m elements: 128 MiB at 2^20, 512 MiB at 2^22).
+var precomputeLimit = 1 << 22
 
 // domainSize is bellperson's m: the smallest power of two ≥ n.
 func domainSize(n int) (int, error) {

@@ -91,6 +91,15 @@ func randElement(r *rand.Rand) fr.Element {
 }
 
 func TestHMatchesPolynomialDivision(t *testing.T) {
+	t.Run("precomputed", func(t *testing.T) { testH(t) })
+	t.Run("without-precompute", func(t *testing.T) {
+		defer func(l int) { precomputeLimit = l }(precomputeLimit)
+		precomputeLimit = 1
+		testH(t)
+	})
+}
+
+func testH(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var d Device
 	for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 64, 100} {
