@@ -103,6 +103,9 @@ func Prove(ctx context.Context, d Device, p *Params, c r1cs.Circuit, rnd io.Read
 	if err != nil {
 		return Proof{}, nil, fmt.Errorf("groth16: synthesis: %w", err)
 	}
+	if err := p.CheckShape(ShapeOfAssignment(a)); err != nil {
+		return Proof{}, nil, err
+	}
 	inputs := append([]fr.Element(nil), a.Input[1:]...)
 	sums, err := Compute(ctx, d, a, p)
 	if err != nil {
