@@ -1,0 +1,239 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unicode"
+
+	"github.com/cuzk-project/cuzk/engine"
+	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
+)
+
+// errBadRequest marks a request the server rejects before it reaches the
+// engine; it maps onto InvalidArgument like engine.ErrInvalidRequest.
+var errBadRequest = errors.New("invalid request")
+
+// maxRequestIDLen bounds the idempotency key; Curio's are < 100 bytes.
+const maxRequestIDLen = 256
+
+// Byte lengths fixed by the Filecoin proof formats.
+const (
+	randomnessLen = 32 // PoSt challenge seed
+	commLen       = 32 // a Fr commitment
+)
+
+// sectorSizes are the sector sizes Filecoin defines; 0 means "derive it
+// from registered_proof" (Curio's ProofShare SnapDeals requests send 0).
+var sectorSizes = map[uint64]bool{
+	0:         true,
+	2 << 10:   true, // 2 KiB
+	8 << 20:   true, // 8 MiB
+	512 << 20: true, // 512 MiB
+	32 << 30:  true, // 32 GiB
+	64 << 30:  true, // 64 GiB
+}
+
+func badRequest(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, args...))
+}
+
+// requestFromProto checks the shape of a SubmitProofRequest (what the
+// server can judge without parsing vanilla proofs) and converts it. The
+// engine checks the contents.
+func requestFromProto(p *cuzkv1.SubmitProofRequest) (engine.Request, error) {
+	if p == nil {
+		return engine.Request{}, badRequest("missing submit field")
+	}
+	if err := checkRequestID(p.RequestId); err != nil {
+		return engine.Request{}, err
+	}
+	kind := p.ProofKind
+	switch kind {
+	case cuzkv1.ProofKind_POREP_SEAL_COMMIT, cuzkv1.ProofKind_SNAP_DEALS_UPDATE,
+		cuzkv1.ProofKind_WINDOW_POST_PARTITION, cuzkv1.ProofKind_WINNING_POST:
+	case cuzkv1.ProofKind_PROOF_KIND_UNSPECIFIED:
+		return engine.Request{}, badRequest("proof_kind is unspecified")
+	default:
+		return engine.Request{}, badRequest("invalid proof_kind %d (want 1-4)", int32(kind))
+	}
+	if p.Priority < cuzkv1.Priority_PRIORITY_UNSPECIFIED || p.Priority > cuzkv1.Priority_CRITICAL {
+		return engine.Request{}, badRequest("invalid priority %d (want 0-4)", int32(p.Priority))
+	}
+	if !sectorSizes[p.SectorSize] {
+		return engine.Request{}, badRequest("sector_size %d is not a Filecoin sector size", p.SectorSize)
+	}
+	switch kind {
+	case cuzkv1.ProofKind_POREP_SEAL_COMMIT:
+		if len(p.VanillaProof) == 0 {
+			return engine.Request{}, badRequest("vanilla_proof is empty (POREP_SEAL_COMMIT needs the C1 output)")
+		}
+	default:
+		if len(p.VanillaProofs) == 0 {
+			return engine.Request{}, badRequest("vanilla_proofs is empty (%s needs one per sector or partition)", kind)
+		}
+		for i, v := range p.VanillaProofs {
+			if len(v) == 0 {
+				return engine.Request{}, badRequest("vanilla_proofs[%d] is empty", i)
+			}
+		}
+	}
+	needRandomness := kind == cuzkv1.ProofKind_WINDOW_POST_PARTITION || kind == cuzkv1.ProofKind_WINNING_POST
+	if err := checkFixed("randomness", p.Randomness, randomnessLen, needRandomness); err != nil {
+		return engine.Request{}, err
+	}
+	needComms := kind == cuzkv1.ProofKind_SNAP_DEALS_UPDATE
+	for _, c := range []struct {
+		name string
+		b    []byte
+	}{{"comm_r_old", p.CommROld}, {"comm_r_new", p.CommRNew}, {"comm_d_new", p.CommDNew}} {
+		if err := checkFixed(c.name, c.b, commLen, needComms); err != nil {
+			return engine.Request{}, err
+		}
+	}
+	return engine.Request{
+		RequestID:       p.RequestId,
+		Kind:            engine.ProofKind(kind),
+		SectorSize:      p.SectorSize,
+		RegisteredProof: p.RegisteredProof,
+		Priority:        engine.Priority(p.Priority),
+		VanillaProof:    p.VanillaProof,
+		VanillaProofs:   p.VanillaProofs,
+		SectorNumber:    p.SectorNumber,
+		MinerID:         p.MinerId,
+		Randomness:      p.Randomness,
+		PartitionIndex:  p.PartitionIndex,
+		CommROld:        p.CommROld,
+		CommRNew:        p.CommRNew,
+		CommDNew:        p.CommDNew,
+	}, nil
+}
+
+func checkRequestID(id string) error {
+	if len(id) > maxRequestIDLen {
+		return badRequest("request_id is %d bytes (max %d)", len(id), maxRequestIDLen)
+	}
+	for i, r := range id {
+		if !unicode.IsPrint(r) {
+			return badRequest("request_id has a non-printable character at byte %d", i)
+		}
+	}
+	return nil
+}
+
+func checkID(field, id string) error {
+	if id == "" {
+		return badRequest("%s is empty", field)
+	}
+	return checkRequestID(id)
+}
+
+// checkFixed checks an optional fixed-size byte field.
+func checkFixed(name string, b []byte, size int, required bool) error {
+	switch {
+	case len(b) == 0 && required:
+		return badRequest("%s is missing (%d bytes required)", name, size)
+	case len(b) != 0 && len(b) != size:
+		return badRequest("%s is %d bytes, want %d", name, len(b), size)
+	}
+	return nil
+}
+
+func millis(d time.Duration) uint64 {
+	if d <= 0 {
+		return 0
+	}
+	return uint64(d / time.Millisecond)
+}
+
+func resultToProto(r engine.Result) *cuzkv1.AwaitProofResponse {
+	return &cuzkv1.AwaitProofResponse{
+		JobId:        r.JobID,
+		Status:       cuzkv1.AwaitProofResponse_Status(r.Status),
+		Proof:        r.Proof,
+		ErrorMessage: r.Error,
+		QueueWaitMs:  millis(r.QueueWait),
+		SrsLoadMs:    millis(r.SRSLoad),
+		SynthesisMs:  millis(r.Synthesis),
+		GpuComputeMs: millis(r.GPUCompute),
+		TotalMs:      millis(r.Total),
+	}
+}
+
+func snapshotToProto(s engine.Snapshot) *cuzkv1.GetStatusResponse {
+	out := &cuzkv1.GetStatusResponse{
+		TotalProofsCompleted:   s.ProofsCompleted,
+		TotalProofsFailed:      s.ProofsFailed,
+		UptimeSeconds:          uint64(s.Uptime / time.Second),
+		PinnedMemoryBytes:      s.MemoryUsed,
+		PinnedMemoryLimitBytes: s.MemoryLimit,
+	}
+	for _, d := range s.Devices {
+		out.Gpus = append(out.Gpus, &cuzkv1.GPUStatus{
+			Ordinal:          d.Ordinal,
+			Name:             d.Name,
+			VramTotalBytes:   d.MemoryTotal,
+			VramFreeBytes:    d.MemoryFree,
+			CurrentJobId:     d.CurrentJobID,
+			CurrentProofKind: d.CurrentProofKind,
+		})
+	}
+	for _, e := range s.SRS {
+		out.LoadedSrs = append(out.LoadedSrs, &cuzkv1.SRSStatus{
+			CircuitId: e.CircuitID,
+			Tier:      cuzkv1.SRSStatus_Tier(e.Tier),
+			SizeBytes: e.SizeBytes,
+			RefCount:  e.RefCount,
+		})
+	}
+	for _, q := range s.Queues {
+		out.Queues = append(out.Queues, &cuzkv1.QueueStatus{
+			ProofKind:  q.ProofKind,
+			Pending:    q.Pending,
+			InProgress: q.InProgress,
+		})
+	}
+	return out
+}
+
+// kindLabel is the string identifier of a proof kind, as the Rust cuzk
+// uses in queues, metrics and GPU status.
+func kindLabel(k engine.ProofKind) string {
+	switch k {
+	case engine.KindPoRepSealCommit:
+		return "porep-c2"
+	case engine.KindSnapDealsUpdate:
+		return "snap-update"
+	case engine.KindWindowPoStPartition:
+		return "window-post"
+	case engine.KindWinningPoSt:
+		return "winning-post"
+	}
+	return "unknown"
+}
+
+func statusLabel(s engine.Status) string {
+	switch s {
+	case engine.StatusCompleted:
+		return "completed"
+	case engine.StatusFailed:
+		return "failed"
+	case engine.StatusCancelled:
+		return "cancelled"
+	case engine.StatusTimeout:
+		return "timeout"
+	}
+	return "unknown"
+}
+
+func tierLabel(t engine.SRSTier) string {
+	switch t {
+	case engine.TierHot:
+		return "hot"
+	case engine.TierWarm:
+		return "warm"
+	case engine.TierCold:
+		return "cold"
+	}
+	return "unknown"
+}

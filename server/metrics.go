@@ -1,0 +1,259 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/common/expfmt"
+)
+
+// Metrics is the daemon's Prometheus registry: engine state read from
+// Engine.Status on every scrape, per-kind proof outcomes observed at the
+// API, RPC counts and latencies, and the Go runtime and process
+// collectors. Names follow cuzk_<noun>_<unit>; the ones the Rust cuzk
+// exported keep their names so dashboards carry over.
+type Metrics struct {
+	Registry *prometheus.Registry
+
+	proofs     *prometheus.CounterVec   // cuzk_proofs_completed{proof_kind}
+	failed     *prometheus.CounterVec   // cuzk_proofs_failed{proof_kind}
+	outcomes   *prometheus.CounterVec   // cuzk_proof_results_total{proof_kind,status}
+	duration   *prometheus.HistogramVec // cuzk_proof_duration_seconds{proof_kind}
+	rpcs       *prometheus.CounterVec   // cuzk_rpc_requests_total{method,code}
+	rpcSeconds *prometheus.HistogramVec // cuzk_rpc_duration_seconds{method}
+	panics     prometheus.Counter       // cuzk_rpc_panics_total
+	jobKinds   *jobKinds
+}
+
+// NewMetrics builds a registry around eng. workersPerDevice feeds
+// cuzk_gpu_workers (devices × workers).
+func NewMetrics(eng Engine, workersPerDevice int) *Metrics {
+	reg := prometheus.NewRegistry()
+	m := &Metrics{
+		Registry: reg,
+		proofs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cuzk_proofs_completed",
+			Help: "Proofs completed, by proof kind (counted when a client first receives the result).",
+		}, []string{"proof_kind"}),
+		failed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cuzk_proofs_failed",
+			Help: "Proofs failed, by proof kind (counted when a client first receives the result).",
+		}, []string{"proof_kind"}),
+		outcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cuzk_proof_results_total",
+			Help: "Job results returned to clients, by proof kind and final status.",
+		}, []string{"proof_kind", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "cuzk_proof_duration_seconds",
+			Help:    "Submit-to-result time of completed proofs.",
+			Buckets: []float64{0.1, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200},
+		}, []string{"proof_kind"}),
+		rpcs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cuzk_rpc_requests_total",
+			Help: "gRPC requests handled, by method and status code.",
+		}, []string{"method", "code"}),
+		rpcSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "cuzk_rpc_duration_seconds",
+			Help:    "gRPC handling time, by method.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 4, 12),
+		}, []string{"method"}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "cuzk_rpc_panics_total",
+			Help: "Panics recovered in RPC handlers (each one is a bug).",
+		}),
+		jobKinds: newJobKinds(4096),
+	}
+	reg.MustRegister(m.proofs, m.failed, m.outcomes, m.duration, m.rpcs, m.rpcSeconds, m.panics,
+		&engineCollector{eng: eng, workersPerDevice: workersPerDevice},
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// Text renders the registry in the Prometheus text format (GetMetrics).
+func (m *Metrics) Text() (string, error) {
+	families, err := m.Registry.Gather()
+	if err != nil {
+		return "", fmt.Errorf("gathering metrics: %w", err)
+	}
+	var buf bytes.Buffer
+	enc := expfmt.NewEncoder(&buf, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, f := range families {
+		if err := enc.Encode(f); err != nil {
+			return "", fmt.Errorf("encoding metric %s: %w", f.GetName(), err)
+		}
+	}
+	return buf.String(), nil
+}
+
+// rememberKind records a submitted job's kind so its result, awaited
+// later, can be counted under that kind.
+func (m *Metrics) rememberKind(jobID, kind string) { m.jobKinds.put(jobID, kind) }
+
+// observeResult counts a job's result once, under its kind. Results of
+// jobs whose kind is unknown (submitted before a restart, or forgotten
+// after many newer submissions) are counted as "unknown".
+func (m *Metrics) observeResult(jobID, kind string, st string, total time.Duration) {
+	if kind == "" {
+		var ok bool
+		if kind, ok = m.jobKinds.lookup(jobID); !ok {
+			kind = "unknown"
+		}
+	}
+	if !m.jobKinds.markCounted(jobID) {
+		return
+	}
+	m.outcomes.WithLabelValues(kind, st).Inc()
+	switch st {
+	case "completed":
+		m.proofs.WithLabelValues(kind).Inc()
+		m.duration.WithLabelValues(kind).Observe(total.Seconds())
+	case "failed":
+		m.failed.WithLabelValues(kind).Inc()
+	}
+}
+
+// jobKinds is a bounded memory of job id → kind, and of which jobs'
+// results were already counted, so that repeated AwaitProof calls on one
+// job count it once. Oldest entries are forgotten first.
+type jobKinds struct {
+	mu      sync.Mutex
+	max     int
+	kinds   map[string]string
+	order   []string
+	counted map[string]bool
+	corder  []string
+}
+
+func newJobKinds(max int) *jobKinds {
+	return &jobKinds{max: max, kinds: map[string]string{}, counted: map[string]bool{}}
+}
+
+func (j *jobKinds) put(id, kind string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if _, ok := j.kinds[id]; !ok {
+		j.order = append(j.order, id)
+	}
+	j.kinds[id] = kind
+	for len(j.order) > j.max {
+		delete(j.kinds, j.order[0])
+		j.order = j.order[1:]
+	}
+}
+
+func (j *jobKinds) lookup(id string) (string, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	k, ok := j.kinds[id]
+	return k, ok
+}
+
+// markCounted reports whether id was not counted before, and marks it.
+func (j *jobKinds) markCounted(id string) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.counted[id] {
+		return false
+	}
+	delete(j.kinds, id)
+	j.counted[id] = true
+	j.corder = append(j.corder, id)
+	for len(j.corder) > j.max {
+		delete(j.counted, j.corder[0])
+		j.corder = j.corder[1:]
+	}
+	return true
+}
+
+// engineCollector turns Engine.Status into metrics at scrape time, so the
+// figures are never stale and the engine keeps no metric state.
+type engineCollector struct {
+	eng              Engine
+	workersPerDevice int
+}
+
+var (
+	descCompletedTotal = prometheus.NewDesc("cuzk_proofs_completed_total", "Proofs the engine completed since start.", nil, nil)
+	descFailedTotal    = prometheus.NewDesc("cuzk_proofs_failed_total", "Proofs the engine failed since start.", nil, nil)
+	descUptime         = prometheus.NewDesc("cuzk_uptime_seconds", "Seconds since the engine started.", nil, nil)
+	descQueueDepth     = prometheus.NewDesc("cuzk_queue_depth", "Jobs waiting, all kinds.", nil, nil)
+	descRunningJobs    = prometheus.NewDesc("cuzk_running_jobs", "Jobs in progress, all kinds.", nil, nil)
+	descGPUWorkers     = prometheus.NewDesc("cuzk_gpu_workers", "Device workers (devices × workers per device).", nil, nil)
+	descDevices        = prometheus.NewDesc("cuzk_devices", "Proving devices.", nil, nil)
+	descQueuePending   = prometheus.NewDesc("cuzk_queue_pending_jobs", "Jobs waiting, by proof kind.", []string{"proof_kind"}, nil)
+	descQueueRunning   = prometheus.NewDesc("cuzk_queue_in_progress_jobs", "Jobs in progress, by proof kind.", []string{"proof_kind"}, nil)
+	descMemUsed        = prometheus.NewDesc("cuzk_memory_used_bytes", "Bytes reserved in the memory budget.", nil, nil)
+	descMemLimit       = prometheus.NewDesc("cuzk_memory_limit_bytes", "The memory budget.", nil, nil)
+	descSRSSize        = prometheus.NewDesc("cuzk_srs_size_bytes", "Size of a parameter set known to the engine.", []string{"circuit_id", "tier"}, nil)
+	descSRSRefs        = prometheus.NewDesc("cuzk_srs_ref_count", "In-flight proofs using a parameter set.", []string{"circuit_id"}, nil)
+	descDevMemTotal    = prometheus.NewDesc("cuzk_device_memory_total_bytes", "Device memory.", []string{"device", "name"}, nil)
+	descDevMemFree     = prometheus.NewDesc("cuzk_device_memory_free_bytes", "Free device memory.", []string{"device", "name"}, nil)
+	descDevBusy        = prometheus.NewDesc("cuzk_device_busy", "1 while the device is working on a job.", []string{"device", "name"}, nil)
+)
+
+func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descCompletedTotal, descFailedTotal, descUptime, descQueueDepth,
+		descRunningJobs, descGPUWorkers, descDevices, descQueuePending, descQueueRunning, descMemUsed,
+		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy} {
+		ch <- d
+	}
+}
+
+func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.eng.Status()
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	ch <- prometheus.MustNewConstMetric(descCompletedTotal, prometheus.CounterValue, float64(s.ProofsCompleted))
+	ch <- prometheus.MustNewConstMetric(descFailedTotal, prometheus.CounterValue, float64(s.ProofsFailed))
+	gauge(descUptime, s.Uptime.Seconds())
+	var pending, running uint64
+	seen := map[string]bool{}
+	for _, q := range s.Queues {
+		pending += uint64(q.Pending)
+		running += uint64(q.InProgress)
+		if seen[q.ProofKind] { // a duplicate label set would fail the whole scrape
+			continue
+		}
+		seen[q.ProofKind] = true
+		gauge(descQueuePending, float64(q.Pending), q.ProofKind)
+		gauge(descQueueRunning, float64(q.InProgress), q.ProofKind)
+	}
+	gauge(descQueueDepth, float64(pending))
+	gauge(descRunningJobs, float64(running))
+	gauge(descDevices, float64(len(s.Devices)))
+	gauge(descGPUWorkers, float64(len(s.Devices)*c.workersPerDevice))
+	gauge(descMemUsed, float64(s.MemoryUsed))
+	gauge(descMemLimit, float64(s.MemoryLimit))
+	seen = map[string]bool{}
+	for _, e := range s.SRS {
+		if seen[e.CircuitID] {
+			continue
+		}
+		seen[e.CircuitID] = true
+		gauge(descSRSSize, float64(e.SizeBytes), e.CircuitID, tierLabel(e.Tier))
+		gauge(descSRSRefs, float64(e.RefCount), e.CircuitID)
+	}
+	seen = map[string]bool{}
+	for _, d := range s.Devices {
+		ord := strconv.FormatUint(uint64(d.Ordinal), 10)
+		if seen[ord] {
+			continue
+		}
+		seen[ord] = true
+		busy := 0.0
+		if d.CurrentJobID != "" {
+			busy = 1
+		}
+		gauge(descDevMemTotal, float64(d.MemoryTotal), ord, d.Name)
+		gauge(descDevMemFree, float64(d.MemoryFree), ord, d.Name)
+		gauge(descDevBusy, busy, ord, d.Name)
+	}
+}
