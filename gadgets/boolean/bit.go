@@ -32,6 +32,10 @@ func field(b bool) fr.Element {
 // Alloc allocates a bit holding value and enforces (1 − a) · a = 0.
 func Alloc(cs r1cs.ConstraintSystem, value bool) AllocatedBit {
 	v := cs.Alloc(field(value))
+	if SkipsConstraints(cs) {
+		cs.Enforce(nil, nil, nil)
+		return AllocatedBit{Var: v, Value: value}
+	}
 	t := make([]r1cs.Term, 3)
 	t[0] = r1cs.Term{Var: r1cs.One, Coeff: one}
 	t[1] = r1cs.Term{Var: v, Coeff: minus1}
@@ -56,6 +60,10 @@ func AllocConditionally(cs r1cs.ConstraintSystem, value bool, mustBeFalse Alloca
 func XorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value != b.Value
 	c := cs.Alloc(field(val))
+	if SkipsConstraints(cs) {
+		cs.Enforce(nil, nil, nil)
+		return AllocatedBit{Var: c, Value: val}
+	}
 	t := make([]r1cs.Term, 2, 5)
 	t[0] = r1cs.Term{Var: a.Var}
 	t[0].Coeff.Double(&one)
@@ -72,6 +80,10 @@ func XorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func AndBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value && b.Value
 	c := cs.Alloc(field(val))
+	if SkipsConstraints(cs) {
+		cs.Enforce(nil, nil, nil)
+		return AllocatedBit{Var: c, Value: val}
+	}
 	t := make([]r1cs.Term, 3)
 	t[0] = r1cs.Term{Var: a.Var, Coeff: one}
 	t[1] = r1cs.Term{Var: b.Var, Coeff: one}
@@ -84,6 +96,10 @@ func AndBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func AndNotBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value && !b.Value
 	c := cs.Alloc(field(val))
+	if SkipsConstraints(cs) {
+		cs.Enforce(nil, nil, nil)
+		return AllocatedBit{Var: c, Value: val}
+	}
 	t := make([]r1cs.Term, 4)
 	t[0] = r1cs.Term{Var: a.Var, Coeff: one}
 	t[1] = r1cs.Term{Var: r1cs.One, Coeff: one}
@@ -97,6 +113,10 @@ func AndNotBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func NorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := !a.Value && !b.Value
 	c := cs.Alloc(field(val))
+	if SkipsConstraints(cs) {
+		cs.Enforce(nil, nil, nil)
+		return AllocatedBit{Var: c, Value: val}
+	}
 	t := make([]r1cs.Term, 5)
 	t[0] = r1cs.Term{Var: r1cs.One, Coeff: one}
 	t[1] = r1cs.Term{Var: a.Var, Coeff: minus1}

@@ -83,6 +83,17 @@ func TestLabelMatchesNative(t *testing.T) {
 	if row := p.IsSatisfied(); row != -1 {
 		t.Fatalf("unsatisfied at row %d", row)
 	}
+	// The witness-only path gives the same assignment and row count.
+	w := &r1cs.WitnessAssignment{}
+	w.AllocInput(one)
+	if wv := synthesize(t, w, id, parents, 3, 22); !wv.Equal(&got) || w.NumConstraints() != p.NumConstraints() || len(w.Aux) != len(p.Aux) {
+		t.Fatalf("witness path: %d rows, %d aux; prover %d rows, %d aux", w.NumConstraints(), len(w.Aux), p.NumConstraints(), len(p.Aux))
+	}
+	for i := range w.Aux {
+		if !w.Aux[i].Equal(&p.Aux[i]) {
+			t.Fatalf("witness path: aux %d differs", i)
+		}
+	}
 	// A wrong witness: flip one parent bit (aux 1000) under the prover.
 	tp := gadgettest.NewProver()
 	synthesize(t, &gadgettest.Tamper{ConstraintSystem: tp, Index: 1000, Value: gadgettest.Fr(2)}, id, parents, 3, 22)

@@ -219,3 +219,30 @@ func TestSha254Node(t *testing.T) {
 		t.Fatal("tampered packed output satisfies")
 	}
 }
+
+// The witness-only path (no linear combinations built) allocates the same
+// values in the same order and counts the same rows as the prover path.
+func TestWitnessPathMatchesProver(t *testing.T) {
+	data := []byte("witness-only synthesis must not change the assignment, only skip the rows' contents")
+	p := gadgettest.NewProver()
+	sha256.HashMultiLeaf(p, []num.AllocatedNum{num.Alloc(p, gadgettest.Fr(7)), num.Alloc(p, gadgettest.Fr(9))})
+	sha256.Hash(p, boolean.BytesIntoBooleanVecBE(p, data))
+	w := &r1cs.WitnessAssignment{}
+	w.AllocInput(one())
+	if !boolean.SkipsConstraints(w) || boolean.SkipsConstraints(p) {
+		t.Fatal("SkipsConstraints misclassifies the systems")
+	}
+	sha256.HashMultiLeaf(w, []num.AllocatedNum{num.Alloc(w, gadgettest.Fr(7)), num.Alloc(w, gadgettest.Fr(9))})
+	sha256.Hash(w, boolean.BytesIntoBooleanVecBE(w, data))
+	if w.NumConstraints() != p.NumConstraints() || len(w.Aux) != len(p.Aux) || len(w.Input) != len(p.Input) {
+		t.Fatalf("witness %d rows %d aux, prover %d rows %d aux", w.NumConstraints(), len(w.Aux), p.NumConstraints(), len(p.Aux))
+	}
+	for i := range w.Aux {
+		if !w.Aux[i].Equal(&p.Aux[i]) {
+			t.Fatalf("aux %d differs", i)
+		}
+	}
+	if p.IsSatisfied() != -1 {
+		t.Fatal("prover path unsatisfied")
+	}
+}

@@ -16,6 +16,7 @@ import (
 // otherwise.
 type MultiEq struct {
 	cs       r1cs.ConstraintSystem
+	skip     bool // cs ignores linear combinations
 	ops      int
 	bitsUsed int
 	// lhs and rhs collect scaled terms unsorted; accumulate sorts and merges
@@ -24,7 +25,13 @@ type MultiEq struct {
 }
 
 // NewMultiEq starts an empty batch on cs.
-func NewMultiEq(cs r1cs.ConstraintSystem) *MultiEq { return &MultiEq{cs: cs} }
+func NewMultiEq(cs r1cs.ConstraintSystem) *MultiEq {
+	return &MultiEq{cs: cs, skip: boolean.SkipsConstraints(cs)}
+}
+
+// SkipsConstraints reports whether the wrapped system ignores linear
+// combinations (see boolean.SkipsConstraints).
+func (m *MultiEq) SkipsConstraints() bool { return m.skip }
 
 func (m *MultiEq) Alloc(v fr.Element) r1cs.Variable      { return m.cs.Alloc(v) }
 func (m *MultiEq) AllocInput(v fr.Element) r1cs.Variable { return m.cs.AllocInput(v) }
@@ -36,6 +43,12 @@ func (m *MultiEq) Enforce(a, b, c r1cs.LinearCombination) {
 func (m *MultiEq) Ops() int { return m.ops }
 
 func (m *MultiEq) accumulate() {
+	if m.skip {
+		m.cs.Enforce(nil, nil, nil)
+		m.bitsUsed = 0
+		m.ops++
+		return
+	}
 	m.cs.Enforce(sortMerge(m.lhs), r1cs.LinearCombination{{Var: r1cs.One, Coeff: one}}, sortMerge(m.rhs))
 	m.lhs, m.rhs = m.lhs[:0], m.rhs[:0]
 	m.bitsUsed = 0
@@ -50,6 +63,10 @@ func (m *MultiEq) EnforceEqual(numBits int, lhs, rhs []r1cs.Term) {
 	}
 	if boolean.FieldCapacity <= m.bitsUsed+numBits {
 		panic("uint32: MultiEq equality wider than the field capacity")
+	}
+	if m.skip {
+		m.bitsUsed += numBits
+		return
 	}
 	m.lhs = appendScaled(m.lhs, lhs, m.bitsUsed)
 	m.rhs = appendScaled(m.rhs, rhs, m.bitsUsed)

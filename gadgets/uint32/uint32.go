@@ -145,13 +145,19 @@ func AddMany(m *MultiEq, operands ...UInt32) UInt32 {
 	var sum uint64
 	// The operands' combination is collected unsorted; MultiEq sorts and
 	// merges when it emits the row (the merged result is the same).
-	lc := make([]r1cs.Term, 0, 33*len(operands))
+	skip := m.SkipsConstraints()
+	var lc []r1cs.Term
+	if !skip {
+		lc = make([]r1cs.Term, 0, 33*len(operands))
+	}
 	allConstants := true
 	for i := range operands {
 		op := &operands[i]
 		sum += uint64(op.Value)
 		for j := range op.Bits {
-			lc = appendBool(lc, op.Bits[j], j)
+			if !skip {
+				lc = appendBool(lc, op.Bits[j], j)
+			}
 			allConstants = allConstants && op.Bits[j].IsConstant()
 		}
 	}
@@ -160,11 +166,16 @@ func AddMany(m *MultiEq, operands ...UInt32) UInt32 {
 	}
 	var out UInt32
 	out.Value = uint32(sum)
-	resultLC := make([]r1cs.Term, 0, 35)
+	var resultLC []r1cs.Term
+	if !skip {
+		resultLC = make([]r1cs.Term, 0, 35)
+	}
 	n := 0
 	for ; maxValue != 0; maxValue >>= 1 {
 		b := boolean.Alloc(m, sum>>uint(n)&1 == 1)
-		resultLC = append(resultLC, r1cs.Term{Var: b.Var, Coeff: pow2[n]})
+		if !skip {
+			resultLC = append(resultLC, r1cs.Term{Var: b.Var, Coeff: pow2[n]})
+		}
 		if n < 32 {
 			out.Bits[n] = boolean.Is(b)
 		}
