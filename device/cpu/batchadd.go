@@ -71,3 +71,55 @@ func sumAffineG1(acc *bls12381.G1Jac, pts []bls12381.G1Affine, den, pre []fp.Ele
 		acc.AddMixed(&pts[i])
 	}
 }
+
+// sumAffineG2 is sumAffineG1 in G2 (coordinates in Fp2).
+func sumAffineG2(acc *bls12381.G2Jac, pts []bls12381.G2Affine, den, pre []bls12381.E2) {
+	for len(pts) > batchTail {
+		half := len(pts) / 2
+		var prod bls12381.E2
+		prod.SetOne()
+		for i := 0; i < half; i++ {
+			p, q := &pts[2*i], &pts[2*i+1]
+			if p.IsInfinity() || q.IsInfinity() || p.X.Equal(&q.X) {
+				acc.AddMixed(p)
+				acc.AddMixed(q)
+				p.SetInfinity()
+				q.SetInfinity()
+				den[i].SetOne()
+			} else {
+				den[i].Sub(&q.X, &p.X)
+			}
+			pre[i] = prod
+			prod.Mul(&prod, &den[i])
+		}
+		var inv bls12381.E2
+		inv.Inverse(&prod)
+		for i := half - 1; i >= 0; i-- {
+			d := den[i]
+			den[i].Mul(&inv, &pre[i])
+			inv.Mul(&inv, &d)
+		}
+		out := 0
+		for i := 0; i < half; i++ {
+			p, q := &pts[2*i], &pts[2*i+1]
+			if p.IsInfinity() {
+				continue
+			}
+			var l, x3, y3 bls12381.E2
+			l.Sub(&q.Y, &p.Y).Mul(&l, &den[i])
+			x3.Square(&l).Sub(&x3, &p.X).Sub(&x3, &q.X)
+			y3.Sub(&p.X, &x3).Mul(&y3, &l).Sub(&y3, &p.Y)
+			pts[out].X, pts[out].Y = x3, y3
+			out++
+		}
+		n := out
+		if len(pts)%2 == 1 {
+			pts[n] = pts[len(pts)-1]
+			n++
+		}
+		pts = pts[:n]
+	}
+	for i := range pts {
+		acc.AddMixed(&pts[i])
+	}
+}

@@ -55,3 +55,59 @@ func TestSumAffineG1(t *testing.T) {
 		}
 	}
 }
+
+func TestSumAffineG2(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	base := randG2(r, 20)
+	var inf bls12381.G2Affine
+	inf.SetInfinity()
+	for _, n := range []int{0, 1, 33, 100, 301} {
+		pts := make([]bls12381.G2Affine, n)
+		want := infinityG2()
+		for i := range pts {
+			switch r.IntN(5) {
+			case 0:
+				pts[i] = inf
+			case 1:
+				pts[i].Neg(&base[r.IntN(4)])
+			default:
+				pts[i] = base[r.IntN(4)] // many repeats: doublings
+			}
+			want.AddMixed(&pts[i])
+		}
+		den := make([]bls12381.E2, n/2+1)
+		pre := make([]bls12381.E2, n/2+1)
+		got := infinityG2()
+		sumAffineG2(&got, pts, den, pre)
+		if !got.Equal(&want) {
+			t.Errorf("n=%d: batched affine G2 sum differs from the Jacobian sum", n)
+		}
+	}
+	// Through sumG2 with several goroutines and blocks.
+	pts := randG2(r, 300)
+	idx := make([]uint32, 9000)
+	want := infinityG2()
+	for i := range idx {
+		idx[i] = uint32(r.IntN(len(pts)))
+		want.AddMixed(&pts[idx[i]])
+	}
+	if got := sumG2(pts, idx, 3); !got.Equal(&want) {
+		t.Error("sumG2 differs from the Jacobian sum")
+	}
+}
+
+func TestSumG1Blocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	pts := randG1(r, 500)
+	idx := make([]uint32, 3*onesBlock+77)
+	want := infinityG1()
+	for i := range idx {
+		idx[i] = uint32(r.IntN(len(pts)))
+		want.AddMixed(&pts[idx[i]])
+	}
+	for _, tasks := range []int{1, 2, 5} {
+		if got := sumG1(pts, idx, tasks); !got.Equal(&want) {
+			t.Errorf("tasks=%d: sumG1 differs from the Jacobian sum", tasks)
+		}
+	}
+}

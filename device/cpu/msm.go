@@ -65,7 +65,15 @@ func sumG1(bases []bls12381.G1Affine, idx []uint32, tasks int) bls12381.G1Jac {
 	return parts[0]
 }
 
-// sumG2 returns Σ bases[i] for i in idx.
+// g2Scratch is one goroutine's buffers for sumAffineG2.
+type g2Scratch struct {
+	pts      [onesBlock / 2]bls12381.G2Affine
+	den, pre [onesBlock / 4]bls12381.E2
+}
+
+var g2Scratches = sync.Pool{New: func() any { return new(g2Scratch) }}
+
+// sumG2 returns Σ bases[i] for i in idx, by batched affine additions.
 func sumG2(bases []bls12381.G2Affine, idx []uint32, tasks int) bls12381.G2Jac {
 	k := chunks(len(idx), tasks)
 	parts := make([]bls12381.G2Jac, k)
@@ -73,13 +81,17 @@ func sumG2(bases []bls12381.G2Affine, idx []uint32, tasks int) bls12381.G2Jac {
 	for t := 0; t < k; t++ {
 		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
 		wg.Go(func() {
-			var acc bls12381.G2Jac
-			acc.Z.SetZero()
-			acc.X.SetOne()
-			acc.Y.SetOne()
-			for _, i := range idx[lo:hi] {
-				acc.AddMixed(&bases[i])
+			acc := infinityG2()
+			s := g2Scratches.Get().(*g2Scratch)
+			for b := lo; b < hi; b += len(s.pts) {
+				e := min(b+len(s.pts), hi)
+				pts := s.pts[:e-b]
+				for j, i := range idx[b:e] {
+					pts[j] = bases[i]
+				}
+				sumAffineG2(&acc, pts, s.den[:], s.pre[:])
 			}
+			g2Scratches.Put(s)
 			parts[t] = acc
 		})
 	}
