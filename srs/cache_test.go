@@ -560,3 +560,20 @@ func TestOverlappingLoadsKeepOne(t *testing.T) {
 	}
 	r.release()
 }
+
+func BenchmarkAcquireHot(b *testing.B) {
+	c := New(Config{Circuits: map[string]Source{"a": {Size: unit}}, Load: (&fakeLoader{}).load})
+	if _, _, err := c.Preload(context.Background(), "a"); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			_, release, err := c.Acquire(context.Background(), "a")
+			if err != nil {
+				b.Fatal(err)
+			}
+			release()
+		}
+	})
+}
