@@ -172,6 +172,9 @@ func TestHandler(t *testing.T) {
 		if resp.StatusCode != tc.status || !strings.HasPrefix(resp.Header.Get("Content-Type"), tc.ctype) || !strings.Contains(string(body), tc.contains) {
 			t.Errorf("GET %s: %d %s, body %.80q", tc.query, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 		}
+		if resp.StatusCode == 200 && resp.Header.Get(DroppedHeader) != "0" {
+			t.Errorf("GET %s: %s = %q, want 0", tc.query, DroppedHeader, resp.Header.Get(DroppedHeader))
+		}
 		if tc.query == "" {
 			ev, err := ReadCSV(bytes.NewReader(body))
 			if err != nil || len(ev) != rec.Len() {

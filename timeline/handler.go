@@ -5,6 +5,10 @@ import (
 	"strconv"
 )
 
+// DroppedHeader carries Recorder.Dropped in Handler's responses: events
+// older than the ring's capacity, missing from the body.
+const DroppedHeader = "X-Timeline-Dropped"
+
 // Handler serves rec's events over HTTP, for a daemon's status listener
 // (mount it at /timeline). GET returns the CSV of WriteCSV, which
 // `cuzk timeline --url` reads; ?format=trace returns Chrome trace JSON,
@@ -17,6 +21,7 @@ func Handler(rec *Recorder) http.Handler {
 			return
 		}
 		events := rec.Events()
+		w.Header().Set(DroppedHeader, strconv.FormatUint(rec.Dropped(), 10))
 		var err error
 		switch f := r.URL.Query().Get("format"); f {
 		case "", "csv":

@@ -79,7 +79,11 @@ func runTimeline(ctx context.Context, o timelineOptions, stdin io.Reader, stdout
 	case o.from != "":
 		events, err = readTimelineFile(o.from)
 	case o.url != "":
-		events, err = fetchTimeline(ctx, o.url, o.timeout)
+		var dropped string
+		events, dropped, err = fetchTimeline(ctx, o.url, o.timeout)
+		if err == nil && dropped != "" && dropped != "0" && !o.quiet {
+			fmt.Fprintf(stdout, "note: the daemon's ring dropped %s older events; early intervals may be unpaired\n", dropped)
+		}
 	default:
 		return errors.New("no events: give --from file.csv or --url http://host:port/timeline")
 	}
@@ -142,31 +146,31 @@ func timelineURL(raw string) (string, error) {
 	return u.String(), nil
 }
 
-func fetchTimeline(ctx context.Context, raw string, timeout time.Duration) ([]timeline.Event, error) {
+func fetchTimeline(ctx context.Context, raw string, timeout time.Duration) (events []timeline.Event, dropped string, err error) {
 	u, err := timelineURL(raw)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetch timeline: %w", err)
+		return nil, "", fmt.Errorf("fetch timeline: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return nil, fmt.Errorf("fetch timeline: %s: %s: %s", u, resp.Status, strings.TrimSpace(string(msg)))
+		return nil, "", fmt.Errorf("fetch timeline: %s: %s: %s", u, resp.Status, strings.TrimSpace(string(msg)))
 	}
-	events, err := timeline.ReadCSV(io.LimitReader(resp.Body, timelineMaxBody))
+	events, err = timeline.ReadCSV(io.LimitReader(resp.Body, timelineMaxBody))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", u, err)
+		return nil, "", fmt.Errorf("%s: %w", u, err)
 	}
-	return events, nil
+	return events, resp.Header.Get(timeline.DroppedHeader), nil
 }
 
 func writeTimelineFile(path string, events []timeline.Event, write func(io.Writer, []timeline.Event) error) error {

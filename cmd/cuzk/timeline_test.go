@@ -111,3 +111,19 @@ func TestTimelineCommandErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestTimelineCommandNotesDroppedEvents(t *testing.T) {
+	small := timeline.NewRecorder(10)
+	for _, e := range interlockRecorder().Events() {
+		small.Add(e)
+	}
+	srv := httptest.NewServer(timeline.Handler(small))
+	defer srv.Close()
+	var out bytes.Buffer
+	if err := runTimeline(context.Background(), timelineOptions{url: srv.URL, timeout: 10 * time.Second}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "dropped 80 older events") {
+		t.Fatalf("no note of the dropped events:\n%s", out.String())
+	}
+}
