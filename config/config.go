@@ -1,0 +1,355 @@
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is the daemon's configuration. The zero value is not valid; start
+// from Default.
+type Config struct {
+	Daemon    Daemon    `toml:"daemon"`
+	Memory    Memory    `toml:"memory"`
+	GPUs      GPUs      `toml:"gpus"`
+	Device    Device    `toml:"device"`
+	Synthesis Synthesis `toml:"synthesis"`
+	SRS       SRS       `toml:"srs"`
+	Engine    Engine    `toml:"engine"`
+	Timeline  Timeline  `toml:"timeline"`
+	Logging   Logging   `toml:"logging"`
+}
+
+// Daemon is where the daemon listens.
+type Daemon struct {
+	// Listen is the gRPC address: "unix:///path" or "host:port".
+	Listen string `toml:"listen"`
+	// StatusListen is the HTTP address of /metrics and /status
+	// ("host:port"); empty turns it off.
+	StatusListen string `toml:"status_listen"`
+	// ShutdownGrace is how long running RPCs may finish after SIGTERM.
+	ShutdownGrace Duration `toml:"shutdown_grace"`
+}
+
+// Memory is the byte budget that synthesized assignments and resident
+// parameters are charged to.
+type Memory struct {
+	TotalBudget     Budget   `toml:"total_budget"`      // "auto" = MemTotal − SafetyMargin
+	SafetyMargin    Size     `toml:"safety_margin"`     // used by "auto" only
+	EvictionMinIdle Duration `toml:"eviction_min_idle"` // parameters idle this long may be evicted
+}
+
+// GPUs selects CUDA devices and their workers.
+type GPUs struct {
+	// Devices are CUDA ordinals; empty means every visible device.
+	Devices []int `toml:"devices"`
+	// GPUWorkersPerDevice workers share one device lock held only around
+	// the kernels; 2 overlaps one worker's CPU work with the other's
+	// kernels.
+	GPUWorkersPerDevice int `toml:"gpu_workers_per_device"`
+	// GPUThreads is the size of the host thread pool of the device
+	// backend; 0 = all CPUs.
+	GPUThreads int `toml:"gpu_threads"`
+}
+
+// Device chooses the proving backend.
+type Device struct {
+	// Kind is "cpu" (gnark-crypto on the host), "cuda" (libcuzk_cuda.so)
+	// or "sim" (a timed fake for demonstrations; its proofs do not
+	// verify).
+	Kind string `toml:"kind"`
+	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
+	SimPrepare Duration `toml:"sim_prepare"`
+	SimRun     Duration `toml:"sim_run"`
+	SimFinish  Duration `toml:"sim_finish"`
+}
+
+// Synthesis sizes the CPU synthesis stage.
+type Synthesis struct {
+	// Threads bounds concurrent synthesis work; 0 = all CPUs.
+	Threads int `toml:"threads"`
+}
+
+// SRS locates the Groth16 parameters.
+type SRS struct {
+	// ParamCache holds the .params/.vk files (as
+	// FIL_PROOFS_PARAMETER_CACHE).
+	ParamCache string `toml:"param_cache"`
+}
+
+// Engine tunes job bookkeeping.
+type Engine struct {
+	// ResultTTL is how long a finished job's result stays available to
+	// AwaitProof.
+	ResultTTL Duration `toml:"result_ttl"`
+}
+
+// Timeline sizes the event recorder.
+type Timeline struct {
+	// Events is the ring buffer's capacity; 0 turns recording off.
+	Events int `toml:"events"`
+}
+
+// Logging sets the daemon's log output.
+type Logging struct {
+	Level  string `toml:"level"`  // debug, info, warn, error
+	Format string `toml:"format"` // text, json
+}
+
+// Default values. The default socket works without root.
+const (
+	DefaultStatusListen     = ""
+	DefaultShutdownGrace    = 30 * time.Second
+	DefaultSafetyMargin     = 5 << 30
+	DefaultEvictionMinIdle  = 5 * time.Minute
+	DefaultWorkersPerDevice = 2
+	DefaultDeviceKind       = "cpu"
+	DefaultParamCache       = "/var/tmp/filecoin-proof-parameters"
+	DefaultResultTTL        = 10 * time.Minute
+	DefaultTimelineEvents   = 1 << 20
+)
+
+// DefaultSocketPath is the daemon's default unix socket:
+// $XDG_RUNTIME_DIR/cuzk.sock when XDG_RUNTIME_DIR names a directory,
+// otherwise cuzk.sock in the system temporary directory (/tmp/cuzk.sock).
+func DefaultSocketPath() string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return filepath.Join(d, "cuzk.sock")
+		}
+	}
+	return filepath.Join(os.TempDir(), "cuzk.sock")
+}
+
+// DefaultListen is "unix://" + DefaultSocketPath().
+func DefaultListen() string { return "unix://" + DefaultSocketPath() }
+
+// Default returns the configuration used when no file is given.
+func Default() Config {
+	cache := os.Getenv("FIL_PROOFS_PARAMETER_CACHE")
+	if cache == "" {
+		cache = DefaultParamCache
+	}
+	return Config{
+		Daemon: Daemon{
+			Listen:        DefaultListen(),
+			StatusListen:  DefaultStatusListen,
+			ShutdownGrace: Duration(DefaultShutdownGrace),
+		},
+		Memory: Memory{
+			TotalBudget:     Budget{Auto: true},
+			SafetyMargin:    DefaultSafetyMargin,
+			EvictionMinIdle: Duration(DefaultEvictionMinIdle),
+		},
+		GPUs:     GPUs{GPUWorkersPerDevice: DefaultWorkersPerDevice},
+		Device:   Device{Kind: DefaultDeviceKind, SimPrepare: Duration(300 * time.Millisecond), SimRun: Duration(500 * time.Millisecond), SimFinish: Duration(300 * time.Millisecond)},
+		SRS:      SRS{ParamCache: cache},
+		Engine:   Engine{ResultTTL: Duration(DefaultResultTTL)},
+		Timeline: Timeline{Events: DefaultTimelineEvents},
+		Logging:  Logging{Level: "info", Format: "text"},
+	}
+}
+
+// Load reads a TOML file over the defaults and validates the result. An
+// empty path returns the defaults.
+func Load(path string) (Config, error) {
+	if path == "" {
+		c := Default()
+		return c, c.Validate()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("reading config: %w", err)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Parse reads TOML over the defaults and validates the result. A key the
+// Config does not have is an error naming the key.
+func Parse(data []byte) (Config, error) {
+	c := Default()
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
+	if err != nil {
+		return Config{}, err
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return Config{}, fmt.Errorf("unknown key(s): %s", strings.Join(keys, ", "))
+	}
+	return c, c.Validate()
+}
+
+// Validate checks every value and reports all problems at once, each
+// naming its key.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if err := checkListen(c.Daemon.Listen, true); err != nil {
+		bad("daemon.listen", "%v", err)
+	}
+	if c.Daemon.StatusListen != "" {
+		if err := checkListen(c.Daemon.StatusListen, false); err != nil {
+			bad("daemon.status_listen", "%v", err)
+		}
+	}
+	if !c.Memory.TotalBudget.Auto && c.Memory.TotalBudget.Bytes == 0 {
+		bad("memory.total_budget", "must be \"auto\" or a positive size")
+	}
+	seen := map[int]bool{}
+	for _, d := range c.GPUs.Devices {
+		if d < 0 {
+			bad("gpus.devices", "negative device ordinal %d", d)
+		}
+		if seen[d] {
+			bad("gpus.devices", "device %d listed twice", d)
+		}
+		seen[d] = true
+	}
+	if w := c.GPUs.GPUWorkersPerDevice; w < 1 || w > 16 {
+		bad("gpus.gpu_workers_per_device", "%d is out of range 1-16", w)
+	}
+	if c.GPUs.GPUThreads < 0 {
+		bad("gpus.gpu_threads", "%d is negative (0 = all CPUs)", c.GPUs.GPUThreads)
+	}
+	switch c.Device.Kind {
+	case "cpu", "cuda", "sim":
+	default:
+		bad("device.kind", "%q is not one of cpu, cuda, sim", c.Device.Kind)
+	}
+	if c.Device.Kind == "sim" && c.Device.SimRun <= 0 {
+		bad("device.sim_run", "must be positive for the sim device")
+	}
+	if c.Synthesis.Threads < 0 {
+		bad("synthesis.threads", "%d is negative (0 = all CPUs)", c.Synthesis.Threads)
+	}
+	if c.SRS.ParamCache == "" {
+		bad("srs.param_cache", "empty")
+	}
+	if c.Engine.ResultTTL <= 0 {
+		bad("engine.result_ttl", "must be positive")
+	}
+	if c.Timeline.Events < 0 {
+		bad("timeline.events", "%d is negative (0 = off)", c.Timeline.Events)
+	}
+	switch strings.ToLower(c.Logging.Level) {
+	case "debug", "info", "warn", "warning", "error":
+	default:
+		bad("logging.level", "%q is not one of debug, info, warn, error", c.Logging.Level)
+	}
+	switch c.Logging.Format {
+	case "text", "json":
+	default:
+		bad("logging.format", "%q is not one of text, json", c.Logging.Format)
+	}
+	return errors.Join(errs...)
+}
+
+// checkListen accepts "host:port" and, when unixOK, "unix://path" or
+// "unix:path".
+func checkListen(addr string, unixOK bool) error {
+	switch {
+	case addr == "":
+		return errors.New("empty")
+	case strings.HasPrefix(addr, "unix:"):
+		if !unixOK {
+			return fmt.Errorf("%q: want host:port", addr)
+		}
+		if strings.TrimPrefix(strings.TrimPrefix(addr, "unix:"), "//") == "" {
+			return fmt.Errorf("%q: empty socket path", addr)
+		}
+		return nil
+	case strings.HasPrefix(addr, "tcp://"):
+		addr = strings.TrimPrefix(addr, "tcp://")
+	case strings.Contains(addr, "://"):
+		return fmt.Errorf("%q: unsupported scheme (want unix:// or host:port)", addr)
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q: %w", addr, err)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("%q: bad port %q", addr, port)
+	}
+	return nil
+}
+
+// MemoryBudget resolves memory.total_budget to bytes: the explicit size,
+// or for "auto" the machine's MemTotal minus memory.safety_margin.
+func (c *Config) MemoryBudget() (uint64, error) {
+	if !c.Memory.TotalBudget.Auto {
+		return uint64(c.Memory.TotalBudget.Bytes), nil
+	}
+	total, err := MemTotal()
+	if err != nil {
+		return 0, fmt.Errorf("memory.total_budget = \"auto\": %w", err)
+	}
+	return AutoBudget(total, uint64(c.Memory.SafetyMargin))
+}
+
+// AutoBudget is total − margin; it fails when the margin leaves nothing.
+func AutoBudget(total, margin uint64) (uint64, error) {
+	if margin >= total {
+		return 0, fmt.Errorf("memory.safety_margin %s leaves nothing of %s; lower it or set memory.total_budget",
+			Size(margin).Human(), Size(total).Human())
+	}
+	return total - margin, nil
+}
+
+// Threads resolves a thread count where 0 means all CPUs.
+func Threads(n int) int {
+	if n <= 0 {
+		return runtime.NumCPU()
+	}
+	return n
+}
+
+// MemTotal reads the machine's memory size from /proc/meminfo.
+func MemTotal() (uint64, error) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, fmt.Errorf("reading MemTotal: %w", err)
+	}
+	defer f.Close()
+	return parseMemTotal(f)
+}
+
+func parseMemTotal(f io.Reader) (uint64, error) {
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			kb, err := strconv.ParseUint(fields[1], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("MemTotal %q: %w", fields[1], err)
+			}
+			if len(fields) > 2 && fields[2] != "kB" {
+				return 0, fmt.Errorf("MemTotal unit %q, want kB", fields[2])
+			}
+			return kb << 10, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, err
+	}
+	return 0, errors.New("no MemTotal line in /proc/meminfo")
+}
