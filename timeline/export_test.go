@@ -48,6 +48,13 @@ func fullPipeline() []Event {
 func TestTraceParsesBack(t *testing.T) {
 	ev := fullPipeline()
 	ev = append(ev, Event{At: 5, Kind: KernelEnd, Job: "ghost", Partition: 0, Worker: 0, Device: 0})
+	// Device 1: finish off the worker loop overlaps the worker's next prep.
+	ev = append(ev, cat(
+		stage(FinishStart, FinishEnd, "c", 0, 0, 1, 500*ms, 900*ms),
+		stage(PrepStart, PrepEnd, "c", 1, 0, 1, 510*ms, 700*ms),
+		stage(LockWait, LockHeld, "c", 1, 0, 1, 700*ms, 710*ms),
+		stage(LockHeld, LockFree, "c", 1, 0, 1, 710*ms, 1000*ms)[1:],
+	)...)
 	var buf bytes.Buffer
 	if err := WriteTrace(&buf, ev); err != nil {
 		t.Fatal(err)
@@ -84,9 +91,12 @@ func TestTraceParsesBack(t *testing.T) {
 		if e.Ph == "X" && e.Name == "prep" && e.Tid != WorkerTID(int(e.Args["worker"].(float64))) {
 			t.Errorf("prep event %+v not on its worker's thread", e)
 		}
+		if e.Ph == "X" && e.Name == "finish" && e.Tid != FinishTID(int(e.Args["worker"].(float64))) {
+			t.Errorf("finish event %+v not on its worker's finish thread", e)
+		}
 	}
 	for key, want := range map[string]int{
-		"X synth": 4, "X prep": 4, "X lock_wait": 4, "X lock": 4, "X kernel": 4, "X finish": 4,
+		"X synth": 4, "X prep": 5, "X lock_wait": 5, "X lock": 5, "X kernel": 4, "X finish": 5,
 		"i JOB_SUBMIT": 2, "i JOB_DONE": 2, "i DEV_QUEUE": 4, "i DEV_PICKUP": 4, "i KERNEL_END (unpaired)": 1,
 		"b job job-a": 1, "e job job-a": 1, "b queue job-b/1": 1,
 	} {
@@ -94,7 +104,24 @@ func TestTraceParsesBack(t *testing.T) {
 			t.Errorf("%q: %d events, want %d", key, count[key], want)
 		}
 	}
-	for _, n := range []string{"host", "device 0", "kernels", "worker 0", "worker 1", "synth worker 0"} {
+	// Slices on one thread must nest (Perfetto drops or mangles the rest).
+	type thr struct{ pid, tid int }
+	open := map[thr][]float64{} // end times of enclosing slices
+	for _, e := range tr.TraceEvents {
+		if e.Ph != "X" {
+			continue
+		}
+		k := thr{e.Pid, e.Tid}
+		st := open[k]
+		for len(st) > 0 && st[len(st)-1] <= e.Ts {
+			st = st[:len(st)-1]
+		}
+		if len(st) > 0 && e.Ts+e.Dur > st[len(st)-1] {
+			t.Errorf("slice %s at %v overlaps its enclosing slice on pid %d tid %d", e.Name, e.Ts, e.Pid, e.Tid)
+		}
+		open[k] = append(st, e.Ts+e.Dur)
+	}
+	for _, n := range []string{"host", "device 0", "kernels", "worker 0", "worker 1", "worker 0 finish", "synth worker 0"} {
 		if !names[n] {
 			t.Errorf("no process or thread named %q", n)
 		}

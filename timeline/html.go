@@ -42,8 +42,8 @@ type lane struct {
 
 // WriteHTML writes a self-contained HTML page (inline SVG and CSS, no
 // scripts, no external assets): the summary of rep, a legend, and a
-// waterfall with one lane per device (its kernels), one per device worker
-// (prep, lock wait, lock hold with the kernel inside, finish), one per
+// waterfall with one lane per device (its kernels), two per device worker
+// (prep, lock wait and lock hold with the kernel inside; finish), one per
 // synthesis worker, and one per job while there are at most 64. Every bar
 // has a hover title.
 func WriteHTML(w io.Writer, events []Event) error {
@@ -131,6 +131,7 @@ func buildLanes(intervals []Interval) []lane {
 	type wkey struct{ device, worker int }
 	kernels := map[int]*lane{}
 	workers := map[wkey]*lane{}
+	finishes := map[wkey]*lane{}
 	synth := map[int]*lane{}
 	jobs := map[string]*lane{}
 	var jobOrder []string
@@ -156,6 +157,12 @@ func buildLanes(intervals []Interval) []lane {
 				}
 				kernels[iv.Device].bars = append(kernels[iv.Device].bars, iv)
 			}
+			if iv.Stage == StageFinish {
+				// Finish may overlap the worker's next prep: its own lane.
+				l := get(finishes, wkey{iv.Device, iv.Worker}, fmt.Sprintf("device %d worker %d finish", iv.Device, iv.Worker))
+				l.bars = append(l.bars, iv)
+				continue
+			}
 			l := get(workers, wkey{iv.Device, iv.Worker}, fmt.Sprintf("device %d worker %d", iv.Device, iv.Worker))
 			l.bars = append(l.bars, iv)
 		default:
@@ -177,18 +184,26 @@ func buildLanes(intervals []Interval) []lane {
 		if l := kernels[d]; l != nil {
 			out = append(out, *l)
 		}
+		seen := map[wkey]bool{}
 		var ws []wkey
-		for k := range workers {
-			if k.device == d {
-				ws = append(ws, k)
+		for _, m := range []map[wkey]*lane{workers, finishes} {
+			for k := range m {
+				if k.device == d && !seen[k] {
+					seen[k] = true
+					ws = append(ws, k)
+				}
 			}
 		}
 		slices.SortFunc(ws, func(a, b wkey) int { return cmp.Compare(a.worker, b.worker) })
 		for _, k := range ws {
-			l := *workers[k]
-			// Kernels after lock holds so they are drawn on top.
-			slices.SortStableFunc(l.bars, func(a, b Interval) int { return boolCmp(a.Stage == StageKernel, b.Stage == StageKernel) })
-			out = append(out, l)
+			if l := workers[k]; l != nil {
+				// Kernels after lock holds so they are drawn on top.
+				slices.SortStableFunc(l.bars, func(a, b Interval) int { return boolCmp(a.Stage == StageKernel, b.Stage == StageKernel) })
+				out = append(out, *l)
+			}
+			if l := finishes[k]; l != nil {
+				out = append(out, *l)
+			}
 		}
 	}
 	sw := map[int]bool{}

@@ -14,8 +14,10 @@ import (
 //   - process HostPID "host": one thread per synthesis worker (synth "X"
 //     events), plus async spans for every job and every queued unit;
 //   - process DevicePID(d) "device d": thread DeviceTID "kernels" with the
-//     kernel "X" events on the device clock, and one thread per worker,
-//     WorkerTID(w), with prep, lock_wait, lock and finish "X" events;
+//     kernel "X" events on the device clock; per worker, thread WorkerTID(w)
+//     with prep, lock_wait and lock "X" events, and thread FinishTID(w)
+//     with finish (which may run off the worker loop, overlapping the
+//     worker's next prep: slices on one thread must nest);
 //   - instant ("i") events for JOB_SUBMIT, JOB_DONE, DEV_QUEUE, DEV_PICKUP
 //     and for every unpaired event.
 //
@@ -30,7 +32,10 @@ func DevicePID(d int) int { return d + 2 }
 
 // WorkerTID is the trace tid of worker w (a device worker in a device's
 // process, a synthesis worker in the host process).
-func WorkerTID(w int) int { return w + 2 }
+func WorkerTID(w int) int { return 2*w + 2 }
+
+// FinishTID is the trace tid of device worker w's finish stage.
+func FinishTID(w int) int { return 2*w + 3 }
 
 // TraceEvent is one entry of a Chrome trace's traceEvents array.
 type TraceEvent struct {
@@ -112,6 +117,9 @@ func BuildTrace(events []Event) Trace {
 		case iv.Stage == StageKernel && iv.Device >= 0:
 			x.Pid, x.Tid = device(iv.Device), DeviceTID
 			thread(x.Pid, x.Tid, "kernels")
+		case iv.Stage == StageFinish && iv.Device >= 0:
+			x.Pid, x.Tid = device(iv.Device), FinishTID(iv.Worker)
+			thread(x.Pid, x.Tid, fmt.Sprintf("worker %d finish", iv.Worker))
 		case iv.Device >= 0:
 			x.Pid, x.Tid = device(iv.Device), WorkerTID(iv.Worker)
 			thread(x.Pid, x.Tid, fmt.Sprintf("worker %d", iv.Worker))
