@@ -198,7 +198,7 @@ func (e *Engine) finish(d *deviceState, di, worker int, u *unit, p groth16.Parti
 	if err == nil {
 		var r, s fr.Element
 		if r, s, err = e.drawRS(); err == nil {
-			proof, err = groth16.Assemble(&j.params.VK, sums, r, s)
+			proof, err = e.cfg.Assemble(&j.params.VK, sums, r, s)
 		}
 	}
 	e.rec.Record(timeline.FinishEnd, j.id, part, worker, di)
@@ -211,8 +211,9 @@ func (e *Engine) finish(d *deviceState, di, worker int, u *unit, p groth16.Parti
 	u.res.Close()
 	u.a = nil
 	b := proof.Bytes()
-	e.deliver(u, b[:])
-	e.retire(u)
+	if !e.deliver(u, b[:]) {
+		e.retire(u)
+	}
 }
 
 func (e *Engine) drawRS() (r, s fr.Element, err error) {
@@ -225,13 +226,14 @@ func (e *Engine) drawRS() (r, s fr.Element, err error) {
 }
 
 // deliver inserts a partition proof; the unit that completes the job
-// verifies the whole proof and ends the job.
-func (e *Engine) deliver(u *unit, proof []byte) {
+// starts the verification of the whole proof, which then ends the job and
+// retires the unit. deliver reports whether it took over retiring u.
+func (e *Engine) deliver(u *unit, proof []byte) bool {
 	j := u.job
 	j.mu.Lock()
 	if j.state == stateDone {
 		j.mu.Unlock()
-		return
+		return false
 	}
 	err := j.asm.Insert(u.key.partition, proof)
 	var out []byte
@@ -243,12 +245,26 @@ func (e *Engine) deliver(u *unit, proof []byte) {
 	j.mu.Unlock()
 	if err != nil {
 		e.fail(j, err)
-		return
+		return false
 	}
 	if !complete {
-		return
+		return false
 	}
-	// Verify what leaves the engine: the encoded bytes, decoded again.
+	// Verification is CPU work of the whole job: it never holds up a device
+	// worker, even one that finishes inline. The unit stays live (and so
+	// the parameters acquired) until it is done.
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer e.retire(u)
+		e.verify(j, out, inputs, vk)
+	}()
+	return true
+}
+
+// verify checks what leaves the engine, the encoded bytes decoded again,
+// and ends the job.
+func (e *Engine) verify(j *job, out []byte, inputs [][]fr.Element, vk *groth16.VerifyingKey) {
 	proofs, err := groth16.DecodeProofs(out)
 	if err == nil {
 		err = j.plan.Verify(vk, proofs, inputs)
