@@ -54,6 +54,9 @@ func TestTraceParsesBack(t *testing.T) {
 		stage(PrepStart, PrepEnd, "c", 1, 0, 1, 510*ms, 700*ms),
 		stage(LockWait, LockHeld, "c", 1, 0, 1, 700*ms, 710*ms),
 		stage(LockHeld, LockFree, "c", 1, 0, 1, 710*ms, 1000*ms)[1:],
+		// Device 2: overlapping kernels (no lock): an overflow thread.
+		stage(KernelStart, KernelEnd, "d", 0, 0, 2, 0, 500*ms),
+		stage(KernelStart, KernelEnd, "d", 1, 1, 2, 400*ms, 900*ms),
 	)...)
 	var buf bytes.Buffer
 	if err := WriteTrace(&buf, ev); err != nil {
@@ -83,7 +86,7 @@ func TestTraceParsesBack(t *testing.T) {
 		if e.Ph == "M" {
 			names[fmt.Sprint(e.Args["name"])] = true
 		}
-		if e.Ph == "X" && e.Name == "kernel" {
+		if e.Ph == "X" && e.Name == "kernel" && e.Args["job"] != "d" {
 			if e.Pid != DevicePID(0) || e.Tid != DeviceTID || e.Dur != 285000 {
 				t.Errorf("kernel event %+v: want pid %d tid %d dur 285000 µs", e, DevicePID(0), DeviceTID)
 			}
@@ -96,7 +99,7 @@ func TestTraceParsesBack(t *testing.T) {
 		}
 	}
 	for key, want := range map[string]int{
-		"X synth": 4, "X prep": 5, "X lock_wait": 5, "X lock": 5, "X kernel": 4, "X finish": 5,
+		"X synth": 4, "X prep": 5, "X lock_wait": 5, "X lock": 5, "X kernel": 6, "X finish": 5,
 		"i JOB_SUBMIT": 2, "i JOB_DONE": 2, "i DEV_QUEUE": 4, "i DEV_PICKUP": 4, "i KERNEL_END (unpaired)": 1,
 		"b job job-a": 1, "e job job-a": 1, "b queue job-b/1": 1,
 	} {
@@ -121,7 +124,7 @@ func TestTraceParsesBack(t *testing.T) {
 		}
 		open[k] = append(st, e.Ts+e.Dur)
 	}
-	for _, n := range []string{"host", "device 0", "kernels", "worker 0", "worker 1", "worker 0 finish", "synth worker 0"} {
+	for _, n := range []string{"host", "device 0", "kernels", "worker 0", "worker 1", "worker 0 finish", "synth worker 0", "kernels (overlapping 1)"} {
 		if !names[n] {
 			t.Errorf("no process or thread named %q", n)
 		}

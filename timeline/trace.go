@@ -25,6 +25,8 @@ import (
 const (
 	HostPID   = 1
 	DeviceTID = 1
+
+	overlapTID = 1 << 20 // + k: kernels that overlap k earlier ones
 )
 
 // DevicePID is the trace pid of device d.
@@ -97,6 +99,7 @@ func BuildTrace(events []Event) Trace {
 		return DevicePID(d)
 	}
 
+	kernelEnds := map[int][]time.Duration{} // per device, per kernels thread
 	for _, iv := range intervals {
 		dur := micros(iv.Len())
 		x := TraceEvent{Name: iv.Stage.String(), Cat: iv.Stage.String(), Ph: "X", Ts: micros(iv.Start), Dur: &dur,
@@ -115,8 +118,25 @@ func BuildTrace(events []Event) Trace {
 			out = append(out, b, e)
 			continue
 		case iv.Stage == StageKernel && iv.Device >= 0:
+			// Kernels of one device should not overlap (the lock), but if
+			// they do (two streams, clock mapping error) the later one goes
+			// to an overflow thread so slices still nest.
+			ends := kernelEnds[iv.Device]
+			k := 0
+			for k < len(ends) && ends[k] > iv.Start {
+				k++
+			}
+			if k == len(ends) {
+				ends = append(ends, 0)
+			}
+			ends[k] = iv.End
+			kernelEnds[iv.Device] = ends
 			x.Pid, x.Tid = device(iv.Device), DeviceTID
-			thread(x.Pid, x.Tid, "kernels")
+			name := "kernels"
+			if k > 0 {
+				x.Tid, name = overlapTID+k, fmt.Sprintf("kernels (overlapping %d)", k)
+			}
+			thread(x.Pid, x.Tid, name)
 		case iv.Stage == StageFinish && iv.Device >= 0:
 			x.Pid, x.Tid = device(iv.Device), FinishTID(iv.Worker)
 			thread(x.Pid, x.Tid, fmt.Sprintf("worker %d finish", iv.Worker))
