@@ -577,3 +577,21 @@ func BenchmarkAcquireHot(b *testing.B) {
 		}
 	})
 }
+
+func TestFilecoinSources(t *testing.T) {
+	src := FilecoinSources("/data/zk/params")
+	want := "/data/zk/params/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params"
+	if src["porep-32g"].Path != want {
+		t.Fatalf("porep-32g: %s", src["porep-32g"].Path)
+	}
+	for _, id := range []string{"porep-32g", "porep-64g", "wpost-32g", "winning-32g", "snap-32g", "snap-64g"} {
+		if _, ok := src[id]; !ok {
+			t.Errorf("no source for %s (cuzk-anchor.md §6.4 ids)", id)
+		}
+	}
+	c := New(Config{Circuits: src})
+	_, _, err := c.Acquire(context.Background(), "snap-64g")
+	if err == nil || errors.Is(err, ErrUnknownCircuit) {
+		t.Fatalf("a missing production file: %v, want a load error", err)
+	}
+}
