@@ -192,16 +192,17 @@ func generate(c r1cs.Circuit, cnt *r1cs.Counter, t *Toxic) (*Params, error) {
 
 	_, _, g1, g2 := bls12381.Generators()
 	p := &Params{}
-	fixed1 := fixedBaseG1(&g1, []fr.Element{t.Alpha, t.Beta, t.Delta})
-	fixed2 := fixedBaseG2(&g2, []fr.Element{t.Beta, t.Gamma, t.Delta})
+	c1, c2 := newCombG1(&g1), newCombG2(&g2)
+	fixed1 := c1.mul([]fr.Element{t.Alpha, t.Beta, t.Delta})
+	fixed2 := c2.mul([]fr.Element{t.Beta, t.Gamma, t.Delta})
 	p.VK.AlphaG1, p.VK.BetaG1, p.VK.DeltaG1 = fixed1[0], fixed1[1], fixed1[2]
 	p.VK.BetaG2, p.VK.GammaG2, p.VK.DeltaG2 = fixed2[0], fixed2[1], fixed2[2]
-	p.VK.IC = fixedBaseG1(&g1, icS)
-	p.L = fixedBaseG1(&g1, lS)
-	p.H = fixedBaseG1(&g1, hS)
-	p.A = fixedBaseG1(&g1, aS)
-	p.BG1 = fixedBaseG1(&g1, bS)
-	p.BG2 = fixedBaseG2(&g2, bS)
+	p.VK.IC = c1.mul(icS)
+	p.L = c1.mul(lS)
+	p.H = c1.mul(hS)
+	p.A = c1.mul(aS)
+	p.BG1 = c1.mul(bS)
+	p.BG2 = c2.mul(bS)
 	return p, nil
 }
 
@@ -375,26 +376,3 @@ func (k *keygen) used(j int) bool {
 func (k *keygen) NumInputs() int      { return len(k.u[0]) }
 func (k *keygen) NumAux() int         { return len(k.u[1]) }
 func (k *keygen) NumConstraints() int { return k.rows }
-
-// fixedBaseBatch bounds the memory of one batch scalar multiplication.
-const fixedBaseBatch = 1 << 16
-
-// fixedBaseG1 returns s_i·g for every scalar.
-func fixedBaseG1(g *bls12381.G1Affine, s []fr.Element) []bls12381.G1Affine {
-	out := make([]bls12381.G1Affine, 0, len(s))
-	for lo := 0; lo < len(s); lo += fixedBaseBatch {
-		hi := min(lo+fixedBaseBatch, len(s))
-		out = append(out, bls12381.BatchScalarMultiplicationG1(g, s[lo:hi])...)
-	}
-	return out
-}
-
-// fixedBaseG2 returns s_i·g for every scalar.
-func fixedBaseG2(g *bls12381.G2Affine, s []fr.Element) []bls12381.G2Affine {
-	out := make([]bls12381.G2Affine, 0, len(s))
-	for lo := 0; lo < len(s); lo += fixedBaseBatch {
-		hi := min(lo+fixedBaseBatch, len(s))
-		out = append(out, bls12381.BatchScalarMultiplicationG2(g, s[lo:hi])...)
-	}
-	return out
-}
