@@ -27,11 +27,14 @@ func (e *elt) value() *fr.Element {
 	return &e.n.Value
 }
 
-// addScaled adds coeff·e to dst.
-func (e *elt) addScaled(dst *num.Num, coeff *fr.Element) {
+// addScaled adds coeff·e to dst; with lcs false only the value.
+func (e *elt) addScaled(dst *num.Num, coeff *fr.Element, lcs bool) {
 	var t fr.Element
 	t.Mul(coeff, e.value())
 	dst.Value.Add(&dst.Value, &t)
+	if !lcs {
+		return
+	}
 	if e.allocated {
 		dst.LC.AddTerm(e.v.Var, coeff)
 		return
@@ -66,21 +69,6 @@ func mergeScaled(dst r1cs.LinearCombination, coeff *fr.Element, src r1cs.LinearC
 	return out
 }
 
-// constant is k·ONE.
-func constant(k fr.Element) elt {
-	return elt{n: num.Num{Value: k, LC: r1cs.LinearCombination{{Var: r1cs.One, Coeff: k}}}}
-}
-
-// ensureAllocated allocates a linear combination and enforces lc · ONE = v.
-func ensureAllocated(cs r1cs.ConstraintSystem, e *elt) num.AllocatedNum {
-	if e.allocated {
-		return e.v
-	}
-	v := num.Alloc(cs, e.n.Value)
-	cs.Enforce(e.n.LC, lc1(r1cs.One), lc1(v.Var))
-	return v
-}
-
 func lc1(v r1cs.Variable) r1cs.LinearCombination {
 	return r1cs.LinearCombination{{Var: v, Coeff: one}}
 }
@@ -93,8 +81,13 @@ func plus(v r1cs.Variable, k *fr.Element) r1cs.LinearCombination {
 	return lc
 }
 
+// circuit is one hash being synthesized. With lcs false (the system is an
+// r1cs.WitnessAssignment, which ignores constraints) it allocates the same
+// values in the same order and enforces empty rows, skipping every linear
+// combination: the witness then costs about as much as the native hash.
 type circuit struct {
 	c        *native.Constants
+	lcs      bool
 	elements []elt
 	offset   int // next compressed round constant
 	round    int // rounds done, selects the MDS variant
@@ -106,8 +99,9 @@ func Hash(cs r1cs.ConstraintSystem, preimage []num.AllocatedNum, c *native.Const
 	if len(preimage) != c.Arity {
 		return num.AllocatedNum{}, fmt.Errorf("%w: got %d numbers, arity %d", native.ErrPreimage, len(preimage), c.Arity)
 	}
-	p := &circuit{c: c, elements: make([]elt, c.Width)}
-	p.elements[0] = constant(c.Tag)
+	_, witnessOnly := cs.(*r1cs.WitnessAssignment)
+	p := &circuit{c: c, lcs: !witnessOnly, elements: make([]elt, c.Width)}
+	p.elements[0] = p.constant(c.Tag)
 	for i, x := range preimage {
 		p.elements[i+1] = elt{allocated: true, v: x}
 	}
@@ -123,7 +117,43 @@ func Hash(cs r1cs.ConstraintSystem, preimage []num.AllocatedNum, c *native.Const
 		p.fullRound(cs, true)
 	}
 	p.fullRound(cs, false)
-	return ensureAllocated(cs, &p.elements[1]), nil
+	return p.ensureAllocated(cs, &p.elements[1]), nil
+}
+
+// constant is k·ONE.
+func (p *circuit) constant(k fr.Element) elt {
+	e := elt{n: num.Num{Value: k}}
+	if p.lcs {
+		e.n.LC = r1cs.LinearCombination{{Var: r1cs.One, Coeff: k}}
+	}
+	return e
+}
+
+// ensureAllocated allocates a linear combination and enforces lc · ONE = v.
+func (p *circuit) ensureAllocated(cs r1cs.ConstraintSystem, e *elt) num.AllocatedNum {
+	if e.allocated {
+		return e.v
+	}
+	v := num.Alloc(cs, e.n.Value)
+	if p.lcs {
+		cs.Enforce(e.n.LC, lc1(r1cs.One), lc1(v.Var))
+	} else {
+		cs.Enforce(nil, nil, nil)
+	}
+	return v
+}
+
+// square allocates x² and enforces x · x = x² (AllocatedNum::square).
+func (p *circuit) square(cs r1cs.ConstraintSystem, x num.AllocatedNum) num.AllocatedNum {
+	var v fr.Element
+	v.Square(&x.Value)
+	r := num.Alloc(cs, v)
+	if p.lcs {
+		cs.Enforce(lc1(x.Var), lc1(x.Var), lc1(r.Var))
+	} else {
+		cs.Enforce(nil, nil, nil)
+	}
+	return r
 }
 
 // firstRound adds the first Width constants before the S-boxes and the next
@@ -141,7 +171,7 @@ func (p *circuit) firstRound(cs r1cs.ConstraintSystem) {
 	x.Square(&x)
 	tag.Mul(&tag, &x)
 	tag.Add(&tag, &post[0])
-	p.elements[0] = constant(tag)
+	p.elements[0] = p.constant(tag)
 
 	for i := 1; i < t; i++ {
 		l := p.elements[i].v // preimage elements are allocated
@@ -150,21 +180,33 @@ func (p *circuit) firstRound(cs r1cs.ConstraintSystem) {
 		s.Add(&l.Value, &pre[i])
 		v.Square(&s)
 		l2 := num.Alloc(cs, v)
-		cs.Enforce(plus(l.Var, &pre[i]), plus(l.Var, &pre[i]), lc1(l2.Var))
-		l4 := l2.Square(cs)
+		if p.lcs {
+			cs.Enforce(plus(l.Var, &pre[i]), plus(l.Var, &pre[i]), lc1(l2.Var))
+		} else {
+			cs.Enforce(nil, nil, nil)
+		}
+		l4 := p.square(cs, l2)
 		// (l + pre) · l4 = l5 + post  ⇔  C = res − post
 		v.Mul(&l4.Value, &s)
 		v.Add(&v, &post[i])
 		res := num.Alloc(cs, v)
-		p.enforcePost(cs, plus(l.Var, &pre[i]), l4.Var, res.Var, &post[i])
+		var a r1cs.LinearCombination
+		if p.lcs {
+			a = plus(l.Var, &pre[i])
+		}
+		p.enforcePost(cs, a, l4.Var, res.Var, &post[i])
 		p.elements[i] = elt{allocated: true, v: res}
 	}
 	p.mix()
 }
 
 // enforcePost enforces a · b = res − post·ONE (neptune mul_sum with a
-// post-add).
+// post-add), or an empty row when constraints are ignored.
 func (p *circuit) enforcePost(cs r1cs.ConstraintSystem, a r1cs.LinearCombination, b, res r1cs.Variable, post *fr.Element) {
+	if !p.lcs {
+		cs.Enforce(nil, nil, nil)
+		return
+	}
 	var neg fr.Element
 	neg.Neg(post)
 	var c r1cs.LinearCombination
@@ -175,19 +217,27 @@ func (p *circuit) enforcePost(cs r1cs.ConstraintSystem, a r1cs.LinearCombination
 
 // sbox allocates e if needed and returns e⁵ (+ post when given) allocated.
 func (p *circuit) sbox(cs r1cs.ConstraintSystem, e *elt, post *fr.Element) elt {
-	l := ensureAllocated(cs, e)
-	l2 := l.Square(cs)
-	l4 := l2.Square(cs)
+	l := p.ensureAllocated(cs, e)
+	l2 := p.square(cs, l)
+	l4 := p.square(cs, l2)
 	var v fr.Element
 	v.Mul(&l4.Value, &l.Value)
 	if post == nil {
 		res := num.Alloc(cs, v)
-		cs.Enforce(lc1(l.Var), lc1(l4.Var), lc1(res.Var))
+		if p.lcs {
+			cs.Enforce(lc1(l.Var), lc1(l4.Var), lc1(res.Var))
+		} else {
+			cs.Enforce(nil, nil, nil)
+		}
 		return elt{allocated: true, v: res}
 	}
 	v.Add(&v, post)
 	res := num.Alloc(cs, v)
-	p.enforcePost(cs, lc1(l.Var), l4.Var, res.Var, post)
+	var a r1cs.LinearCombination
+	if p.lcs {
+		a = lc1(l.Var)
+	}
+	p.enforcePost(cs, a, l4.Var, res.Var, post)
 	return elt{allocated: true, v: res}
 }
 
@@ -235,7 +285,7 @@ func (p *circuit) mulMatrix(m native.Matrix) {
 	for j := range out {
 		var n num.Num
 		for i := range p.elements {
-			p.elements[i].addScaled(&n, &m[i][j])
+			p.elements[i].addScaled(&n, &m[i][j], p.lcs)
 		}
 		out[j] = elt{n: n}
 	}
@@ -247,14 +297,18 @@ func (p *circuit) mulMatrix(m native.Matrix) {
 func (p *circuit) mulSparse(m *native.SparseMatrix) {
 	var first num.Num
 	for i := range p.elements {
-		p.elements[i].addScaled(&first, &m.WHat[i])
+		p.elements[i].addScaled(&first, &m.WHat[i], p.lcs)
 	}
 	for j := 1; j < len(p.elements); j++ {
 		e := &p.elements[j]
 		if e.allocated { // cannot happen after the pre-sparse round; keep it general
-			*e = elt{n: num.FromAllocated(e.v)}
+			v := e.v
+			*e = elt{n: num.Num{Value: v.Value}}
+			if p.lcs {
+				e.n.LC = lc1(v.Var)
+			}
 		}
-		p.elements[0].addScaled(&e.n, &m.VRest[j-1])
+		p.elements[0].addScaled(&e.n, &m.VRest[j-1], p.lcs)
 	}
 	p.elements[0] = elt{n: first}
 }

@@ -124,23 +124,29 @@ func TestBadPreimage(t *testing.T) {
 // TestWitnessAgreement synthesizes with the witness-only system and checks
 // it allocates the same values as the prover.
 func TestWitnessAgreement(t *testing.T) {
-	c := native.MustMerkleTree(8)
-	in := preimage(8, 2)
-	p := gadgettest.NewProver()
-	if _, err := synth(p, c, in); err != nil {
-		t.Fatal(err)
-	}
-	w := &r1cs.WitnessAssignment{}
-	w.AllocInput(fr.One())
-	if _, err := synth(w, c, in); err != nil {
-		t.Fatal(err)
-	}
-	if len(w.Aux) != len(p.Aux) || w.Constraints != p.NumConstraints() {
-		t.Fatalf("witness %d aux/%d rows, prover %d/%d", len(w.Aux), w.Constraints, len(p.Aux), p.NumConstraints())
-	}
-	for i := range w.Aux {
-		if !w.Aux[i].Equal(&p.Aux[i]) {
-			t.Fatalf("aux %d differs", i)
+	for _, arity := range []int{2, 4, 8, 11} {
+		c := native.MustMerkleTree(arity)
+		in := preimage(arity, 2)
+		p := gadgettest.NewProver()
+		if _, err := synth(p, c, in); err != nil {
+			t.Fatal(err)
+		}
+		w := &r1cs.WitnessAssignment{}
+		w.AllocInput(fr.One())
+		out, err := synth(w, c, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(w.Aux) != len(p.Aux) || w.Constraints != p.NumConstraints() {
+			t.Fatalf("arity %d: witness %d aux/%d rows, prover %d/%d", arity, len(w.Aux), w.Constraints, len(p.Aux), p.NumConstraints())
+		}
+		for i := range w.Aux {
+			if !w.Aux[i].Equal(&p.Aux[i]) {
+				t.Fatalf("arity %d: aux %d differs", arity, i)
+			}
+		}
+		if want, _ := c.Hash(in); !out.Value.Equal(&want) {
+			t.Fatalf("arity %d: witness digest differs from native", arity)
 		}
 	}
 }
