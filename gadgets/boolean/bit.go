@@ -36,7 +36,7 @@ func Alloc(cs r1cs.ConstraintSystem, value bool) AllocatedBit {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: v, Value: value}
 	}
-	t := make([]r1cs.Term, 3)
+	t := terms(cs, 3)
 	t[0] = r1cs.Term{Var: r1cs.One, Coeff: one}
 	t[1] = r1cs.Term{Var: v, Coeff: minus1}
 	t[2] = r1cs.Term{Var: v, Coeff: one}
@@ -64,7 +64,7 @@ func XorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: c, Value: val}
 	}
-	t := make([]r1cs.Term, 2, 5)
+	t := terms(cs, 5)[:2]
 	t[0] = r1cs.Term{Var: a.Var}
 	t[0].Coeff.Double(&one)
 	t[1] = r1cs.Term{Var: b.Var, Coeff: one}
@@ -84,7 +84,7 @@ func AndBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: c, Value: val}
 	}
-	t := make([]r1cs.Term, 3)
+	t := terms(cs, 3)
 	t[0] = r1cs.Term{Var: a.Var, Coeff: one}
 	t[1] = r1cs.Term{Var: b.Var, Coeff: one}
 	t[2] = r1cs.Term{Var: c, Coeff: one}
@@ -100,7 +100,7 @@ func AndNotBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: c, Value: val}
 	}
-	t := make([]r1cs.Term, 4)
+	t := terms(cs, 4)
 	t[0] = r1cs.Term{Var: a.Var, Coeff: one}
 	t[1] = r1cs.Term{Var: r1cs.One, Coeff: one}
 	t[2] = r1cs.Term{Var: b.Var, Coeff: minus1}
@@ -117,7 +117,7 @@ func NorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: c, Value: val}
 	}
-	t := make([]r1cs.Term, 5)
+	t := terms(cs, 5)
 	t[0] = r1cs.Term{Var: r1cs.One, Coeff: one}
 	t[1] = r1cs.Term{Var: a.Var, Coeff: minus1}
 	t[2] = r1cs.Term{Var: r1cs.One, Coeff: one}

@@ -184,12 +184,14 @@ func Sha256Ch(cs r1cs.ConstraintSystem, a, b, c Boolean) Boolean {
 		cs.Enforce(nil, nil, nil)
 		return Is(AllocatedBit{Var: ch, Value: val})
 	}
-	var la, lc r1cs.LinearCombination
+	t := terms(cs, 9)
+	la, lb, lc := carve(t, 0, 4), carve(t, 4, 6), carve(t, 6, 9)
 	b.AddTo(&la, &one)
 	c.AddTo(&la, &minus1)
+	a.AddTo(&lb, &one)
 	lc.Add(ch)
 	c.AddTo(&lc, &minus1)
-	cs.Enforce(la, a.LCOne(), lc)
+	cs.Enforce(la, lb, lc)
 	return Is(AllocatedBit{Var: ch, Value: val})
 }
 
@@ -223,13 +225,15 @@ func Sha256Maj(cs r1cs.ConstraintSystem, a, b, c Boolean) Boolean {
 	}
 	var two fr.Element
 	two.Double(&one)
-	var la, lc r1cs.LinearCombination
+	t := terms(cs, 11)
+	la, lb, lc := carve(t, 0, 6), carve(t, 6, 8), carve(t, 8, 11)
 	bc.AddTo(&la, &two)
 	b.AddTo(&la, &minus1)
 	c.AddTo(&la, &minus1)
+	a.AddTo(&lb, &one)
 	bc.AddTo(&lc, &one)
 	lc.Sub(maj)
-	cs.Enforce(la, a.LCOne(), lc)
+	cs.Enforce(la, lb, lc)
 	return Is(AllocatedBit{Var: maj, Value: val})
 }
 
@@ -265,4 +269,10 @@ func EnforceEqual(cs r1cs.ConstraintSystem, a, b Boolean) error {
 		cs.Enforce(nil, nil, lc)
 	}
 	return nil
+}
+
+// carve returns an empty combination over t[from:to], with no room beyond
+// to, so appends past it reallocate instead of overwriting a neighbour.
+func carve(t []r1cs.Term, from, to int) r1cs.LinearCombination {
+	return r1cs.LinearCombination(t[from:from:to])
 }

@@ -22,7 +22,12 @@ type MultiEq struct {
 	// lhs and rhs collect scaled terms unsorted; accumulate sorts and merges
 	// them into the linear combinations bellpepper's Indexer would hold.
 	lhs, rhs []r1cs.Term
+	// terms serves the gadgets that run on this MultiEq (boolean.TermAllocator).
+	terms boolean.TermBlock
 }
+
+// AllocTerms hands out fresh term slices from blocks (boolean.TermAllocator).
+func (m *MultiEq) AllocTerms(n int) []r1cs.Term { return m.terms.AllocTerms(n) }
 
 // NewMultiEq starts an empty batch on cs.
 func NewMultiEq(cs r1cs.ConstraintSystem) *MultiEq {
