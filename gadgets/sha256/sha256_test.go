@@ -246,3 +246,31 @@ func TestWitnessPathMatchesProver(t *testing.T) {
 		t.Fatal("prover path unsatisfied")
 	}
 }
+
+// A system that keeps the combinations it is given (no copy) must see the
+// same rows as one that copies them: gadgets never reuse memory handed to
+// Enforce.
+func TestRetainedRowsStayIntact(t *testing.T) {
+	data := []byte("rows kept by reference must not be overwritten later")
+	kept, copied := gadgettest.NewRecorder(), gadgettest.NewRecorder()
+	kept.Retain = true
+	for _, r := range []*gadgettest.Recorder{kept, copied} {
+		sha256.Hash(r, boolean.BytesIntoBooleanVecBE(r, data))
+	}
+	if len(kept.Constraints) != len(copied.Constraints) || kept.Unsatisfied() != -1 {
+		t.Fatal("retained rows differ in number or are unsatisfied")
+	}
+	for i := range kept.Constraints {
+		k, c := kept.Constraints[i], copied.Constraints[i]
+		for j, pair := range [][2]r1cs.LinearCombination{{k.A, c.A}, {k.B, c.B}, {k.C, c.C}} {
+			if len(pair[0]) != len(pair[1]) {
+				t.Fatalf("row %d side %d: %d terms, copied %d", i, j, len(pair[0]), len(pair[1]))
+			}
+			for n := range pair[0] {
+				if pair[0][n] != pair[1][n] {
+					t.Fatalf("row %d side %d term %d differs", i, j, n)
+				}
+			}
+		}
+	}
+}

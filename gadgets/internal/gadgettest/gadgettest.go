@@ -18,6 +18,9 @@ type Constraint struct{ A, B, C r1cs.LinearCombination }
 type Recorder struct {
 	Input, Aux  []fr.Element
 	Constraints []Constraint
+	// Retain keeps the combinations as passed instead of copying them, to
+	// check that gadgets never reuse memory they handed to Enforce.
+	Retain bool
 }
 
 // NewRecorder returns a recorder holding ONE.
@@ -40,6 +43,10 @@ func (r *Recorder) AllocInput(v fr.Element) r1cs.Variable {
 }
 
 func (r *Recorder) Enforce(a, b, c r1cs.LinearCombination) {
+	if r.Retain {
+		r.Constraints = append(r.Constraints, Constraint{a, b, c})
+		return
+	}
 	r.Constraints = append(r.Constraints, Constraint{a.Clone(), b.Clone(), c.Clone()})
 }
 
