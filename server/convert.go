@@ -63,26 +63,27 @@ func requestFromProto(p *cuzkv1.SubmitProofRequest) (engine.Request, error) {
 	if !sectorSizes[p.SectorSize] {
 		return engine.Request{}, badRequest("sector_size %d is not a Filecoin sector size", p.SectorSize)
 	}
-	switch kind {
-	case cuzkv1.ProofKind_POREP_SEAL_COMMIT:
-		if len(p.VanillaProof) == 0 {
-			return engine.Request{}, badRequest("vanilla_proof is empty (POREP_SEAL_COMMIT needs the C1 output)")
-		}
-	default:
-		if len(p.VanillaProofs) == 0 {
-			return engine.Request{}, badRequest("vanilla_proofs is empty (%s needs one per sector or partition)", kind)
-		}
-		for i, v := range p.VanillaProofs {
-			if len(v) == 0 {
-				return engine.Request{}, badRequest("vanilla_proofs[%d] is empty", i)
-			}
+	// PoRep carries its C1 output in vanilla_proof; PoSt and SnapDeals
+	// carry theirs in vanilla_proofs. A single vanilla_proof is accepted
+	// for every kind (the synthetic job descriptor); the engine judges
+	// what it contains.
+	for i, v := range p.VanillaProofs {
+		if len(v) == 0 {
+			return engine.Request{}, badRequest("vanilla_proofs[%d] is empty", i)
 		}
 	}
-	needRandomness := kind == cuzkv1.ProofKind_WINDOW_POST_PARTITION || kind == cuzkv1.ProofKind_WINNING_POST
+	multi := len(p.VanillaProofs) > 0
+	switch {
+	case kind == cuzkv1.ProofKind_POREP_SEAL_COMMIT && len(p.VanillaProof) == 0:
+		return engine.Request{}, badRequest("vanilla_proof is empty (POREP_SEAL_COMMIT needs the C1 output)")
+	case kind != cuzkv1.ProofKind_POREP_SEAL_COMMIT && !multi && len(p.VanillaProof) == 0:
+		return engine.Request{}, badRequest("vanilla_proofs is empty (%s needs one per sector or partition)", kind)
+	}
+	needRandomness := multi && (kind == cuzkv1.ProofKind_WINDOW_POST_PARTITION || kind == cuzkv1.ProofKind_WINNING_POST)
 	if err := checkFixed("randomness", p.Randomness, randomnessLen, needRandomness); err != nil {
 		return engine.Request{}, err
 	}
-	needComms := kind == cuzkv1.ProofKind_SNAP_DEALS_UPDATE
+	needComms := multi && kind == cuzkv1.ProofKind_SNAP_DEALS_UPDATE
 	for _, c := range []struct {
 		name string
 		b    []byte

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/srs"
 )
 
 // toStatus maps an error from validation or the engine onto a gRPC status
@@ -23,8 +24,11 @@ func toStatus(err error) error {
 	switch {
 	case errors.Is(err, errBadRequest),
 		errors.Is(err, engine.ErrInvalidRequest),
-		errors.Is(err, engine.ErrUnknownCircuit):
+		errors.Is(err, engine.ErrUnknownCircuit),
+		errors.Is(err, srs.ErrUnknownCircuit):
 		code = codes.InvalidArgument
+	case errors.Is(err, srs.ErrInUse):
+		code = codes.FailedPrecondition
 	case errors.Is(err, engine.ErrNotFound):
 		code = codes.NotFound
 	case errors.Is(err, engine.ErrClosed):

@@ -37,6 +37,8 @@ type Options struct {
 	WorkersPerDevice int           // for cuzk_gpu_workers; 0 = 1
 	ShutdownGrace    time.Duration // 0 = DefaultShutdownGrace
 	Log              *slog.Logger  // nil = slog.Default()
+	// HTTP adds routes to the status listener, e.g. "GET /timeline".
+	HTTP map[string]http.Handler
 }
 
 // Server runs the gRPC service and the HTTP status endpoint.
@@ -77,8 +79,13 @@ func New(eng Engine, opts Options) *Server {
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	s.health.SetServingStatus(cuzkv1.ProvingEngine_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	mux := http.NewServeMux()
+	mux.Handle("/", HTTPHandler(eng, m))
+	for pattern, h := range opts.HTTP {
+		mux.Handle(pattern, h)
+	}
 	s.http = &http.Server{
-		Handler:           HTTPHandler(eng, m),
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}

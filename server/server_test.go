@@ -133,6 +133,9 @@ func startServer(t *testing.T, eng Engine, grace time.Duration) (s *Server, sock
 	s = New(eng, Options{
 		Listen: "unix://" + sock, StatusListen: "127.0.0.1:0", ShutdownGrace: grace,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		HTTP: map[string]http.Handler{"GET /extra": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			io.WriteString(w, "extra route")
+		})},
 	})
 	if err := s.Listen(); err != nil {
 		t.Fatal(err)
@@ -186,6 +189,15 @@ func TestServeUnixAndHTTP(t *testing.T) {
 	if srs := doc["srs"].([]any); len(srs) != 1 || srs[0].(map[string]any)["tier"] != "hot" {
 		t.Errorf("/status srs: %v", doc["srs"])
 	}
+
+	resp, err = http.Get(base + "/extra")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(resp.Body); string(b) != "extra route" {
+		t.Errorf("extra route: %q", b)
+	}
+	resp.Body.Close()
 
 	resp, err = http.Get(base + "/metrics")
 	if err != nil {

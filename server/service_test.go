@@ -276,6 +276,10 @@ func TestBadRequests(t *testing.T) {
 			_, err := h.cli.Prove(ctx, post(func(r *cuzkv1.SubmitProofRequest) { r.VanillaProofs[1] = nil }))
 			return err
 		}, codes.InvalidArgument, "vanilla_proofs[1] is empty"},
+		{"post with an empty vanilla proof and descriptor", func() error {
+			_, err := h.cli.Prove(ctx, post(func(r *cuzkv1.SubmitProofRequest) { r.VanillaProofs = [][]byte{nil}; r.VanillaProof = []byte("{}") }))
+			return err
+		}, codes.InvalidArgument, "vanilla_proofs[0] is empty"},
 		{"post randomness 31 bytes", func() error {
 			_, err := h.cli.Prove(ctx, post(func(r *cuzkv1.SubmitProofRequest) { r.Randomness = r.Randomness[:31] }))
 			return err
@@ -338,6 +342,11 @@ func TestCurioRequestsAccepted(t *testing.T) {
 			Priority: cuzkv1.Priority_HIGH, SectorSize: 32 << 30, VanillaProofs: [][]byte{{1}}, Randomness: make([]byte, 32), PartitionIndex: 3},
 		{RequestId: "winpost-1000-0102030405060708", ProofKind: cuzkv1.ProofKind_WINNING_POST,
 			Priority: cuzkv1.Priority_CRITICAL, SectorSize: 32 << 30, VanillaProofs: [][]byte{{1}}, Randomness: make([]byte, 32)},
+	}
+	// A synthetic job descriptor in vanilla_proof, for any kind.
+	for k := cuzkv1.ProofKind_POREP_SEAL_COMMIT; k <= cuzkv1.ProofKind_WINNING_POST; k++ {
+		reqs = append(reqs, &cuzkv1.SubmitProofRequest{RequestId: "synthetic-" + k.String(), ProofKind: k,
+			VanillaProof: []byte(`{"synthetic":{"constraints":1024,"partitions":2,"seed":1}}`)})
 	}
 	for _, r := range reqs {
 		res, err := h.cli.Prove(ctx, &cuzkv1.ProveRequest{Submit: r})
