@@ -1,0 +1,160 @@
+package circuits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
+	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// DevParams provides development parameters for synthetic circuit ids: it
+// keeps them in memory once loaded, reads them from Dir/<id>.params when
+// there, and otherwise generates them with groth16.Setup (seeded by the id)
+// and writes them there for next time. Concurrent requests for one id wait
+// for a single load or setup. It implements engine.ParamsSource.
+//
+// NOT FOR PRODUCTION: anyone who knows the id can derive the trapdoor.
+type DevParams struct {
+	// Dir caches generated files; "" keeps them in memory only.
+	Dir string
+	// Log, when set, receives one line per setup or load.
+	Log *slog.Logger
+
+	mu      sync.Mutex
+	entries map[string]*devEntry
+}
+
+type devEntry struct {
+	ready chan struct{} // closed when p or err is set
+	p     *groth16.Params
+	err   error
+}
+
+var _ engine.ParamsSource = (*DevParams)(nil)
+
+// NewDevParams caches in dir ("" for memory only).
+func NewDevParams(dir string) *DevParams { return &DevParams{Dir: dir} }
+
+// DefaultParamsDir is the user cache directory's cuzk/params.
+func DefaultParamsDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("circuits: no user cache directory: %w", err)
+	}
+	return filepath.Join(d, "cuzk", "params"), nil
+}
+
+// Acquire returns the parameters of a synthetic circuit id, loading or
+// generating them on first use. Ids of other families return an error
+// wrapping engine.ErrUnknownCircuit.
+func (d *DevParams) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
+	cfg, err := ParseSyntheticID(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.mu.Lock()
+	if d.entries == nil {
+		d.entries = make(map[string]*devEntry)
+	}
+	e, ok := d.entries[id]
+	if !ok {
+		e = &devEntry{ready: make(chan struct{})}
+		d.entries[id] = e
+		// Detached from ctx: other callers may be waiting for it too.
+		go d.load(e, id, cfg)
+	}
+	d.mu.Unlock()
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	if e.err != nil {
+		return nil, nil, e.err
+	}
+	return e.p, func() {}, nil
+}
+
+func (d *DevParams) load(e *devEntry, id string, cfg synthetic.Config) {
+	defer close(e.ready)
+	e.p, e.err = d.loadOrSetup(id, cfg)
+	if e.err != nil {
+		// Forget failures so a later call retries.
+		d.mu.Lock()
+		delete(d.entries, id)
+		d.mu.Unlock()
+	}
+}
+
+func (d *DevParams) loadOrSetup(id string, cfg synthetic.Config) (*groth16.Params, error) {
+	t0 := time.Now()
+	var path string
+	if d.Dir != "" {
+		path = filepath.Join(d.Dir, id+".params")
+		p, err := groth16.ReadParams(path, groth16.ReadOptions{NoMmap: true})
+		if err == nil {
+			d.logf("dev params loaded", "circuit", id, "path", path, "took", time.Since(t0))
+			return p, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			d.logf("dev params unreadable, regenerating", "circuit", id, "path", path, "err", err)
+		}
+	}
+	c, err := synthetic.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p, err := groth16.Setup(c, []byte("cuzk synthetic dev params\x00"+id))
+	if err != nil {
+		return nil, fmt.Errorf("circuits: dev setup of %s: %w", id, err)
+	}
+	d.logf("dev params generated", "circuit", id, "took", time.Since(t0))
+	if path != "" {
+		if err := writeAtomic(path, p); err != nil {
+			d.logf("dev params not cached", "circuit", id, "err", err)
+		}
+	}
+	return p, nil
+}
+
+func (d *DevParams) logf(msg string, args ...any) {
+	if d.Log != nil {
+		d.Log.Info(msg, args...)
+	}
+}
+
+// writeAtomic writes p to path through a temporary file and a rename, so
+// a concurrent reader never sees half a file.
+func writeAtomic(path string, p *groth16.Params) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := p.WriteTo(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

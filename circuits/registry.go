@@ -1,0 +1,113 @@
+package circuits
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
+	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// Registry turns requests into plans. It implements engine.Planner and is
+// safe for concurrent use.
+type Registry struct {
+	mu   sync.Mutex
+	pvks map[*groth16.VerifyingKey]*groth16.PreparedVerifyingKey // a few; cleared when full
+}
+
+// maxPrepared bounds the prepared-key cache (parameters reloaded after an
+// eviction come with a new key pointer).
+const maxPrepared = 16
+
+// New returns a registry.
+func New() *Registry { return &Registry{} }
+
+var _ engine.Planner = (*Registry)(nil)
+
+// Plan reads req's vanilla proof. A synthetic descriptor gives its
+// partitions; anything else is a real proof kind this build cannot prove
+// yet.
+func (r *Registry) Plan(ctx context.Context, req *engine.Request) (*engine.Plan, error) {
+	job, ok, err := parseSynthetic(req.VanillaProof)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return r.planSynthetic(job)
+	}
+	if len(req.VanillaProof) == 0 && len(req.VanillaProofs) == 0 {
+		return nil, fmt.Errorf("%w: %v request has an empty vanilla proof", engine.ErrInvalidRequest, req.Kind)
+	}
+	return nil, fmt.Errorf("%w: %v proofs are not supported yet (only synthetic job descriptors)", engine.ErrInvalidRequest, req.Kind)
+}
+
+func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
+	cfg := job.Config()
+	c, err := synthetic.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", engine.ErrInvalidRequest, err)
+	}
+	reserve, abc := SyntheticFootprint(cfg)
+	inputs := c.PublicInputs()
+	plan := &engine.Plan{CircuitID: SyntheticID(cfg), Verify: r.batchVerify}
+	for i := 0; i < job.Partitions; i++ {
+		plan.Partitions = append(plan.Partitions, engine.Partition{
+			Reserve:    reserve,
+			ReserveABC: abc,
+			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
+				return groth16.Synthesize(c, c.Hint())
+			},
+		})
+		plan.PublicInputs = append(plan.PublicInputs, inputs)
+	}
+	return plan, nil
+}
+
+// SyntheticFootprint estimates one synthetic partition's host memory: a,
+// b and c (released after Run), plus the witness, and the device's working
+// vectors (the H evaluations over the domain, twice) until Finish.
+func SyntheticFootprint(cfg synthetic.Config) (reserve, abc uint64) {
+	const elem = uint64(fr.Bytes)
+	rows := uint64(cfg.Constraints)
+	domain := uint64(1)
+	for domain < rows {
+		domain <<= 1
+	}
+	abc = 3 * rows * elem
+	witness := uint64(cfg.Inputs+1+cfg.CircuitConstraints()) * elem
+	return abc + witness + 2*domain*elem, abc
+}
+
+// batchVerify checks all partitions with one final exponentiation.
+func (r *Registry) batchVerify(vk *groth16.VerifyingKey, proofs []groth16.Proof, inputs [][]fr.Element) error {
+	pvk, err := r.prepared(vk)
+	if err != nil {
+		return err
+	}
+	return groth16.BatchVerify(pvk, proofs, inputs, nil)
+}
+
+func (r *Registry) prepared(vk *groth16.VerifyingKey) (*groth16.PreparedVerifyingKey, error) {
+	r.mu.Lock()
+	pvk := r.pvks[vk]
+	r.mu.Unlock()
+	if pvk != nil {
+		return pvk, nil
+	}
+	pvk, err := groth16.PrepareVerifyingKey(vk)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if r.pvks == nil || len(r.pvks) >= maxPrepared {
+		r.pvks = make(map[*groth16.VerifyingKey]*groth16.PreparedVerifyingKey)
+	}
+	r.pvks[vk] = pvk
+	r.mu.Unlock()
+	return pvk, nil
+}
+
