@@ -110,4 +110,3 @@ func (r *Registry) prepared(vk *groth16.VerifyingKey) (*groth16.PreparedVerifyin
 	r.mu.Unlock()
 	return pvk, nil
 }
-
