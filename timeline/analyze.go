@@ -121,8 +121,14 @@ func Analyze(events []Event) Report {
 		byDevice[e.Device] = append(byDevice[e.Device], e)
 	}
 	slices.Sort(devices)
+	ivByDevice := make(map[int][]Interval)
+	for _, iv := range intervals {
+		if iv.Device >= 0 && (iv.Stage == StageKernel || iv.Stage == StageLock) {
+			ivByDevice[iv.Device] = append(ivByDevice[iv.Device], iv)
+		}
+	}
 	for _, d := range devices {
-		rep.Devices = append(rep.Devices, analyzeDevice(d, byDevice[d], intervals))
+		rep.Devices = append(rep.Devices, analyzeDevice(d, byDevice[d], ivByDevice[d]))
 	}
 
 	var per [numStages][]time.Duration
@@ -144,6 +150,8 @@ func Analyze(events []Event) Report {
 	return rep
 }
 
+// analyzeDevice measures device d from its events and its kernel and lock
+// intervals (sorted by start).
 func analyzeDevice(d int, events []Event, intervals []Interval) DeviceReport {
 	r := DeviceReport{Device: d, Start: events[0].At, End: events[len(events)-1].At}
 	r.Wall = r.End - r.Start
@@ -157,9 +165,6 @@ func analyzeDevice(d int, events []Event, intervals []Interval) DeviceReport {
 
 	var kernels, locks []Interval
 	for _, iv := range intervals {
-		if iv.Device != d {
-			continue
-		}
 		switch iv.Stage {
 		case StageKernel:
 			kernels = append(kernels, iv)

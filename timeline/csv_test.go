@@ -128,6 +128,15 @@ func FuzzReadCSV(f *testing.F) {
 				t.Fatalf("round trip changed event %d: %+v → %+v", i, ev[i], again[i])
 			}
 		}
-		Analyze(ev)
+		var sink bytes.Buffer
+		if err := Analyze(ev).WriteText(&sink); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteTrace(&sink, ev); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteHTML(&sink, ev); err != nil {
+			t.Fatal(err)
+		}
 	})
 }

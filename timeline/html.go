@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ const (
 	axisH   = 24
 	lanePad = 4
 )
+
+// kernelLane is the worker key of a device's kernel lane.
+const kernelLane = math.MinInt
 
 type lane struct {
 	label string
@@ -172,38 +176,41 @@ func buildLanes(intervals []Interval) []lane {
 			synth[iv.Worker].bars = append(synth[iv.Worker].bars, iv)
 		}
 	}
-	var out []lane
-	devs := map[int]bool{}
-	for k := range workers {
-		devs[k.device] = true
+	// Devices in order: the kernel lane, then each worker's lanes.
+	keys := map[wkey]bool{}
+	for _, m := range []map[wkey]*lane{workers, finishes} {
+		for k := range m {
+			keys[k] = true
+		}
 	}
 	for d := range kernels {
-		devs[d] = true
+		keys[wkey{d, kernelLane}] = true // sorts before every worker of d
 	}
-	for _, d := range sortedKeys(devs) {
-		if l := kernels[d]; l != nil {
+	ordered := make([]wkey, 0, len(keys))
+	for k := range keys {
+		ordered = append(ordered, k)
+	}
+	slices.SortFunc(ordered, func(a, b wkey) int {
+		if c := cmp.Compare(a.device, b.device); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.worker, b.worker)
+	})
+	var out []lane
+	for _, k := range ordered {
+		if k.worker == kernelLane {
+			if l := kernels[k.device]; l != nil {
+				out = append(out, *l)
+			}
+			continue
+		}
+		if l := workers[k]; l != nil {
+			// Kernels after lock holds so they are drawn on top.
+			slices.SortStableFunc(l.bars, func(a, b Interval) int { return boolCmp(a.Stage == StageKernel, b.Stage == StageKernel) })
 			out = append(out, *l)
 		}
-		seen := map[wkey]bool{}
-		var ws []wkey
-		for _, m := range []map[wkey]*lane{workers, finishes} {
-			for k := range m {
-				if k.device == d && !seen[k] {
-					seen[k] = true
-					ws = append(ws, k)
-				}
-			}
-		}
-		slices.SortFunc(ws, func(a, b wkey) int { return cmp.Compare(a.worker, b.worker) })
-		for _, k := range ws {
-			if l := workers[k]; l != nil {
-				// Kernels after lock holds so they are drawn on top.
-				slices.SortStableFunc(l.bars, func(a, b Interval) int { return boolCmp(a.Stage == StageKernel, b.Stage == StageKernel) })
-				out = append(out, *l)
-			}
-			if l := finishes[k]; l != nil {
-				out = append(out, *l)
-			}
+		if l := finishes[k]; l != nil {
+			out = append(out, *l)
 		}
 	}
 	sw := map[int]bool{}
