@@ -25,9 +25,10 @@ func field(b bool) fr.Element {
 	return fr.Element{}
 }
 
-// Each gadget builds the rows of its constraint in one backing array (one
-// heap allocation per constraint); the three combinations never share
-// capacity, so a system that keeps them cannot see one overwrite another.
+// Each gadget builds the three combinations of its constraint in one fresh
+// array (from the system's term blocks when it has them, see terms); they
+// never share capacity, so a system that keeps them cannot see one
+// overwrite another. Under a system that skips constraints nothing is built.
 
 // Alloc allocates a bit holding value and enforces (1 − a) · a = 0.
 func Alloc(cs r1cs.ConstraintSystem, value bool) AllocatedBit {

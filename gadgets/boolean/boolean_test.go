@@ -41,9 +41,7 @@ func (k kindSpec) make(cs r1cs.ConstraintSystem) boolean.Boolean {
 func lcString(lc r1cs.LinearCombination) string {
 	s := ""
 	for _, t := range lc {
-		var c fr.Element
-		c = t.Coeff
-		s += fmt.Sprintf("%s·%v ", c.String(), t.Var)
+		s += fmt.Sprintf("%s·%v ", t.Coeff.String(), t.Var)
 	}
 	return s
 }
@@ -56,13 +54,12 @@ func TestAllocShape(t *testing.T) {
 	}
 	c := r.Constraints[0]
 	// (1 − a) · a = 0, exactly as bellpepper writes it.
-	want := fmt.Sprintf("1·%v -1·%v ", r1cs.One, b.Var)
 	var negOne fr.Element
 	negOne.SetOne()
 	negOne.Neg(&negOne)
 	wantA := r1cs.LinearCombination{{Var: r1cs.One, Coeff: gadgettest.Fr(1)}, {Var: b.Var, Coeff: negOne}}
 	if lcString(c.A) != lcString(wantA) {
-		t.Fatalf("A = %s, want %s", lcString(c.A), want)
+		t.Fatalf("A = %s, want %s", lcString(c.A), lcString(wantA))
 	}
 	if len(c.B) != 1 || c.B[0].Var != b.Var || !c.B[0].Coeff.IsOne() || len(c.C) != 0 {
 		t.Fatalf("B = %s C = %s, want a and empty", lcString(c.B), lcString(c.C))

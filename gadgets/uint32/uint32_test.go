@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/cuzk-project/cuzk/gadgets/boolean"
 	"github.com/cuzk-project/cuzk/gadgets/internal/gadgettest"
 	u32 "github.com/cuzk-project/cuzk/gadgets/uint32"
 	"github.com/cuzk-project/cuzk/r1cs"
@@ -137,5 +136,4 @@ func TestMultiEqBatching(t *testing.T) {
 	if len(last.B) != 1 || last.B[0].Var != r1cs.One {
 		t.Fatal("MultiEq row is not lhs · ONE = rhs")
 	}
-	_ = boolean.Constant
 }
