@@ -106,6 +106,8 @@ type Cache struct {
 	mu      sync.Mutex
 	entries map[string]*entry
 	useSeq  uint64 // orders last uses exactly, whatever the clock says
+	wake    *time.Timer
+	wakeAt  time.Time
 }
 
 type entry struct {
@@ -413,17 +415,28 @@ func (c *Cache) drop(e *entry) (holds, uint64) {
 
 // EvictIdle evicts hot, unreferenced entries idle for at least MinIdle,
 // least recently used first, until need bytes are freed or none is left.
-// It returns the bytes freed. Its signature is memory.Evictor's: install it
+// It returns the bytes freed. If it fell short because some idle entries are
+// younger than MinIdle, it calls the budget's Notify once they are old
+// enough, so a reservation waiting on them is not stranded. Its signature
+// is memory.Evictor's: install it
 // with budget.SetEvictor(cache.EvictIdle) (or call it from the evictor the
 // engine installs).
 func (c *Cache) EvictIdle(need uint64) (freed uint64) {
 	c.mu.Lock()
 	now := c.now()
 	var idle []*entry
+	var soonest time.Duration = -1 // until a young idle entry may go
 	for _, e := range c.entries {
-		if e.params != nil && e.refs == 0 && e.load == nil && now.Sub(e.lastUsed) >= c.minIdle {
-			idle = append(idle, e)
+		if e.params == nil || e.refs > 0 || e.load != nil {
+			continue
 		}
+		if age := now.Sub(e.lastUsed); age < c.minIdle {
+			if wait := c.minIdle - age; soonest < 0 || wait < soonest {
+				soonest = wait
+			}
+			continue
+		}
+		idle = append(idle, e)
 	}
 	slices.SortFunc(idle, func(a, b *entry) int { return cmp.Compare(a.lastSeq, b.lastSeq) })
 	var closing []holds
@@ -435,11 +448,34 @@ func (c *Cache) EvictIdle(need uint64) (freed uint64) {
 		closing = append(closing, res)
 		freed += size
 	}
+	if freed < need && soonest >= 0 {
+		c.wakeLocked(soonest)
+	}
 	c.mu.Unlock()
 	for _, r := range closing {
 		r.Close()
 	}
 	return freed
+}
+
+// wakeLocked makes the budget ask again (Notify) once an entry that was
+// too young to evict has been idle for MinIdle: a reservation queued behind
+// it is not woken by anything else. Called with mu held.
+func (c *Cache) wakeLocked(after time.Duration) {
+	at := time.Now().Add(after)
+	if c.wake != nil && !c.wakeAt.After(at) {
+		return // an earlier or equal wake-up is pending
+	}
+	if c.wake != nil {
+		c.wake.Stop()
+	}
+	c.wakeAt = at
+	c.wake = time.AfterFunc(after+time.Millisecond, func() {
+		c.mu.Lock()
+		c.wake = nil
+		c.mu.Unlock()
+		c.notify()
+	})
 }
 
 // Entry is one line of Status.

@@ -595,3 +595,31 @@ func TestFilecoinSources(t *testing.T) {
 		t.Fatalf("a missing production file: %v, want a load error", err)
 	}
 }
+
+func TestWaiterIsWokenWhenMinIdlePasses(t *testing.T) {
+	// A reservation queued behind an entry too young to evict must be
+	// served once the entry has been idle MinIdle, with nothing else
+	// happening in between.
+	const minIdle = 100 * time.Millisecond
+	budget := memory.New(unit)
+	f := &fakeLoader{}
+	c := New(Config{Circuits: map[string]Source{"a": {Size: unit}, "b": {Size: unit}}, Load: f.load, Budget: budget, MinIdle: minIdle})
+	budget.SetEvictor(c.EvictIdle)
+	if _, _, err := c.Preload(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	t0 := time.Now()
+	_, release, err := c.Acquire(ctx, "b")
+	if err != nil {
+		t.Fatalf("b never got memory: %v", err)
+	}
+	release()
+	if took := time.Since(t0); took < minIdle/2 {
+		t.Fatalf("a was evicted after %v, before MinIdle", took)
+	}
+	if tr := tiers(c); tr["a"] != Cold || tr["b"] != Hot {
+		t.Fatalf("tiers %v", tr)
+	}
+}
