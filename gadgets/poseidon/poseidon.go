@@ -95,12 +95,34 @@ type circuit struct {
 
 // Hash synthesizes the Poseidon hash of preimage (exactly c.Arity numbers)
 // and returns the allocated digest, equal to c.Hash of the values.
+//
+// The rows are those neptune's circuit builds; they are built once per
+// arity and tag (see template) and bound to this call's variables, so a
+// hash costs its values plus copying its rows. An r1cs.WitnessAssignment
+// gets empty rows (it ignores them).
 func Hash(cs r1cs.ConstraintSystem, preimage []num.AllocatedNum, c *native.Constants) (num.AllocatedNum, error) {
 	if len(preimage) != c.Arity {
 		return num.AllocatedNum{}, fmt.Errorf("%w: got %d numbers, arity %d", native.ErrPreimage, len(preimage), c.Arity)
 	}
-	_, witnessOnly := cs.(*r1cs.WitnessAssignment)
-	p := &circuit{c: c, lcs: !witnessOnly, elements: make([]elt, c.Width)}
+	if _, witnessOnly := cs.(*r1cs.WitnessAssignment); witnessOnly {
+		return synthesize(cs, preimage, c, false), nil
+	}
+	tpl := templateFor(c)
+	b := &binder{cs: cs, rows: tpl.rows, vars: make([]r1cs.Variable, 0, c.Arity+tpl.allocs)}
+	for _, x := range preimage {
+		b.vars = append(b.vars, x.Var)
+	}
+	out := synthesize(b, preimage, c, false)
+	if b.next != len(tpl.rows) {
+		panic("poseidon: template row count mismatch") // a bug in this package, not an input error
+	}
+	return out, nil
+}
+
+// synthesize runs neptune's poseidon_hash; with lcs false it computes the
+// values and enforces empty rows.
+func synthesize(cs r1cs.ConstraintSystem, preimage []num.AllocatedNum, c *native.Constants, lcs bool) num.AllocatedNum {
+	p := &circuit{c: c, lcs: lcs, elements: make([]elt, c.Width)}
 	p.elements[0] = p.constant(c.Tag)
 	for i, x := range preimage {
 		p.elements[i+1] = elt{allocated: true, v: x}
@@ -117,7 +139,7 @@ func Hash(cs r1cs.ConstraintSystem, preimage []num.AllocatedNum, c *native.Const
 		p.fullRound(cs, true)
 	}
 	p.fullRound(cs, false)
-	return p.ensureAllocated(cs, &p.elements[1]), nil
+	return p.ensureAllocated(cs, &p.elements[1])
 }
 
 // constant is k·ONE.
