@@ -353,3 +353,12 @@ func parseMemTotal(f io.Reader) (uint64, error) {
 	}
 	return 0, errors.New("no MemTotal line in /proc/meminfo")
 }
+
+// Encode writes c as TOML in the example file's layout.
+func Encode(c Config) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(c); err != nil {
+		return nil, fmt.Errorf("encoding config: %w", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -240,3 +240,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestEncodeRoundTrip(t *testing.T) {
+	c := Default()
+	c.GPUs.Devices = []int{0, 2}
+	c.Memory.TotalBudget = Budget{Bytes: 96 << 30}
+	c.Memory.EvictionMinIdle = Duration(90 * time.Second)
+	b, err := Encode(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(b)
+	if err != nil {
+		t.Fatalf("re-parsing the encoded config: %v\n%s", err, b)
+	}
+	if back.Memory != c.Memory || len(back.GPUs.Devices) != 2 || back.GPUs.Devices[1] != 2 || back.Daemon != c.Daemon || back.Device != c.Device {
+		t.Errorf("round trip changed the config:\n%s", b)
+	}
+}
