@@ -17,5 +17,8 @@
 // uses (64 leaves per base tree, public root): 1,063 (8-0-0, 64 leaves),
 // 1,593 (8-8-0, 512 leaves), 1,907 (8-8-2, 1,024 leaves).
 //
+// Pick enforces empty rows on an r1cs.WitnessAssignment (which ignores
+// them); the Poseidon hash does the same.
+//
 // The native twin is hash/merkle's Proof.Verify.
 package merkle

@@ -52,23 +52,27 @@ type Params struct {
 }
 
 var (
-	paramsMu    sync.Mutex
-	paramsCache = map[int]*Params{}
+	paramsCache sync.Map   // arity → *Params; read without locking
+	paramsMu    sync.Mutex // serializes generation
+	merkleCache sync.Map   // arity → *Constants with the MerkleTree tag
 )
 
 // ParamsFor returns the cached parameters of arity, generating them on first
 // use (a few milliseconds).
 func ParamsFor(arity int) (*Params, error) {
+	if p, ok := paramsCache.Load(arity); ok {
+		return p.(*Params), nil
+	}
 	paramsMu.Lock()
 	defer paramsMu.Unlock()
-	if p, ok := paramsCache[arity]; ok {
-		return p, nil
+	if p, ok := paramsCache.Load(arity); ok {
+		return p.(*Params), nil
 	}
 	p, err := newParams(arity)
 	if err != nil {
 		return nil, err
 	}
-	paramsCache[arity] = p
+	paramsCache.Store(arity, p)
 	return p, nil
 }
 
@@ -160,13 +164,18 @@ func CustomTag(id int) (fr.Element, error) {
 }
 
 // MerkleTree returns the constants Filecoin uses for tree nodes, column
-// hashes and comm_r (Strength Standard, tag 2^arity − 1).
+// hashes and comm_r (Strength Standard, tag 2^arity − 1). The value is
+// shared: do not modify it.
 func MerkleTree(arity int) (*Constants, error) {
+	if c, ok := merkleCache.Load(arity); ok {
+		return c.(*Constants), nil
+	}
 	p, err := ParamsFor(arity)
 	if err != nil {
 		return nil, err
 	}
-	return &Constants{Params: p, Tag: MerkleTreeTag(arity)}, nil
+	c, _ := merkleCache.LoadOrStore(arity, &Constants{Params: p, Tag: MerkleTreeTag(arity)})
+	return c.(*Constants), nil
 }
 
 // Custom returns the constants with tag id·2^40 (SnapDeals: id 1).
