@@ -1,0 +1,321 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cuzk-project/cuzk/circuits"
+	"github.com/cuzk-project/cuzk/config"
+	"github.com/cuzk-project/cuzk/device/cpu"
+	"github.com/cuzk-project/cuzk/device/sim"
+	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
+	"github.com/cuzk-project/cuzk/server"
+	"github.com/cuzk-project/cuzk/srs"
+	"github.com/cuzk-project/cuzk/timeline"
+)
+
+type daemonOptions struct {
+	configPath   string
+	listen       string
+	statusListen string
+	logLevel     string
+	printConfig  bool
+}
+
+func init() {
+	var o daemonOptions
+	cmd := &cobra.Command{
+		Use:   "daemon [--config cuzk.toml]",
+		Short: "Run the proving daemon (gRPC cuzk.v1.ProvingEngine, Prometheus /metrics, /status)",
+		Long: `Runs the proving engine behind the cuzk.v1 gRPC API that Curio's cuzk client
+speaks, on a unix socket or a TCP address, with Prometheus /metrics, a /status
+JSON page and the /timeline events on the optional HTTP status listener.
+
+With no --config the built-in defaults apply (see docs/cuzk.example.toml):
+the CPU device, a memory budget of MemTotal − 5 GiB, and the socket
+$XDG_RUNTIME_DIR/cuzk.sock, or /tmp/cuzk.sock when XDG_RUNTIME_DIR is unset.
+SIGTERM or SIGINT stops it gracefully: running RPCs get daemon.shutdown_grace
+to finish.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := o.load(cmd)
+			if err != nil {
+				return err
+			}
+			if o.printConfig {
+				return writeConfig(cmd, cfg)
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			return runDaemon(ctx, cfg, newLogger(cfg.Logging))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.configPath, "config", "c", "", "TOML configuration file (default: built-in defaults)")
+	f.StringVarP(&o.listen, "listen", "l", "", "gRPC address, unix:///path or host:port (overrides daemon.listen)")
+	f.StringVar(&o.statusListen, "status-listen", "", "HTTP host:port for /metrics, /status, /timeline (overrides daemon.status_listen)")
+	f.StringVar(&o.logLevel, "log-level", "", "debug, info, warn or error (overrides logging.level)")
+	f.BoolVar(&o.printConfig, "print-config", false, "print the effective configuration as TOML and exit")
+	rootCmd.AddCommand(cmd)
+}
+
+// load reads the configuration and applies the flags over it.
+func (o *daemonOptions) load(cmd *cobra.Command) (config.Config, error) {
+	cfg, err := config.Load(o.configPath)
+	if err != nil {
+		return config.Config{}, err
+	}
+	if cmd.Flags().Changed("listen") {
+		cfg.Daemon.Listen = o.listen
+	}
+	if cmd.Flags().Changed("status-listen") {
+		cfg.Daemon.StatusListen = o.statusListen
+	}
+	if cmd.Flags().Changed("log-level") {
+		cfg.Logging.Level = o.logLevel
+	}
+	if err := cfg.Validate(); err != nil {
+		return config.Config{}, fmt.Errorf("configuration: %w", err)
+	}
+	return cfg, nil
+}
+
+func writeConfig(cmd *cobra.Command, cfg config.Config) error {
+	b, err := config.Encode(cfg)
+	if err != nil {
+		return err
+	}
+	_, err = cmd.OutOrStdout().Write(b)
+	return err
+}
+
+func newLogger(l config.Logging) *slog.Logger {
+	var level slog.Level
+	switch strings.ToLower(l.Level) {
+	case "debug":
+		level = slog.LevelDebug
+	case "warn", "warning":
+		level = slog.LevelWarn
+	case "error":
+		level = slog.LevelError
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if l.Format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+// runDaemon builds the engine, serves until ctx ends, then closes the
+// engine after the server has stopped taking requests.
+func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	eng, rec, err := newDaemonEngine(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := eng.Close(); err != nil {
+			log.Warn("closing engine", "err", err)
+		}
+	}()
+	routes := map[string]http.Handler{}
+	if rec != nil {
+		routes["GET /timeline"] = timeline.Handler(rec)
+	}
+	srv := server.New(eng, server.Options{
+		Listen:           cfg.Daemon.Listen,
+		StatusListen:     cfg.Daemon.StatusListen,
+		WorkersPerDevice: cfg.GPUs.GPUWorkersPerDevice,
+		ShutdownGrace:    cfg.Daemon.ShutdownGrace.D(),
+		Log:              log,
+		HTTP:             routes,
+	})
+	return srv.Serve(ctx)
+}
+
+// newDaemonEngine assembles the engine the configuration describes: the
+// devices, the memory budget shared with parameter residency, the circuit
+// registry, the parameters (synthetic dev parameters in the user cache,
+// Filecoin parameters from srs.param_cache) and the timeline recorder.
+func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *timeline.Recorder, error) {
+	limit, err := cfg.MemoryBudget()
+	if err != nil {
+		return nil, nil, err
+	}
+	budget := memory.New(limit)
+	devices, err := daemonDevices(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	devDir, err := circuits.DefaultParamsDir()
+	if err != nil {
+		log.Warn("synthetic dev parameters kept in memory only", "err", err)
+		devDir = ""
+	}
+	dev := circuits.NewDevParams(devDir)
+	dev.Log = log
+	cache := srs.New(srs.Config{
+		Circuits: srs.FilecoinSources(cfg.SRS.ParamCache),
+		Budget:   budget,
+		MinIdle:  cfg.Memory.EvictionMinIdle.D(),
+	})
+	budget.SetEvictor(cache.EvictIdle)
+	var rec *timeline.Recorder
+	if cfg.Timeline.Events > 0 {
+		rec = timeline.NewRecorder(cfg.Timeline.Events)
+	}
+	eng, err := engine.New(engine.Config{
+		Devices:          devices,
+		WorkersPerDevice: cfg.GPUs.GPUWorkersPerDevice,
+		SynthesisWorkers: config.Threads(cfg.Synthesis.Threads),
+		Budget:           budget,
+		Planner:          circuits.New(),
+		Params:           &daemonParams{dev: dev, cache: cache, devUse: map[string]*devUse{}},
+		Recorder:         rec,
+		ResultTTL:        cfg.Engine.ResultTTL.D(),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	log.Info("engine ready", "device", cfg.Device.Kind, "devices", len(devices),
+		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(),
+		"param_cache", cfg.SRS.ParamCache, "dev_params", devDir)
+	return eng, rec, nil
+}
+
+// daemonDevices makes the configured proving devices.
+func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
+	switch cfg.Device.Kind {
+	case "cpu":
+		return []groth16.Device{cpu.New(config.Threads(cfg.GPUs.GPUThreads))}, nil
+	case "sim":
+		n := max(len(cfg.GPUs.Devices), 1)
+		out := make([]groth16.Device, n)
+		for i := range out {
+			out[i] = sim.New(sim.Config{
+				Name:    fmt.Sprintf("sim-%d", i),
+				Prepare: cfg.Device.SimPrepare.D(),
+				Run:     cfg.Device.SimRun.D(),
+				Finish:  cfg.Device.SimFinish.D(),
+			})
+		}
+		return out, nil
+	case "cuda":
+		return nil, errors.New("device.kind = \"cuda\": this binary has no CUDA backend yet; use \"cpu\"")
+	}
+	return nil, fmt.Errorf("device.kind %q is not one of cpu, cuda, sim", cfg.Device.Kind)
+}
+
+// daemonParams routes parameter requests: synthetic circuit ids to the
+// development parameters, every other id to the srs residency cache. It
+// counts the synthetic sets in use so that GetStatus lists both kinds.
+type daemonParams struct {
+	dev   *circuits.DevParams
+	cache *srs.Cache
+
+	mu     sync.Mutex
+	devUse map[string]*devUse
+}
+
+type devUse struct {
+	size uint64
+	refs uint32
+}
+
+var (
+	_ engine.ParamsSource = (*daemonParams)(nil)
+	_ engine.ParamsCache  = (*daemonParams)(nil)
+)
+
+func isSynthetic(id string) bool {
+	_, err := circuits.ParseSyntheticID(id)
+	return err == nil
+}
+
+func (d *daemonParams) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
+	if !isSynthetic(id) {
+		return d.cache.Acquire(ctx, id)
+	}
+	p, release, err := d.dev.Acquire(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.mu.Lock()
+	u := d.devUse[id]
+	if u == nil {
+		u = &devUse{size: srs.ParamsBytes(p)}
+		d.devUse[id] = u
+	}
+	u.refs++
+	d.mu.Unlock()
+	var once sync.Once
+	return p, func() {
+		once.Do(func() {
+			d.mu.Lock()
+			u.refs--
+			d.mu.Unlock()
+			if release != nil {
+				release()
+			}
+		})
+	}, nil
+}
+
+func (d *daemonParams) Preload(ctx context.Context, id string) (bool, time.Duration, error) {
+	if !isSynthetic(id) {
+		return d.cache.Preload(ctx, id)
+	}
+	d.mu.Lock()
+	_, already := d.devUse[id]
+	d.mu.Unlock()
+	t0 := time.Now()
+	_, release, err := d.Acquire(ctx, id)
+	if err != nil {
+		return false, 0, err
+	}
+	release()
+	if already {
+		return true, 0, nil
+	}
+	return false, time.Since(t0), nil
+}
+
+// Evict drops Filecoin parameters; development parameters stay (they are
+// small, and regenerating them costs more than keeping them).
+func (d *daemonParams) Evict(id string) (bool, uint64, error) {
+	if !isSynthetic(id) {
+		return d.cache.Evict(id)
+	}
+	return false, 0, nil
+}
+
+func (d *daemonParams) Status() []engine.SRSStatus {
+	var out []engine.SRSStatus
+	for _, e := range d.cache.Status() {
+		if e.Tier == srs.Cold && e.RefCount == 0 && !e.Loading {
+			continue // registered but never loaded: not worth a line
+		}
+		out = append(out, engine.SRSStatus{CircuitID: e.CircuitID, Tier: engine.SRSTier(e.Tier), SizeBytes: e.SizeBytes, RefCount: e.RefCount})
+	}
+	d.mu.Lock()
+	for id, u := range d.devUse {
+		out = append(out, engine.SRSStatus{CircuitID: id, Tier: engine.TierHot, SizeBytes: u.size, RefCount: u.refs})
+	}
+	d.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].CircuitID < out[j].CircuitID })
+	return out
+}

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/cuzk-project/cuzk/client"
+	"github.com/cuzk-project/cuzk/config"
+	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
+)
+
+// daemonAddrDefault is the address the operator commands dial when
+// --addr is not given: $CUZK_ADDR, else the daemon's default socket
+// ($XDG_RUNTIME_DIR/cuzk.sock or /tmp/cuzk.sock).
+func daemonAddrDefault() string {
+	if a := os.Getenv("CUZK_ADDR"); a != "" {
+		return a
+	}
+	return config.DefaultListen()
+}
+
+// opsFlags are the flags every operator command shares.
+type opsFlags struct {
+	addr    string
+	timeout time.Duration
+}
+
+func (f *opsFlags) register(c *cobra.Command, timeout time.Duration) {
+	c.Flags().StringVar(&f.addr, "addr", daemonAddrDefault(), "daemon address: unix:///path or host:port ($CUZK_ADDR)")
+	c.Flags().DurationVar(&f.timeout, "timeout", timeout, "time limit for the call")
+}
+
+// call dials the daemon and runs fn with a context bounded by --timeout.
+func (f *opsFlags) call(parent context.Context, fn func(ctx context.Context, c *client.Client) error) error {
+	c, err := client.Dial(f.addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(parent, f.timeout)
+	defer cancel()
+	return daemonError(f.addr, fn(ctx, c))
+}
+
+// daemonError rewrites gRPC errors for an operator.
+func daemonError(addr string, err error) error {
+	if err == nil {
+		return nil
+	}
+	st, ok := status.FromError(errors.Unwrap(err))
+	if !ok {
+		st, ok = status.FromError(err)
+	}
+	if !ok {
+		return err
+	}
+	switch st.Code() {
+	case codes.Unavailable:
+		return fmt.Errorf("no daemon answering at %s (is `cuzk daemon` running? see --addr): %s", addr, st.Message())
+	case codes.DeadlineExceeded:
+		return fmt.Errorf("daemon at %s did not answer in time (--timeout)", addr)
+	case codes.NotFound, codes.InvalidArgument:
+		return errors.New(st.Message())
+	}
+	return fmt.Errorf("daemon at %s: %s: %s", addr, st.Code(), st.Message())
+}
+
+func init() {
+	var f opsFlags
+	var asJSON bool
+	statusCmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show a daemon's devices, parameters, queues and memory",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return f.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
+				st, err := c.Status(ctx)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					b, err := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: true}.Marshal(st)
+					if err != nil {
+						return err
+					}
+					_, err = fmt.Fprintln(cmd.OutOrStdout(), string(b))
+					return err
+				}
+				return writeStatus(cmd.OutOrStdout(), f.addr, st)
+			})
+		},
+	}
+	f.register(statusCmd, 30*time.Second)
+	statusCmd.Flags().BoolVar(&asJSON, "json", false, "print the GetStatus response as JSON")
+	rootCmd.AddCommand(statusCmd)
+
+	var mf opsFlags
+	metricsCmd := &cobra.Command{
+		Use:   "metrics",
+		Short: "Print a daemon's Prometheus metrics",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return mf.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
+				text, err := c.Metrics(ctx)
+				if err != nil {
+					return err
+				}
+				_, err = io.WriteString(cmd.OutOrStdout(), text)
+				return err
+			})
+		},
+	}
+	mf.register(metricsCmd, 30*time.Second)
+	rootCmd.AddCommand(metricsCmd)
+
+	var cf opsFlags
+	cancelCmd := &cobra.Command{
+		Use:   "cancel <job-id>",
+		Short: "Cancel a job: queued work is dropped, running work stops at the next stage boundary",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cf.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
+				running, err := c.Cancel(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				state := "was queued"
+				if running {
+					state = "was running"
+				}
+				_, err = fmt.Fprintf(cmd.OutOrStdout(), "cancelled %s (%s)\n", args[0], state)
+				return err
+			})
+		},
+	}
+	cf.register(cancelCmd, 30*time.Second)
+	rootCmd.AddCommand(cancelCmd)
+
+	var pf opsFlags
+	preloadCmd := &cobra.Command{
+		Use:   "preload <circuit-id>",
+		Short: "Load a circuit's parameters ahead of the first proof (e.g. porep-32g)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return pf.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
+				already, took, err := c.Preload(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				if already {
+					_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s was already loaded\n", args[0])
+				} else {
+					_, err = fmt.Fprintf(cmd.OutOrStdout(), "loaded %s in %v\n", args[0], took)
+				}
+				return err
+			})
+		},
+	}
+	pf.register(preloadCmd, 10*time.Minute) // a 44 GiB parameter file takes minutes
+	rootCmd.AddCommand(preloadCmd)
+
+	var ef opsFlags
+	evictCmd := &cobra.Command{
+		Use:   "evict <circuit-id>",
+		Short: "Drop a circuit's parameters from memory if no proof is using them",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return ef.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
+				was, freed, err := c.Evict(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				if was {
+					_, err = fmt.Fprintf(cmd.OutOrStdout(), "evicted %s, freed %s\n", args[0], config.Size(freed).Human())
+				} else {
+					_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s was not loaded\n", args[0])
+				}
+				return err
+			})
+		},
+	}
+	ef.register(evictCmd, 30*time.Second)
+	rootCmd.AddCommand(evictCmd)
+}
+
+// writeStatus prints a GetStatusResponse as tables.
+func writeStatus(w io.Writer, addr string, st *cuzkv1.GetStatusResponse) error {
+	up := (time.Duration(st.UptimeSeconds) * time.Second).String()
+	fmt.Fprintf(w, "daemon %s: up %s, %d proofs completed, %d failed\n", addr, up, st.TotalProofsCompleted, st.TotalProofsFailed)
+	if lim := st.PinnedMemoryLimitBytes; lim > 0 {
+		fmt.Fprintf(w, "memory: %s of %s reserved (%.0f%%)\n", config.Size(st.PinnedMemoryBytes).Human(),
+			config.Size(lim).Human(), 100*float64(st.PinnedMemoryBytes)/float64(lim))
+	} else {
+		fmt.Fprintf(w, "memory: %s reserved, no limit\n", config.Size(st.PinnedMemoryBytes).Human())
+	}
+
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nDEVICE\tNAME\tMEMORY FREE / TOTAL\tJOB\tKIND")
+	for _, g := range st.Gpus {
+		mem := "-"
+		if g.VramTotalBytes > 0 {
+			mem = config.Size(g.VramFreeBytes).Human() + " / " + config.Size(g.VramTotalBytes).Human()
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", g.Ordinal, dash(g.Name), mem, dash(g.CurrentJobId), dash(g.CurrentProofKind))
+	}
+	if len(st.Gpus) == 0 {
+		fmt.Fprintln(tw, "(none)\t\t\t\t")
+	}
+	fmt.Fprintln(tw, "\nPARAMETERS\tTIER\tSIZE\tIN USE\t")
+	for _, s := range st.LoadedSrs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t\n", s.CircuitId, s.Tier, config.Size(s.SizeBytes).Human(), s.RefCount)
+	}
+	if len(st.LoadedSrs) == 0 {
+		fmt.Fprintln(tw, "(none loaded)\t\t\t\t")
+	}
+	fmt.Fprintln(tw, "\nQUEUE\tPENDING\tIN PROGRESS\t\t")
+	for _, q := range st.Queues {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t\t\n", q.ProofKind, q.Pending, q.InProgress)
+	}
+	if len(st.Queues) == 0 {
+		fmt.Fprintln(tw, "(empty)\t\t\t\t")
+	}
+	return tw.Flush()
+}
+
+func dash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "-"
+	}
+	return s
+}
