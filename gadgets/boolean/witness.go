@@ -47,7 +47,7 @@ type TermBlock struct {
 }
 
 // BlockTerms is the size of one TermBlock block.
-const BlockTerms = 4096
+const BlockTerms = 512
 
 // AllocTerms returns n zeroed terms.
 func (tb *TermBlock) AllocTerms(n int) []r1cs.Term {
