@@ -200,9 +200,24 @@ func (r *reader) g1Vector(name string, chk pointCheck, workers int) ([]bls12381.
 	}
 	out := make([]bls12381.G1Affine, n)
 	src := r.b[r.off : r.off+n*G1Size]
+	var sub func(lo, hi int) int
+	if chk&checkSubgroup != 0 {
+		sub = func(lo, hi int) int {
+			if bls12381.IsInSubGroupBatchG1(out[lo:hi]) {
+				return -1
+			}
+			for i := lo; i < hi; i++ {
+				if !out[i].IsInSubGroup() {
+					return i
+				}
+			}
+			return -1
+		}
+	}
+	dchk := chk &^ checkSubgroup
 	err = parallelDecode(n, workers, func(i int) error {
-		return decodeG1(&out[i], src[i*G1Size:], chk)
-	}, r.file, name)
+		return decodeG1(&out[i], src[i*G1Size:], dchk)
+	}, sub, r.file, name)
 	if err != nil {
 		return nil, err
 	}
@@ -217,9 +232,24 @@ func (r *reader) g2Vector(name string, chk pointCheck, workers int) ([]bls12381.
 	}
 	out := make([]bls12381.G2Affine, n)
 	src := r.b[r.off : r.off+n*G2Size]
+	var sub func(lo, hi int) int
+	if chk&checkSubgroup != 0 {
+		sub = func(lo, hi int) int {
+			if bls12381.IsInSubGroupBatchG2(out[lo:hi]) {
+				return -1
+			}
+			for i := lo; i < hi; i++ {
+				if !out[i].IsInSubGroup() {
+					return i
+				}
+			}
+			return -1
+		}
+	}
+	dchk := chk &^ checkSubgroup
 	err = parallelDecode(n, workers, func(i int) error {
-		return decodeG2(&out[i], src[i*G2Size:], chk)
-	}, r.file, name)
+		return decodeG2(&out[i], src[i*G2Size:], dchk)
+	}, sub, r.file, name)
 	if err != nil {
 		return nil, err
 	}
@@ -228,40 +258,53 @@ func (r *reader) g2Vector(name string, chk pointCheck, workers int) ([]bls12381.
 }
 
 // parallelDecode runs dec(i) for i in [0, n) in chunks over workers
-// goroutines and returns the failure with the lowest index.
-func parallelDecode(n, workers int, dec func(i int) error, file, vector string) error {
+// goroutines, then sub(lo, hi) on each decoded chunk (nil: none), which
+// returns the index of a point outside the subgroup or −1. Subgroup
+// membership is checked per chunk with gnark's batch test (64 random
+// subset sums, each checked; a bad point escapes with probability
+// ≤ 2^−64), and a failing chunk is rescanned point by point to name the
+// index. The failure reported is the lowest-index decoding error, or else
+// the lowest-index subgroup error.
+func parallelDecode(n, workers int, dec func(i int) error, sub func(lo, hi int) int, file, vector string) error {
 	const minChunk = 1024
 	if workers < 1 {
 		workers = runtime.NumCPU()
 	}
-	chunks := min(workers, (n+minChunk-1)/minChunk)
-	if chunks <= 1 {
-		for i := 0; i < n; i++ {
+	chunks := max(1, min(workers, (n+minChunk-1)/minChunk))
+	decErrs := make([]*PointError, chunks)
+	subErrs := make([]*PointError, chunks)
+	run := func(c int) {
+		lo, hi := n*c/chunks, n*(c+1)/chunks
+		for i := lo; i < hi; i++ {
 			if err := dec(i); err != nil {
-				return &PointError{File: file, Vector: vector, Index: i, Err: err}
+				decErrs[c] = &PointError{File: file, Vector: vector, Index: i, Err: err}
+				return
 			}
 		}
-		return nil
-	}
-	errs := make([]*PointError, chunks)
-	var wg sync.WaitGroup
-	for c := 0; c < chunks; c++ {
-		lo, hi := n*c/chunks, n*(c+1)/chunks
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				if err := dec(i); err != nil {
-					errs[c] = &PointError{File: file, Vector: vector, Index: i, Err: err}
-					return
-				}
+		if sub != nil && hi > lo {
+			if i := sub(lo, hi); i >= 0 {
+				subErrs[c] = &PointError{File: file, Vector: vector, Index: i, Err: ErrNotInSubgroup}
 			}
-		}()
+		}
 	}
-	wg.Wait()
-	for _, e := range errs {
-		if e != nil {
-			return e
+	if chunks == 1 {
+		run(0)
+	} else {
+		var wg sync.WaitGroup
+		for c := 0; c < chunks; c++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				run(c)
+			}()
+		}
+		wg.Wait()
+	}
+	for _, errs := range [][]*PointError{decErrs, subErrs} {
+		for _, e := range errs {
+			if e != nil {
+				return e
+			}
 		}
 	}
 	return nil
