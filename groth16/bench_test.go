@@ -55,8 +55,14 @@ func BenchmarkWriteParams(b *testing.B) {
 	}
 }
 
+// BenchmarkSetup times Setup; CUZK_BENCH_LARGE=1 adds 2^20 rows (minutes,
+// a few GiB).
 func BenchmarkSetup(b *testing.B) {
-	for _, rows := range []int{1 << 12, 1 << 16} {
+	sizes := []int{1 << 12, 1 << 16}
+	if os.Getenv("CUZK_BENCH_LARGE") != "" {
+		sizes = append(sizes, 1<<20)
+	}
+	for _, rows := range sizes {
 		c := randCircuit{Seed: 1, Inputs: 10, Rows: rows, BitHeavy: true}
 		b.Run(fmt.Sprintf("rows=2^%d", bitsLen(rows)), func(b *testing.B) {
 			for b.Loop() {
