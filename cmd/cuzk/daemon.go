@@ -128,9 +128,11 @@ func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer func() {
+		t0 := time.Now()
 		if err := eng.Close(); err != nil {
 			log.Warn("closing engine", "err", err)
 		}
+		log.Info("stopped", "engine_close", time.Since(t0).Round(time.Millisecond))
 	}()
 	routes := map[string]http.Handler{}
 	if rec != nil {
@@ -201,7 +203,8 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 	switch cfg.Device.Kind {
 	case "cpu":
-		return []groth16.Device{cpu.New(config.Threads(cfg.GPUs.GPUThreads))}, nil
+		n := config.Threads(cfg.GPUs.GPUThreads)
+		return []groth16.Device{namedDevice{cpu.New(n), fmt.Sprintf("cpu (%d threads)", n)}}, nil
 	case "sim":
 		n := max(len(cfg.GPUs.Devices), 1)
 		out := make([]groth16.Device, n)
@@ -219,6 +222,14 @@ func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 	}
 	return nil, fmt.Errorf("device.kind %q is not one of cpu, cuda, sim", cfg.Device.Kind)
 }
+
+// namedDevice gives a device without a Name method one for the status.
+type namedDevice struct {
+	groth16.Device
+	name string
+}
+
+func (d namedDevice) Name() string { return d.name }
 
 // daemonParams routes parameter requests: synthetic circuit ids to the
 // development parameters, every other id to the srs residency cache. It

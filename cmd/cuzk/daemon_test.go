@@ -92,7 +92,8 @@ func TestDaemonEndToEnd(t *testing.T) {
 	}
 
 	out, code := run(t, "status", "--addr", addr)
-	if code != 0 || !strings.Contains(out, "1 proofs completed") || !strings.Contains(out, circuits.SyntheticID(sc)) {
+	if code != 0 || !strings.Contains(out, "1 proofs completed") || !strings.Contains(out, circuits.SyntheticID(sc)) ||
+		!strings.Contains(out, "cpu (") {
 		t.Errorf("status (exit %d):\n%s", code, out)
 	}
 	out, code = run(t, "metrics", "--addr", addr)
