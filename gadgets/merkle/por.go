@@ -17,6 +17,10 @@ import (
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
+// MaxArity bounds a path level's arity (Filecoin trees use 2, 4 and 8; the
+// generic insertion costs arity·(arity − 1) rows).
+const MaxArity = 16
+
 // ErrPath reports a path the circuit cannot be built from.
 var ErrPath = errors.New("merkle: bad path")
 
@@ -123,8 +127,8 @@ func NewPoRCircuit(h NodeHasher, p *merkle.Proof, private bool) (*PoRCircuit, er
 // indexBits returns log2(arity), or an error when arity is not a power of
 // two ≥ 2 or index is out of range.
 func indexBits(l, arity, index int) (int, error) {
-	if arity < 2 || arity&(arity-1) != 0 {
-		return 0, fmt.Errorf("%w: level %d arity %d is not a power of two ≥ 2", ErrPath, l, arity)
+	if arity < 2 || arity > MaxArity || arity&(arity-1) != 0 {
+		return 0, fmt.Errorf("%w: level %d arity %d is not a power of two in [2, %d]", ErrPath, l, arity, MaxArity)
 	}
 	if index < 0 || index >= arity {
 		return 0, fmt.Errorf("%w: level %d index %d out of range [0, %d)", ErrPath, l, index, arity)
