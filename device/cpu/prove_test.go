@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -68,5 +69,55 @@ func TestProveVerify(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProveVerifyRandomShapes proves and verifies 20 random synthetic
+// shapes (1–50 inputs, up to 2^14 rows, dense to bit-heavy witnesses).
+func TestProveVerifyRandomShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20 setups: skipped in -short")
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	d := New(0)
+	ctx := context.Background()
+	rnd := rand.NewChaCha8([32]byte{2})
+	for i := 0; i < 20; i++ {
+		inputs := 1 + r.IntN(50)
+		logN := 1 + r.Float64()*13 // up to 2^14 rows
+		cfg := synthetic.Config{
+			Constraints:  max(inputs+2, int(math.Exp2(logN))),
+			Inputs:       inputs,
+			BoolFraction: []float64{0, 0.5, 0.75, 0.95}[r.IntN(4)],
+			ADensity:     r.Float64(),
+			BDensity:     r.Float64(),
+			Seed:         r.Uint64(),
+		}
+		if i == 19 {
+			cfg.Constraints = 1 << 14
+		}
+		c, err := synthetic.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := groth16.Setup(c, []byte(fmt.Sprint("random shape ", i)))
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		pvk, err := groth16.PrepareVerifyingKey(&p.VK)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proof, in, err := groth16.Prove(ctx, d, p, c, rnd)
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		if err := groth16.Verify(pvk, &proof, in); err != nil {
+			t.Fatalf("%+v: proof does not verify: %v", cfg, err)
+		}
+		in[r.IntN(len(in))].SetUint64(7)
+		if err := groth16.Verify(pvk, &proof, in); !errors.Is(err, groth16.ErrInvalidProof) {
+			t.Fatalf("%+v: changed input: Verify = %v, want ErrInvalidProof", cfg, err)
+		}
 	}
 }
