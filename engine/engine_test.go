@@ -537,3 +537,32 @@ func TestDeviceLockHandsOverByPriority(t *testing.T) {
 		t.Fatalf("lock order %v, want %v", order, want)
 	}
 }
+
+// TestHigherPriorityPreemptsMemoryWait: while the dispatcher waits for
+// memory on behalf of a NORMAL unit, a CRITICAL unit that arrives takes the
+// memory first.
+func TestHigherPriorityPreemptsMemoryWait(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, func(c *Config) {
+		c.Budget = memory.New(testReserve) // one unit at a time
+		c.SynthesisWorkers = 2
+	})
+	a := env.submit(t, "a", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 2, Gate: "a"})
+	waitFor(t, "a/0 synthesizing and a/1 waiting for memory", func() bool {
+		return len(env.events(timeline.SynthStart)) == 1 && env.budget.Waiting() == 1
+	})
+	c := env.submit(t, "c", KindWinningPoSt, 0, testJob{Tag: 2, Parts: 1})
+	waitFor(t, "the wait to be re-aimed at c", func() bool { return env.e.synthQ.len() == 1 && env.budget.Waiting() == 1 })
+	close(env.planner.gate("a"))
+	for _, id := range []string{a, c} {
+		if r := env.await(t, id); r.Status != StatusCompleted {
+			t.Fatalf("%s: %v %s", id, r.Status, r.Error)
+		}
+	}
+	var order []string
+	for _, e := range env.events(timeline.SynthStart) {
+		order = append(order, fmt.Sprintf("%s/%d", e.Job, e.Partition))
+	}
+	if want := "a/0 c/0 a/1"; strings.Join(order, " ") != want {
+		t.Fatalf("synthesis order %v, want %s", order, want)
+	}
+}

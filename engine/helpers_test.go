@@ -188,6 +188,7 @@ func newTestEnv(t *testing.T, dcfg sim.Config, mod func(*Config)) *testEnv {
 		t.Fatal(err)
 	}
 	env.e = e
+	env.budget = e.Budget() // mod may have replaced it
 	t.Cleanup(func() { e.Close() })
 	return env
 }
