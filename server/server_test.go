@@ -117,13 +117,18 @@ func TestListenUnix(t *testing.T) {
 }
 
 func dialUnix(t *testing.T, path string) cuzkv1.ProvingEngineClient {
+	return cuzkv1.NewProvingEngineClient(dialConn(t, path))
+}
+
+func dialConn(t testing.TB, path string) *grpc.ClientConn {
 	t.Helper()
-	conn, err := grpc.NewClient("unix://"+path, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient("unix://"+path, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes), grpc.MaxCallSendMsgSize(MaxMessageBytes)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return cuzkv1.NewProvingEngineClient(conn)
+	return conn
 }
 
 // startServer runs a Server on a temp unix socket and an HTTP port.
