@@ -334,3 +334,13 @@ func (p *circuit) mulSparse(m *native.SparseMatrix) {
 	}
 	p.elements[0] = elt{n: first}
 }
+
+// HashMerkleTree is Hash with the MerkleTree constants of len(preimage)
+// (tree nodes, column hashes, comm_r = H(comm_c, comm_r_last)).
+func HashMerkleTree(cs r1cs.ConstraintSystem, preimage []num.AllocatedNum) (num.AllocatedNum, error) {
+	c, err := native.MerkleTree(len(preimage))
+	if err != nil {
+		return num.AllocatedNum{}, err
+	}
+	return Hash(cs, preimage, c)
+}

@@ -203,3 +203,26 @@ func TestEveryVariableConstrained(t *testing.T) {
 		r.Set(v, old)
 	}
 }
+
+func TestHashMerkleTree(t *testing.T) {
+	in := preimage(11, 8)
+	p := gadgettest.NewProver()
+	nums := make([]num.AllocatedNum, len(in))
+	for i := range in {
+		nums[i] = num.Alloc(p, in[i])
+	}
+	out, err := HashMerkleTree(p, nums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := native.HashMerkleTree(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Value.Equal(&want) || p.IsSatisfied() != -1 || p.NumConstraints() != 598 {
+		t.Fatal("column hash (arity 11) mismatch")
+	}
+	if _, err := HashMerkleTree(p, nums[:3]); err == nil {
+		t.Fatal("arity 3 accepted")
+	}
+}

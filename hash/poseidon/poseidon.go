@@ -151,3 +151,13 @@ func (c *Constants) HashReference(preimage []fr.Element) (fr.Element, error) {
 	}
 	return s[1], nil
 }
+
+// HashMerkleTree hashes preimage with the MerkleTree constants of its
+// length (tree nodes, column hashes, comm_r = H(comm_c, comm_r_last)).
+func HashMerkleTree(preimage []fr.Element) (fr.Element, error) {
+	c, err := MerkleTree(len(preimage))
+	if err != nil {
+		return fr.Element{}, err
+	}
+	return c.Hash(preimage)
+}
