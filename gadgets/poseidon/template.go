@@ -13,7 +13,7 @@ import (
 // A template is the constraint rows of one hash with its variables written
 // as slots: slotOne for ONE, 0..arity−1 for the preimage, arity+k for the
 // hash's k-th allocation. The coefficients depend only on the constants
-// (not on values), so the rows are recorded once per arity and tag by the
+// (not on values), so the rows are recorded once per parameter set and tag by the
 // full linear-combination synthesis and reused by every later hash.
 type template struct {
 	allocs int
@@ -30,8 +30,8 @@ type slotTerm struct {
 type row struct{ a, b, c []slotTerm }
 
 type templateKey struct {
-	arity int
-	tag   fr.Element
+	params *native.Params
+	tag    fr.Element
 }
 
 var (
@@ -40,7 +40,7 @@ var (
 )
 
 func templateFor(c *native.Constants) *template {
-	key := templateKey{c.Arity, c.Tag}
+	key := templateKey{c.Params, c.Tag}
 	if t, ok := templates.Load(key); ok {
 		return t.(*template)
 	}
