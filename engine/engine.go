@@ -157,10 +157,12 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 		e.mu.Unlock()
 		jcancel()
 		j.mu.Lock()
-		j.state = stateDone
-		j.result = Result{JobID: id, Status: StatusFailed, Error: err.Error()}
+		if j.state != stateDone { // a concurrent Cancel may have ended it
+			j.state = stateDone
+			j.result = Result{JobID: id, Status: StatusFailed, Error: err.Error()}
+			close(j.done)
+		}
 		j.mu.Unlock()
-		close(j.done)
 		return "", 0, err
 	}
 	j.mu.Lock()
