@@ -61,6 +61,12 @@ to finish.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			go func() {
+				// After the first signal a second one kills at once,
+				// instead of waiting out the grace period.
+				<-ctx.Done()
+				stop()
+			}()
 			return runDaemon(ctx, cfg, newLogger(cfg.Logging))
 		},
 	}
