@@ -1,6 +1,7 @@
 package poseidon
 
 import (
+	"errors"
 	"strconv"
 	"testing"
 
@@ -224,5 +225,36 @@ func TestHashMerkleTree(t *testing.T) {
 	}
 	if _, err := HashMerkleTree(p, nums[:3]); err == nil {
 		t.Fatal("arity 3 accepted")
+	}
+}
+
+// TestConcurrent hashes from several goroutines with separate systems (the
+// constants and row templates are shared caches); run with -race.
+func TestConcurrent(t *testing.T) {
+	arities := []int{2, 4, 8, 11, 2, 8}
+	errs := make(chan error, len(arities))
+	for g, arity := range arities {
+		go func() {
+			c, err := native.Custom(arity, 1+g%2)
+			if err != nil {
+				errs <- err
+				return
+			}
+			in := preimage(arity, uint64(g))
+			p := gadgettest.NewProver()
+			out, err := synth(p, c, in)
+			if err == nil {
+				want, _ := c.Hash(in)
+				if !out.Value.Equal(&want) || p.IsSatisfied() != -1 {
+					err = errors.New("wrong digest or unsatisfied")
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range arities {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
