@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/client"
@@ -89,6 +92,34 @@ func TestDaemonEndToEnd(t *testing.T) {
 	}
 	if len(res.Proof) != 2*192 {
 		t.Fatalf("proof is %d bytes, want 384", len(res.Proof))
+	}
+
+	// The AwaitProof timeout, cancel and bad input, through the real engine.
+	big := synthetic.Default(1 << 12)
+	big.Seed = 4
+	id, _, err := c.Submit(cctx, &cuzkv1.SubmitProofRequest{
+		RequestId: "e2e-2", ProofKind: cuzkv1.ProofKind_WINDOW_POST_PARTITION,
+		VanillaProof: circuits.SyntheticDescriptor(big, 16),
+	})
+	if err != nil {
+		t.Fatalf("submit: %v", err)
+	}
+	aw, err := c.Raw().AwaitProof(cctx, &cuzkv1.AwaitProofRequest{JobId: id, TimeoutMs: 1})
+	if err != nil || aw.Status != cuzkv1.AwaitProofResponse_TIMEOUT {
+		t.Errorf("await with 1 ms timeout: %v %v", aw, err)
+	}
+	if _, err := c.Cancel(cctx, id); err != nil {
+		t.Errorf("cancel: %v", err)
+	}
+	aw, err = c.Raw().AwaitProof(cctx, &cuzkv1.AwaitProofRequest{JobId: id})
+	if err != nil || aw.Status != cuzkv1.AwaitProofResponse_CANCELLED {
+		t.Errorf("await after cancel: %v %v", aw, err)
+	}
+	for _, vp := range []string{"garbage", `{"synthetic":{"constraints":-5}}`, `{"synthetic":`} {
+		_, err := c.Prove(cctx, &cuzkv1.SubmitProofRequest{ProofKind: cuzkv1.ProofKind_POREP_SEAL_COMMIT, VanillaProof: []byte(vp)})
+		if status.Code(err) != codes.InvalidArgument {
+			t.Errorf("vanilla proof %q: %v, want InvalidArgument", vp, err)
+		}
 	}
 
 	out, code := run(t, "status", "--addr", addr)
