@@ -33,7 +33,7 @@ func field(b bool) fr.Element {
 // Alloc allocates a bit holding value and enforces (1 − a) · a = 0.
 func Alloc(cs r1cs.ConstraintSystem, value bool) AllocatedBit {
 	v := cs.Alloc(field(value))
-	if SkipsConstraints(cs) {
+	if r1cs.SkipsConstraints(cs) {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: v, Value: value}
 	}
@@ -61,7 +61,7 @@ func AllocConditionally(cs r1cs.ConstraintSystem, value bool, mustBeFalse Alloca
 func XorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value != b.Value
 	c := cs.Alloc(field(val))
-	if SkipsConstraints(cs) {
+	if r1cs.SkipsConstraints(cs) {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: c, Value: val}
 	}
@@ -81,7 +81,7 @@ func XorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func AndBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value && b.Value
 	c := cs.Alloc(field(val))
-	if SkipsConstraints(cs) {
+	if r1cs.SkipsConstraints(cs) {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: c, Value: val}
 	}
@@ -97,7 +97,7 @@ func AndBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func AndNotBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := a.Value && !b.Value
 	c := cs.Alloc(field(val))
-	if SkipsConstraints(cs) {
+	if r1cs.SkipsConstraints(cs) {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: c, Value: val}
 	}
@@ -114,7 +114,7 @@ func AndNotBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 func NorBits(cs r1cs.ConstraintSystem, a, b AllocatedBit) AllocatedBit {
 	val := !a.Value && !b.Value
 	c := cs.Alloc(field(val))
-	if SkipsConstraints(cs) {
+	if r1cs.SkipsConstraints(cs) {
 		cs.Enforce(nil, nil, nil)
 		return AllocatedBit{Var: c, Value: val}
 	}

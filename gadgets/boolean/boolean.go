@@ -180,7 +180,7 @@ func Sha256Ch(cs r1cs.ConstraintSystem, a, b, c Boolean) Boolean {
 		return And(cs, a.Not(), c.Not()).Not()
 	}
 	ch := cs.Alloc(field(val))
-	if SkipsConstraints(cs) {
+	if r1cs.SkipsConstraints(cs) {
 		cs.Enforce(nil, nil, nil)
 		return Is(AllocatedBit{Var: ch, Value: val})
 	}
@@ -219,7 +219,7 @@ func Sha256Maj(cs r1cs.ConstraintSystem, a, b, c Boolean) Boolean {
 	}
 	maj := cs.Alloc(field(val))
 	bc := And(cs, b, c)
-	if SkipsConstraints(cs) {
+	if r1cs.SkipsConstraints(cs) {
 		cs.Enforce(nil, nil, nil)
 		return Is(AllocatedBit{Var: maj, Value: val})
 	}

@@ -31,7 +31,7 @@ func (m *MultiEq) AllocTerms(n int) []r1cs.Term { return m.terms.AllocTerms(n) }
 
 // NewMultiEq starts an empty batch on cs.
 func NewMultiEq(cs r1cs.ConstraintSystem) *MultiEq {
-	return &MultiEq{cs: cs, skip: boolean.SkipsConstraints(cs)}
+	return &MultiEq{cs: cs, skip: r1cs.SkipsConstraints(cs)}
 }
 
 // SkipsConstraints reports whether the wrapped system ignores linear
