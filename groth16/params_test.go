@@ -471,3 +471,47 @@ func TestCheckShape(t *testing.T) {
 		t.Fatalf("same domain: %v", err)
 	}
 }
+
+// TestParamsParallelDecode exercises several decoding chunks per vector.
+func TestParamsParallelDecode(t *testing.T) {
+	c := randCircuit{Seed: 8, Inputs: 3, Rows: 3000}
+	p, err := Setup(&c, []byte("parallel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay := paramsLayout(t, good)
+	if lay["h"].n < 4000 {
+		t.Fatalf("|h| = %d, want ≥ 4000 for several chunks", lay["h"].n)
+	}
+	for _, w := range []int{1, 2, 4} {
+		q, err := DecodeParams(good, ReadOptions{Checked: true, Workers: w})
+		if err != nil {
+			t.Fatalf("workers=%d: %v", w, err)
+		}
+		if b, _ := q.MarshalBinary(); !bytes.Equal(b, good) {
+			t.Fatalf("workers=%d: round trip differs", w)
+		}
+	}
+	at := func(vec string, i int) int { return lay[vec].off + i*lay[vec].size }
+	// Two bad points in different chunks: the lowest index is reported.
+	b := bytes.Clone(good)
+	mutOffCurve(b[at("h", 3900):], G1Size)
+	mutOffCurve(b[at("h", 2500):], G1Size)
+	if _, err := DecodeParams(b, ReadOptions{Workers: 4}); !errors.Is(err, ErrNotOnCurve) || !strings.Contains(err.Error(), "h[2500]") {
+		t.Fatalf("two bad points: %v", err)
+	}
+	// A point outside the subgroup deep in a chunk is found by the batch
+	// test and named by the rescan.
+	b = bytes.Clone(good)
+	mutNonSubgroup(b[at("h", 3333):], G1Size)
+	if _, err := DecodeParams(b, ReadOptions{Checked: true, Workers: 4}); !errors.Is(err, ErrNotInSubgroup) || !strings.Contains(err.Error(), "h[3333]") {
+		t.Fatalf("non-subgroup h[3333]: %v", err)
+	}
+	if _, err := DecodeParams(b, ReadOptions{Workers: 4}); err != nil {
+		t.Fatalf("unchecked read of a non-subgroup point: %v", err)
+	}
+}
