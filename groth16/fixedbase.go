@@ -61,26 +61,65 @@ func fixedBaseG1(g *bls12381.G1Affine, s []fr.Element) []bls12381.G1Affine {
 	return newCombG1(g).mul(s)
 }
 
-// mul returns s_i·g for every scalar, in parallel.
+// mul returns s_i·g for every scalar, in parallel. The accumulators stay
+// affine: window by window, every point of a batch adds its table entry
+// with one shared inversion (Montgomery's trick). The affine formula never
+// meets a doubling or an opposite point: before window w an accumulator is
+// k·g with k < 2^(8w), the entry is d·2^(8w)·g, and for a canonical scalar
+// (< r) both multipliers and their sum stay below r.
 func (table combG1) mul(s []fr.Element) []bls12381.G1Affine {
 	out := make([]bls12381.G1Affine, len(s))
 	parallelChunks(len(s), func(lo, hi int) {
-		jac := make([]bls12381.G1Jac, min(combBatch, hi-lo))
+		n := min(combBatch, hi-lo)
+		limbs := make([][4]uint64, n)
+		set := make([]bool, n)
+		den := make([]bls12381.G1Affine, n) // X: x_T − x_acc, Y: prefix product
+		active := make([]int32, 0, n)
 		for b := lo; b < hi; b += combBatch {
 			e := min(b+combBatch, hi)
-			for i := b; i < e; i++ {
-				limbs := s[i].Bits()
-				acc := &jac[i-b]
-				acc.X.SetOne()
-				acc.Y.SetOne()
-				acc.Z.SetZero()
-				for w := 0; w < combWindows; w++ {
-					if d := digit(&limbs, w); d != 0 {
-						acc.AddMixed(&table[w*combDigits+d-1])
+			acc := out[b:e]
+			for i := range acc {
+				limbs[i] = s[b+i].Bits()
+				set[i] = false
+			}
+			for w := 0; w < combWindows; w++ {
+				active = active[:0]
+				prod := den[0].Y
+				prod.SetOne()
+				for i := range acc {
+					d := digit(&limbs[i], w)
+					if d == 0 {
+						continue
 					}
+					t := &table[w*combDigits+d-1]
+					if !set[i] {
+						acc[i] = *t
+						set[i] = true
+						continue
+					}
+					den[i].X.Sub(&t.X, &acc[i].X)
+					den[i].Y = prod
+					prod.Mul(&prod, &den[i].X)
+					active = append(active, int32(i))
+				}
+				if len(active) == 0 {
+					continue
+				}
+				inv := prod
+				inv.Inverse(&inv)
+				for k := len(active) - 1; k >= 0; k-- {
+					i := active[k]
+					t := &table[w*combDigits+digit(&limbs[i], w)-1]
+					a := &acc[i]
+					var dinv, lambda, x3, y3 = den[i].Y, den[i].Y, den[i].Y, den[i].Y
+					dinv.Mul(&den[i].Y, &inv) // 1/(x_T − x_acc)
+					inv.Mul(&inv, &den[i].X)
+					lambda.Sub(&t.Y, &a.Y).Mul(&lambda, &dinv)
+					x3.Square(&lambda).Sub(&x3, &a.X).Sub(&x3, &t.X)
+					y3.Sub(&a.X, &x3).Mul(&y3, &lambda).Sub(&y3, &a.Y)
+					a.X, a.Y = x3, y3
 				}
 			}
-			batchToAffineG1(jac[:e-b], out[b:e])
 		}
 	})
 	return out
@@ -123,26 +162,60 @@ func fixedBaseG2(g *bls12381.G2Affine, s []fr.Element) []bls12381.G2Affine {
 	return newCombG2(g).mul(s)
 }
 
-// mul returns s_i·g for every scalar, in parallel.
+// mul is combG1.mul for G2.
 func (table combG2) mul(s []fr.Element) []bls12381.G2Affine {
 	out := make([]bls12381.G2Affine, len(s))
 	parallelChunks(len(s), func(lo, hi int) {
-		jac := make([]bls12381.G2Jac, min(combBatch, hi-lo))
+		n := min(combBatch, hi-lo)
+		limbs := make([][4]uint64, n)
+		set := make([]bool, n)
+		den := make([]bls12381.G2Affine, n) // X: x_T − x_acc, Y: prefix product
+		active := make([]int32, 0, n)
 		for b := lo; b < hi; b += combBatch {
 			e := min(b+combBatch, hi)
-			for i := b; i < e; i++ {
-				limbs := s[i].Bits()
-				acc := &jac[i-b]
-				acc.X.SetOne()
-				acc.Y.SetOne()
-				acc.Z.SetZero()
-				for w := 0; w < combWindows; w++ {
-					if d := digit(&limbs, w); d != 0 {
-						acc.AddMixed(&table[w*combDigits+d-1])
+			acc := out[b:e]
+			for i := range acc {
+				limbs[i] = s[b+i].Bits()
+				set[i] = false
+			}
+			for w := 0; w < combWindows; w++ {
+				active = active[:0]
+				prod := den[0].Y
+				prod.SetOne()
+				for i := range acc {
+					d := digit(&limbs[i], w)
+					if d == 0 {
+						continue
 					}
+					t := &table[w*combDigits+d-1]
+					if !set[i] {
+						acc[i] = *t
+						set[i] = true
+						continue
+					}
+					den[i].X.Sub(&t.X, &acc[i].X)
+					den[i].Y = prod
+					prod.Mul(&prod, &den[i].X)
+					active = append(active, int32(i))
+				}
+				if len(active) == 0 {
+					continue
+				}
+				inv := prod
+				inv.Inverse(&inv)
+				for k := len(active) - 1; k >= 0; k-- {
+					i := active[k]
+					t := &table[w*combDigits+digit(&limbs[i], w)-1]
+					a := &acc[i]
+					var dinv, lambda, x3, y3 = den[i].Y, den[i].Y, den[i].Y, den[i].Y
+					dinv.Mul(&den[i].Y, &inv) // 1/(x_T − x_acc)
+					inv.Mul(&inv, &den[i].X)
+					lambda.Sub(&t.Y, &a.Y).Mul(&lambda, &dinv)
+					x3.Square(&lambda).Sub(&x3, &a.X).Sub(&x3, &t.X)
+					y3.Sub(&a.X, &x3).Mul(&y3, &lambda).Sub(&y3, &a.Y)
+					a.X, a.Y = x3, y3
 				}
 			}
-			batchToAffineG2(jac[:e-b], out[b:e])
 		}
 	})
 	return out
