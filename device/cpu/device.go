@@ -99,8 +99,10 @@ type partial struct {
 	sums groth16.Sums
 }
 
-// Check reports whether a fits p, naming the first mismatch. It is what
-// Prepare checks before touching any vector.
+// Check reports whether a is consistent and fits p, naming the first
+// mismatch. It is what Prepare checks before touching any vector. Errors
+// wrap ErrMismatch, and also groth16.ErrParamsMismatch when the parameters'
+// vector lengths are what differs.
 func Check(a *groth16.Assignment, p *groth16.Params) error {
 	if a == nil || p == nil {
 		return fmt.Errorf("%w: nil assignment or parameters", ErrMismatch)
@@ -127,29 +129,18 @@ func Check(a *groth16.Assignment, p *groth16.Params) error {
 		if bm.b == nil {
 			return fmt.Errorf("%w: %s is missing", ErrMismatch, bm.name)
 		}
-		if bm.b.N != bm.n || len(bm.b.Words)*64 < bm.n {
+		if bm.b.N != bm.n || len(bm.b.Words) != (bm.n+63)/64 {
 			return fmt.Errorf("%w: %s has %d bits (%d words), want %d", ErrMismatch, bm.name, bm.b.N, len(bm.b.Words), bm.n)
 		}
+		if r := bm.n % 64; r != 0 && bm.b.Words[len(bm.b.Words)-1]>>uint(r) != 0 {
+			return fmt.Errorf("%w: %s has bits set beyond its %d variables", ErrMismatch, bm.name, bm.n)
+		}
 	}
-	m, err := domainSize(n)
-	if err != nil {
+	if _, err := domainSize(n); err != nil {
 		return err
 	}
-	if len(p.H) != m-1 {
-		return fmt.Errorf("%w: |h| = %d, want m − 1 = %d for %d rows", ErrMismatch, len(p.H), m-1, n)
-	}
-	if len(p.L) != len(a.Aux) {
-		return fmt.Errorf("%w: |l| = %d, want %d aux variables", ErrMismatch, len(p.L), len(a.Aux))
-	}
-	if want := len(a.Input) + popCount(a.ADensityAux, len(a.Aux)); len(p.A) != want {
-		return fmt.Errorf("%w: |a| = %d, want %d inputs + A-aux popcount = %d", ErrMismatch, len(p.A), len(a.Input), want)
-	}
-	want := popCount(a.BDensityInput, len(a.Input)) + popCount(a.BDensityAux, len(a.Aux))
-	if len(p.BG1) != want {
-		return fmt.Errorf("%w: |b_g1| = %d, want B popcounts = %d", ErrMismatch, len(p.BG1), want)
-	}
-	if len(p.BG2) != want {
-		return fmt.Errorf("%w: |b_g2| = %d, want B popcounts = %d", ErrMismatch, len(p.BG2), want)
+	if err := p.CheckShape(groth16.ShapeOfAssignment(a)); err != nil {
+		return fmt.Errorf("%w: %w", ErrMismatch, err)
 	}
 	return nil
 }

@@ -140,6 +140,7 @@ func paramsFor(r *rand.Rand, a *groth16.Assignment) *groth16.Params {
 	m, _ := domainSize(len(a.A))
 	nb := popCount(a.BDensityInput, len(a.Input)) + popCount(a.BDensityAux, len(a.Aux))
 	return &groth16.Params{
+		VK:  groth16.VerifyingKey{IC: randG1(r, len(a.Input))},
 		H:   randG1(r, m-1),
 		L:   randG1(r, len(a.Aux)),
 		A:   randG1(r, len(a.Input)+popCount(a.ADensityAux, len(a.Aux))),
@@ -275,25 +276,32 @@ func TestDeviceRejectsMismatch(t *testing.T) {
 	d := New(1)
 	cases := []struct {
 		name   string
+		params bool // a parameters' length is wrong
 		mutate func(a *groth16.Assignment, p *groth16.Params)
 	}{
-		{"h", func(a *groth16.Assignment, p *groth16.Params) { p.H = p.H[1:] }},
-		{"l", func(a *groth16.Assignment, p *groth16.Params) { p.L = p.L[1:] }},
-		{"a", func(a *groth16.Assignment, p *groth16.Params) { p.A = append(p.A, p.A[0]) }},
-		{"b_g1", func(a *groth16.Assignment, p *groth16.Params) { p.BG1 = p.BG1[1:] }},
-		{"b_g2", func(a *groth16.Assignment, p *groth16.Params) { p.BG2 = p.BG2[1:] }},
-		{"abc rows", func(a *groth16.Assignment, p *groth16.Params) { a.C = a.C[1:] }},
-		{"density length", func(a *groth16.Assignment, p *groth16.Params) { a.BDensityAux = r1cs.NewBitmap(3) }},
-		{"no density", func(a *groth16.Assignment, p *groth16.Params) { a.ADensityAux = nil }},
-		{"no inputs", func(a *groth16.Assignment, p *groth16.Params) { a.Input = nil }},
-		{"no rows", func(a *groth16.Assignment, p *groth16.Params) { a.A, a.B, a.C = nil, nil, nil }},
+		{"h", true, func(a *groth16.Assignment, p *groth16.Params) { p.H = p.H[1:] }},
+		{"l", true, func(a *groth16.Assignment, p *groth16.Params) { p.L = p.L[1:] }},
+		{"a", true, func(a *groth16.Assignment, p *groth16.Params) { p.A = append(p.A, p.A[0]) }},
+		{"b_g1", true, func(a *groth16.Assignment, p *groth16.Params) { p.BG1 = p.BG1[1:] }},
+		{"b_g2", true, func(a *groth16.Assignment, p *groth16.Params) { p.BG2 = p.BG2[1:] }},
+		{"ic", true, func(a *groth16.Assignment, p *groth16.Params) { p.VK.IC = p.VK.IC[1:] }},
+		{"abc rows", false, func(a *groth16.Assignment, p *groth16.Params) { a.C = a.C[1:] }},
+		{"density length", false, func(a *groth16.Assignment, p *groth16.Params) { a.BDensityAux = r1cs.NewBitmap(3) }},
+		{"density stray bits", false, func(a *groth16.Assignment, p *groth16.Params) { a.ADensityAux.Words[0] |= 1 << 63 }},
+		{"no density", false, func(a *groth16.Assignment, p *groth16.Params) { a.ADensityAux = nil }},
+		{"no inputs", false, func(a *groth16.Assignment, p *groth16.Params) { a.Input = nil }},
+		{"no rows", false, func(a *groth16.Assignment, p *groth16.Params) { a.A, a.B, a.C = nil, nil, nil }},
 	}
 	for _, c := range cases {
 		a := assignment(r, 20, 3, 10, gen, 0.5, 0.5, 0.5)
 		p := paramsFor(r, a)
 		c.mutate(a, p)
-		if _, err := d.Prepare(ctx, a, p); !errors.Is(err, ErrMismatch) {
+		_, err := d.Prepare(ctx, a, p)
+		if !errors.Is(err, ErrMismatch) {
 			t.Errorf("%s: Prepare = %v, want ErrMismatch", c.name, err)
+		}
+		if c.params && !errors.Is(err, groth16.ErrParamsMismatch) {
+			t.Errorf("%s: Prepare = %v, want groth16.ErrParamsMismatch too", c.name, err)
 		}
 	}
 	if _, err := d.Run(ctx, "nope"); err == nil {
