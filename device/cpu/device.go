@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -18,6 +19,10 @@ import (
 // ErrMismatch is returned (wrapped, with what differs) when an assignment
 // does not fit the parameters or is inconsistent in itself.
 var ErrMismatch = errors.New("cpu: assignment does not match the parameters")
+
+// ErrReused rejects a Prepared passed to Run, or a Partial passed to
+// Finish, a second time: their buffers are gone after the first call.
+var ErrReused = errors.New("cpu: Prepare/Run result used twice")
 
 // Device is the CPU groth16.Device. The zero value is ready to use and
 // runs every step on GOMAXPROCS goroutines.
@@ -91,6 +96,8 @@ type prepared struct {
 	b1  g1Query
 	b2  []bls12381.G2Affine // compacted tail bases of B_G2 (b1's split)
 	b2o bool
+
+	ran, finished atomic.Bool // Run and Finish each take w once
 }
 
 // partial is the Device's state between Run and Finish.
@@ -229,6 +236,9 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	if !ok || w == nil {
 		return nil, fmt.Errorf("cpu: Run given %T, not this device's Prepare result", wp)
 	}
+	if w.ran.Swap(true) {
+		return nil, ErrReused
+	}
 	fail := func(err error) (groth16.Partial, error) {
 		d.release(w)
 		return nil, err
@@ -291,6 +301,9 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	r, ok := rp.(*partial)
 	if !ok || r == nil {
 		return nil, fmt.Errorf("cpu: Finish given %T, not this device's Run result", rp)
+	}
+	if r.w.finished.Swap(true) {
+		return nil, ErrReused
 	}
 	defer d.release(r.w)
 	if err := ctx.Err(); err != nil {

@@ -329,6 +329,34 @@ func TestDeviceHonoursCancellation(t *testing.T) {
 	if _, err := d.Prepare(ctx, a, p); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Prepare after cancel = %v, want context.Canceled", err)
 	}
+	if _, err := d.Run(context.Background(), w); !errors.Is(err, ErrReused) {
+		t.Fatalf("second Run of one Prepared = %v, want ErrReused", err)
+	}
+}
+
+func TestDeviceRejectsReuse(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	a := assignment(r, 9, 2, 6, func() fr.Element { return randElement(r) }, 1, 1, 1)
+	p := paramsFor(r, a)
+	ctx := context.Background()
+	d := New(1)
+	w, err := d.Prepare(ctx, a, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := d.Run(ctx, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Run(ctx, w); !errors.Is(err, ErrReused) {
+		t.Fatalf("second Run = %v, want ErrReused", err)
+	}
+	if _, err := d.Finish(ctx, pr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Finish(ctx, pr); !errors.Is(err, ErrReused) {
+		t.Fatalf("second Finish = %v, want ErrReused", err)
+	}
 }
 
 func TestDeviceConcurrent(t *testing.T) {
