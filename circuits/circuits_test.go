@@ -28,6 +28,7 @@ func TestPlanRequests(t *testing.T) {
 		{"unknown field", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64,"rows":3}}`)}, 0, "unknown field"},
 		{"too many partitions", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64,"partitions":100000}}`)}, 0, "partitions"},
 		{"negative partitions", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64,"partitions":-1}}`)}, 0, "partitions"},
+		{"too many constraints", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":33554432}}`)}, 0, "exceeds"},
 		{"too few constraints", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":3}}`)}, 0, "Constraints"},
 		{"bad fraction", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64,"b_density":2}}`)}, 0, "BDensity"},
 		{"trailing data", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64}} {}`)}, 0, "trailing"},
@@ -153,4 +154,31 @@ func TestDevParamsRejectsOtherFamilies(t *testing.T) {
 	if _, _, err := NewDevParams("").Acquire(context.Background(), "porep-32g"); !errors.Is(err, engine.ErrUnknownCircuit) {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+// FuzzPlan feeds arbitrary vanilla proofs to the registry: it never
+// panics, and every rejection wraps engine.ErrInvalidRequest.
+func FuzzPlan(f *testing.F) {
+	f.Add([]byte(`{"synthetic":{"constraints":64,"partitions":10,"seed":7}}`))
+	f.Add([]byte(`{"synthetic":{"constraints":64,"inputs":-1}}`))
+	f.Add([]byte(`{"synthetic":{"constraints":1e30}}`))
+	f.Add([]byte(`{"synthetic":{}}`))
+	f.Add([]byte(`{"synthetic"`))
+	f.Add([]byte{})
+	r := New()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := r.Plan(context.Background(), &engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: b})
+		if err != nil {
+			if !errors.Is(err, engine.ErrInvalidRequest) {
+				t.Fatalf("error does not wrap ErrInvalidRequest: %v", err)
+			}
+			return
+		}
+		if len(p.Partitions) < 1 || len(p.Partitions) > MaxPartitions {
+			t.Fatalf("%d partitions", len(p.Partitions))
+		}
+		if _, err := ParseSyntheticID(p.CircuitID); err != nil {
+			t.Fatalf("plan's circuit id %q: %v", p.CircuitID, err)
+		}
+	})
 }

@@ -14,6 +14,11 @@ import (
 // MaxPartitions bounds a synthetic job (PoRep has 10, SnapDeals 16).
 const MaxPartitions = 256
 
+// MaxSyntheticConstraints bounds a synthetic partition: 2^24 rows, about a
+// 32 GiB PoRep partition's domain (2^27) / 8, so that a request cannot
+// start a development setup that runs for hours.
+const MaxSyntheticConstraints = 1 << 24
+
 // SyntheticJob is the descriptor a request carries in its vanilla proof.
 // Zero fractions and inputs take synthetic.Default's PoRep-like values.
 type SyntheticJob struct {
@@ -94,6 +99,10 @@ func parseSynthetic(b []byte) (job SyntheticJob, ok bool, err error) {
 	}
 	if err := job.Config().Validate(); err != nil {
 		return job, true, fmt.Errorf("%w: synthetic job descriptor: %v", engine.ErrInvalidRequest, err)
+	}
+	if job.Constraints > MaxSyntheticConstraints {
+		return job, true, fmt.Errorf("%w: synthetic job descriptor: constraints = %d exceeds %d",
+			engine.ErrInvalidRequest, job.Constraints, MaxSyntheticConstraints)
 	}
 	return job, true, nil
 }

@@ -230,6 +230,10 @@ func (e *Engine) plan(ctx context.Context, req *Request) (p *Plan, err error) {
 		if part.Synthesize == nil {
 			return nil, fmt.Errorf("engine: plan for %q: partition %d has no synthesizer", p.CircuitID, i)
 		}
+		if part.Reserve > e.budget.Limit() {
+			return nil, fmt.Errorf("%w: %q partition %d needs %d bytes, more than the whole memory budget (%d)",
+				ErrInvalidRequest, p.CircuitID, i, part.Reserve, e.budget.Limit())
+		}
 		if part.ReserveABC > part.Reserve {
 			return nil, fmt.Errorf("engine: plan for %q: partition %d releases %d bytes after Run of %d reserved",
 				p.CircuitID, i, part.ReserveABC, part.Reserve)

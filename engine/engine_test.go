@@ -377,11 +377,11 @@ func TestUnknownCircuitFailsJob(t *testing.T) {
 	}
 }
 
-func TestReservationLargerThanBudgetFailsJob(t *testing.T) {
+func TestReservationLargerThanBudgetIsRejected(t *testing.T) {
 	env := newTestEnv(t, sim.Config{}, func(c *Config) { c.Budget = memory.New(testReserve - 1) })
-	r := env.await(t, env.submit(t, "x", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 2}))
-	if r.Status != StatusFailed || !strings.Contains(r.Error, "memory") {
-		t.Fatalf("%v %q", r.Status, r.Error)
+	_, _, err := env.e.Submit(context.Background(), Request{Kind: KindPoRepSealCommit, VanillaProof: []byte(`{"tag":1,"parts":2}`)})
+	if !errors.Is(err, ErrInvalidRequest) || !strings.Contains(err.Error(), "memory budget") {
+		t.Fatalf("err = %v, want ErrInvalidRequest naming the memory budget", err)
 	}
 }
 
