@@ -109,3 +109,22 @@ func TestSumsForMatchesScalarMultiplication(t *testing.T) {
 		}
 	}
 }
+
+func TestOnKernelReportsRunInterval(t *testing.T) {
+	var got []Interval
+	var mu sync.Mutex
+	d := New(Config{Run: 5 * time.Millisecond, OnKernel: func(s, e time.Time) {
+		mu.Lock()
+		got = append(got, Interval{s, e})
+		mu.Unlock()
+	}})
+	w, _ := d.Prepare(context.Background(), assignment(1), nil)
+	p, err := d.Run(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, e := p.(*Partial).KernelInterval()
+	if len(got) != 1 || !got[0].Start.Equal(s) || !got[0].End.Equal(e) || e.Sub(s) < 5*time.Millisecond {
+		t.Fatalf("hook saw %v, partial reports [%v, %v]", got, s, e)
+	}
+}
