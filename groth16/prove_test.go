@@ -60,7 +60,7 @@ func proveCases() []proveCase {
 	add(9, 4096, true, false)
 	add(25, 4097, false, true)
 	add(50, 8192, true, true)
-	add(3, 16384, false, true)
+	add(3, 16384, false, false)
 	add(30, 16384, true, true)
 	return cs
 }
