@@ -101,7 +101,7 @@ func TestQueueOrderHasNoCollisions(t *testing.T) {
 }
 
 func TestCriticalJobJumpsTheQueue(t *testing.T) {
-	env := newTestEnv(t, sim.Config{Run: 30 * time.Millisecond}, func(c *Config) { c.SynthesisWorkers = 1 })
+	env := newTestEnv(t, sim.Config{Run: 50 * time.Millisecond}, func(c *Config) { c.SynthesisWorkers = 1 })
 	var normal []string
 	for i := 0; i < 5; i++ {
 		tj := testJob{Tag: uint64(i + 1), Parts: 3}

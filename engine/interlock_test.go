@@ -46,8 +46,8 @@ func TestInterlock(t *testing.T) {
 	}{
 		{"1 worker", 1, true, 0.42, 0.47},
 		{"2 workers", 2, false, 0.90, 0.95},
-		{"2 workers, finish inline", 2, true, 0.82, 0.90},
-		{"1 worker, finish off the loop", 1, false, 0.58, 0.64},
+		{"2 workers, finish inline", 2, true, 0.80, 0.90},
+		{"1 worker, finish off the loop", 1, false, 0.56, 0.64},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
