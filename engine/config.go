@@ -26,7 +26,8 @@ type Config struct {
 	// baseline (a worker that prepares, runs and finishes in turn).
 	FinishInline bool
 	// SynthesisWorkers bounds concurrent syntheses; defaults to the number
-	// of CPUs. The memory budget bounds them further.
+	// of CPUs. One more slot is kept for CRITICAL units only. The memory
+	// budget bounds them further.
 	SynthesisWorkers int
 	// Budget is the memory budget units reserve from before synthesis. Nil
 	// means an unlimited budget.

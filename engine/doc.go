@@ -14,7 +14,9 @@
 //     partition): the key is unique, so no unit can displace another. One
 //     dispatcher takes a free synthesis slot, the best unit, then that
 //     unit's memory reservation; a better unit arriving while it waits for
-//     memory takes the reservation first.
+//     memory takes the reservation first. One extra slot is reserved for
+//     CRITICAL units, so a WinningPoSt never waits behind long PoRep
+//     syntheses.
 //   - Synthesized units enter the device queue (same order). Each device
 //     has WorkersPerDevice workers: Prepare unlocked, Run under the device
 //     lock (handed to the best waiting unit, not to whoever asks first),

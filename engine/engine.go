@@ -42,8 +42,11 @@ type Engine struct {
 	synthQ *unitQueue
 	devQ   *unitQueue
 	slots  chan int // free synthesis worker slots
-	devs   []*deviceState
-	randMu sync.Mutex
+	// critSlot holds one extra slot only CRITICAL units may take, so a
+	// WinningPoSt never waits behind long PoRep syntheses (F8).
+	critSlot chan int
+	devs     []*deviceState
+	randMu   sync.Mutex
 
 	mu        sync.Mutex
 	jobs      map[string]*job
@@ -67,20 +70,22 @@ func New(cfg Config) (*Engine, error) {
 	cfg.setDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	e := &Engine{
-		cfg:    cfg,
-		rec:    cfg.Recorder,
-		budget: cfg.Budget,
-		start:  time.Now(),
-		ctx:    ctx,
-		cancel: cancel,
-		synthQ: newUnitQueue(),
-		devQ:   newUnitQueue(),
-		slots:  make(chan int, cfg.SynthesisWorkers),
-		jobs:   make(map[string]*job),
+		cfg:      cfg,
+		rec:      cfg.Recorder,
+		budget:   cfg.Budget,
+		start:    time.Now(),
+		ctx:      ctx,
+		cancel:   cancel,
+		synthQ:   newUnitQueue(),
+		devQ:     newUnitQueue(),
+		slots:    make(chan int, cfg.SynthesisWorkers),
+		critSlot: make(chan int, 1),
+		jobs:     make(map[string]*job),
 	}
 	for i := 0; i < cfg.SynthesisWorkers; i++ {
 		e.slots <- i
 	}
+	e.critSlot <- cfg.SynthesisWorkers
 	for _, d := range cfg.Devices {
 		e.devs = append(e.devs, &deviceState{dev: d})
 	}

@@ -117,7 +117,11 @@ func TestCriticalJobJumpsTheQueue(t *testing.T) {
 	waitFor(t, "the NORMAL units to be queued", func() bool { return env.e.synthQ.len() == 2+4*3 })
 	// WinningPoSt defaults to CRITICAL.
 	crit := env.submit(t, "critical", KindWinningPoSt, PriorityUnspecified, testJob{Tag: 9, Parts: 3})
-	waitFor(t, "every unit to be queued", func() bool { return env.e.synthQ.len() == 2+4*3+3 })
+	// The critical job does not wait for the busy slot: it has its own.
+	waitFor(t, "the critical job to finish", func() bool { return len(env.events(timeline.JobDone)) == 1 })
+	if n := env.e.synthQ.len(); n != 2+4*3 {
+		t.Fatalf("%d NORMAL units queued, want 14 (none may start before the critical job)", n)
+	}
 	close(env.planner.gate("first"))
 
 	for _, id := range append([]string{crit}, normal...) {
@@ -564,5 +568,30 @@ func TestHigherPriorityPreemptsMemoryWait(t *testing.T) {
 	}
 	if want := "a/0 c/0 a/1"; strings.Join(order, " ") != want {
 		t.Fatalf("synthesis order %v, want %s", order, want)
+	}
+}
+
+// TestCriticalHasAReservedSynthesisSlot: with every synthesis slot busy on
+// a long NORMAL synthesis, a CRITICAL job still synthesizes and completes.
+func TestCriticalHasAReservedSynthesisSlot(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, func(c *Config) { c.SynthesisWorkers = 1 })
+	n := env.submit(t, "normal", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 2, Gate: "n"})
+	waitFor(t, "the NORMAL synthesis to hold the slot", func() bool { return len(env.events(timeline.SynthStart)) == 1 })
+	h := env.submit(t, "high", KindWindowPoStPartition, 0, testJob{Tag: 2, Parts: 1})
+	c := env.submit(t, "crit", KindWinningPoSt, 0, testJob{Tag: 3, Parts: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if r, err := env.e.Await(ctx, c, 0); err != nil || r.Status != StatusCompleted {
+		t.Fatalf("critical job: %v %v %s", err, r.Status, r.Error)
+	}
+	// The HIGH job may not use the reserved slot.
+	if r, _ := env.e.Await(context.Background(), h, 50*time.Millisecond); r.Status != StatusTimeout {
+		t.Fatalf("HIGH job finished (%v) while the only ordinary slot was busy", r.Status)
+	}
+	close(env.planner.gate("n"))
+	for _, id := range []string{n, h} {
+		if r := env.await(t, id); r.Status != StatusCompleted {
+			t.Fatalf("%s: %v %s", id, r.Status, r.Error)
+		}
 	}
 }

@@ -68,6 +68,27 @@ func (q *unitQueue) clearWaiting() {
 	q.mu.Unlock()
 }
 
+// peek returns the best unit's key (ok false when empty) and a channel
+// closed at the next push.
+func (q *unitQueue) peek() (k unitKey, ok bool, wake <-chan struct{}) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.h) > 0 {
+		return q.h[0].key, true, q.wake
+	}
+	return k, false, q.wake
+}
+
+// tryPop takes the best unit if there is one.
+func (q *unitQueue) tryPop() (*unit, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.h) == 0 {
+		return nil, false
+	}
+	return heap.Pop(&q.h).(*unit), true
+}
+
 // pop blocks until a unit is available or ctx is done.
 func (q *unitQueue) pop(ctx context.Context) (*unit, error) {
 	for {

@@ -19,24 +19,28 @@ import (
 func (e *Engine) dispatch() {
 	defer e.wg.Done()
 	for {
-		var slot int
-		select {
-		case slot = <-e.slots:
-		case <-e.ctx.Done():
+		slot, ok := e.takeSlot()
+		if !ok {
 			return
 		}
-		u, err := e.synthQ.pop(e.ctx)
-		if err != nil {
-			return
+		u, ok := e.synthQ.tryPop()
+		if !ok || (slot == e.cfg.SynthesisWorkers && u.key.priority != PriorityCritical) {
+			// The unit the slot was taken for was cancelled meanwhile.
+			if ok {
+				e.synthQ.push(u)
+			}
+			e.freeSlot(slot)
+			continue
 		}
 		j := u.job
 		if j.ctx.Err() != nil {
 			e.retire(u)
-			e.slots <- slot
+			e.freeSlot(slot)
 			continue
 		}
 		res, ok := e.budget.TryReserve(u.part.Reserve)
 		if !ok {
+			var err error
 			wctx, preempt := context.WithCancel(j.ctx)
 			e.synthQ.setWaiting(u.key, preempt)
 			res, err = e.budget.Reserve(wctx, u.part.Reserve)
@@ -53,7 +57,7 @@ func (e *Engine) dispatch() {
 					e.fail(j, fmt.Errorf("partition %d: memory: %w", u.key.partition, err))
 					e.retire(u)
 				}
-				e.slots <- slot
+				e.freeSlot(slot)
 				continue
 			}
 		}
@@ -63,10 +67,48 @@ func (e *Engine) dispatch() {
 	}
 }
 
+// takeSlot waits until a unit is queued and a synthesis slot it may use
+// is free: a CRITICAL unit may also take the reserved slot. ok is false
+// when the engine closes.
+func (e *Engine) takeSlot() (slot int, ok bool) {
+	for {
+		head, queued, wake := e.synthQ.peek()
+		var crit chan int // nil: never ready
+		if queued && head.priority == PriorityCritical {
+			crit = e.critSlot
+		}
+		if !queued {
+			select {
+			case <-wake:
+				continue
+			case <-e.ctx.Done():
+				return 0, false
+			}
+		}
+		select {
+		case slot = <-e.slots:
+			return slot, true
+		case slot = <-crit:
+			return slot, true
+		case <-wake: // a better unit may have arrived: look again
+		case <-e.ctx.Done():
+			return 0, false
+		}
+	}
+}
+
+func (e *Engine) freeSlot(slot int) {
+	if slot == e.cfg.SynthesisWorkers {
+		e.critSlot <- slot
+	} else {
+		e.slots <- slot
+	}
+}
+
 // synthesize runs one unit's synthesis and queues it for a device.
 func (e *Engine) synthesize(u *unit, slot int) {
 	defer e.wg.Done()
-	defer func() { e.slots <- slot }()
+	defer e.freeSlot(slot)
 	j, part := u.job, u.key.partition
 	if j.ctx.Err() != nil {
 		e.retire(u)
