@@ -149,7 +149,7 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 	e.seq++
 	jctx, jcancel := context.WithCancel(e.ctx)
 	j := &job{
-		id: id, seq: e.seq, kind: req.Kind, priority: prio, req: req,
+		id: id, seq: e.seq, kind: req.Kind, priority: prio,
 		submitted: time.Now(), ctx: jctx, cancel: jcancel, done: make(chan struct{}),
 	}
 	e.jobs[id] = j // placeholder: a concurrent duplicate joins it
@@ -358,6 +358,8 @@ func (e *Engine) end(j *job, st Status, proof []byte, cause error) bool {
 		r.Error = cause.Error()
 	}
 	j.result = r
+	// What only a running job needs goes now; the result stays for the TTL.
+	j.asm, j.inputs = nil, nil
 	j.mu.Unlock()
 
 	j.cancel()
@@ -398,7 +400,7 @@ func (e *Engine) retire(u *unit) {
 	var release func()
 	if j.live == 0 {
 		release, j.release = j.release, nil
-		j.params = nil
+		j.params, j.plan = nil, nil
 	}
 	j.mu.Unlock()
 	if release != nil {

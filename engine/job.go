@@ -20,14 +20,14 @@ const (
 	stateDone                     // result set
 )
 
-// job is one accepted request. The request is shared by reference with
-// every unit, never copied (cuzk-anchor.md F4).
+// job is one accepted request. The request itself is not kept: the plan's
+// closures hold what synthesis needs, shared by every unit, never copied
+// per unit (cuzk-anchor.md F4), and dropped when the last unit retires.
 type job struct {
 	id        string
 	seq       uint64
 	kind      ProofKind
 	priority  Priority
-	req       *Request
 	submitted time.Time
 
 	// ctx is cancelled when the job ends (completed, failed, cancelled) or

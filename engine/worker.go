@@ -131,11 +131,12 @@ func (e *Engine) synthesize(u *unit, slot int) {
 		return
 	}
 	j.mu.Lock()
-	if j.inputs[part] == nil {
+	ended := j.state == stateDone
+	if !ended && j.inputs[part] == nil {
 		j.inputs[part] = append(a.Input[:0:0], a.Input[1:]...)
 	}
 	j.mu.Unlock()
-	if j.ctx.Err() != nil {
+	if ended {
 		e.retire(u)
 		return
 	}
