@@ -106,38 +106,42 @@ func TestReserveWaitsAndCancels(t *testing.T) {
 func TestWaitersAreServedInOrder(t *testing.T) {
 	b := New(100)
 	hold, _ := b.TryReserve(100)
-	var order []int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for i, n := range []uint64{90, 5, 5} {
+	granted := make([]chan *Reservation, 3)
+	for i, n := range []uint64{90, 8, 8} {
 		waitFor(t, func() bool { return b.Waiting() == i })
-		wg.Add(1)
+		granted[i] = make(chan *Reservation, 1)
 		go func() {
-			defer wg.Done()
 			r, err := b.Reserve(context.Background(), n)
 			if err != nil {
 				t.Error(err)
-				return
 			}
-			mu.Lock()
-			order = append(order, i)
-			mu.Unlock()
-			time.Sleep(time.Millisecond)
-			r.Close()
+			granted[i] <- r
 		}()
 	}
 	waitFor(t, func() bool { return b.Waiting() == 3 })
-	// A small TryReserve must not jump the queue.
+	// 10 bytes free: enough for a small waiter, but the large one is
+	// ahead of them, and a TryReserve must not jump the queue either.
+	hold.Release(10)
 	if _, ok := b.TryReserve(1); ok {
 		t.Fatal("TryReserve jumped ahead of waiters")
 	}
-	hold.Close()
-	wg.Wait()
-	if order[0] != 0 {
-		t.Fatalf("order %v: the large head waiter was overtaken", order)
+	time.Sleep(10 * time.Millisecond)
+	if n := b.Waiting(); n != 3 {
+		t.Fatalf("%d waiters left, want 3: a small waiter overtook the large head", n)
 	}
-	if b.Used() != 0 {
-		t.Fatalf("used %d, want 0", b.Used())
+	hold.Close() // 100 free: the 90 goes first, then the first 8 fits
+	big := <-granted[0]
+	small := <-granted[1]
+	time.Sleep(10 * time.Millisecond)
+	if n := b.Waiting(); n != 1 {
+		t.Fatalf("%d waiters left, want 1", n)
+	}
+	big.Close()
+	last := <-granted[2]
+	small.Close()
+	last.Close()
+	if b.Used() != 0 || b.Waiting() != 0 {
+		t.Fatalf("used %d waiting %d, want 0 0", b.Used(), b.Waiting())
 	}
 }
 
