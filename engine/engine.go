@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -129,6 +130,9 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 	}
 
 	id := req.RequestID
+	if err := checkRequestID(id); err != nil {
+		return "", 0, err
+	}
 	if id == "" {
 		var b [12]byte
 		if _, err := io.ReadFull(rand.Reader, b[:]); err != nil {
@@ -546,6 +550,22 @@ func (e *Engine) prune() {
 			e.mu.Unlock()
 		}
 	}
+}
+
+// MaxRequestIDLen bounds a request id (it becomes the job id, in every
+// timeline event and log line).
+const MaxRequestIDLen = 256
+
+func checkRequestID(id string) error {
+	if len(id) > MaxRequestIDLen {
+		return fmt.Errorf("%w: request id is %d bytes, at most %d", ErrInvalidRequest, len(id), MaxRequestIDLen)
+	}
+	for i, r := range id {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return fmt.Errorf("%w: request id has a control or invalid character at byte %d", ErrInvalidRequest, i)
+		}
+	}
+	return nil
 }
 
 func unknownCircuit(id string) error { return fmt.Errorf("%w: %q", ErrUnknownCircuit, id) }

@@ -351,14 +351,19 @@ func TestInvalidRequests(t *testing.T) {
 		{"garbage vanilla proof", Request{Kind: KindPoRepSealCommit, VanillaProof: []byte("garbage")}},
 		{"empty vanilla proof", Request{Kind: KindPoRepSealCommit}},
 		{"no partitions", Request{Kind: KindPoRepSealCommit, VanillaProof: []byte(`{"parts":0}`)}},
+		{"long request id", Request{RequestID: strings.Repeat("x", MaxRequestIDLen+1), Kind: KindPoRepSealCommit, VanillaProof: []byte(`{"parts":1}`)}},
+		{"control character in request id", Request{RequestID: "a\nb", Kind: KindPoRepSealCommit, VanillaProof: []byte(`{"parts":1}`)}},
+		{"invalid UTF-8 in request id", Request{RequestID: "a\xffb", Kind: KindPoRepSealCommit, VanillaProof: []byte(`{"parts":1}`)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.req.RequestID = tc.name
+			if tc.req.RequestID == "" {
+				tc.req.RequestID = tc.name
+			}
 			if _, _, err := env.e.Submit(context.Background(), tc.req); !errors.Is(err, ErrInvalidRequest) {
 				t.Fatalf("err = %v, want ErrInvalidRequest", err)
 			}
-			if _, err := env.e.Await(context.Background(), tc.name, time.Millisecond); !errors.Is(err, ErrNotFound) {
+			if _, err := env.e.Await(context.Background(), tc.req.RequestID, time.Millisecond); !errors.Is(err, ErrNotFound) {
 				t.Fatalf("a rejected request left a job: %v", err)
 			}
 		})
