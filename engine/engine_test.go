@@ -408,8 +408,9 @@ func TestManyConcurrentJobs(t *testing.T) {
 			over.Do(func() { overUsed = u })
 		}
 	}}
+	devs := []*sim.Device{sim.New(sim.Config{}), sim.New(sim.Config{})}
 	e, err := New(Config{
-		Devices:          []groth16.Device{sim.New(sim.Config{}), sim.New(sim.Config{})},
+		Devices:          []groth16.Device{devs[0], devs[1]},
 		SynthesisWorkers: 8,
 		Budget:           budget,
 		Planner:          planner,
@@ -446,6 +447,20 @@ func TestManyConcurrentJobs(t *testing.T) {
 	}
 	if s := e.Status(); s.ProofsCompleted != jobs {
 		t.Fatalf("%d completed, want %d", s.ProofsCompleted, jobs)
+	}
+	var runs int64
+	for i, d := range devs {
+		if d.Runs() == 0 || d.MaxConcurrentRuns() != 1 {
+			t.Fatalf("device %d: %d runs, %d at once; want > 0 and 1", i, d.Runs(), d.MaxConcurrentRuns())
+		}
+		runs += d.Runs()
+	}
+	var want int64
+	for i := 0; i < jobs; i++ {
+		want += int64(1 + i%3)
+	}
+	if runs != want {
+		t.Fatalf("%d device runs, want one per partition: %d", runs, want)
 	}
 	if overUsed != 0 || budget.Peak() > budget.Limit() {
 		t.Fatalf("budget exceeded: used %d, peak %d, limit %d", overUsed, budget.Peak(), budget.Limit())
