@@ -530,7 +530,7 @@ func (r benchResults) print(w io.Writer, o *benchOptions) {
 	}
 	perMin := float64(ok) / r.wall.Minutes()
 	fmt.Fprintf(w, "latency p50 %v, p95 %v, max %v\n", q(0.50), q(0.95), lat[len(lat)-1].Round(time.Millisecond))
-	fmt.Fprintf(w, "throughput %.2f proofs/min (%.1f partitions/min, %.3g constraints/s)\n",
+	fmt.Fprintf(w, "throughput %.2f proofs/min (%.1f partitions/min, %.0f constraints/s)\n",
 		perMin, perMin*float64(o.partitions), perMin*float64(o.partitions*o.constraints)/60)
 }
 
