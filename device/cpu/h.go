@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math/big"
 	"math/bits"
 	"sync"
 
@@ -118,3 +119,5 @@ func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, er
 	copy(h, va[:m-1])
 	return h, nil
 }
+
+func bigUint(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
