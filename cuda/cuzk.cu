@@ -1,0 +1,843 @@
+// cuzk CUDA library: host side of the C ABI (cuzk.h).
+#include <cuda_runtime.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cub/cub.cuh>
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cuzk.h"
+#include "msm.cuh"
+#include "ntt.cuh"
+
+static thread_local std::string g_err;
+
+static int set_err(int code, const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  g_err = buf;
+  return code;
+}
+
+#define CK(call)                                                                          \
+  do {                                                                                    \
+    cudaError_t e_ = (call);                                                              \
+    if (e_ != cudaSuccess)                                                                \
+      return set_err(CUZK_ERR_CUDA, "%s:%d: %s: %s", __FILE__, __LINE__, #call,            \
+                     cudaGetErrorString(e_));                                             \
+  } while (0)
+#define CKL() CK(cudaGetLastError())
+#define TRY(x)             \
+  do {                     \
+    int r_ = (x);          \
+    if (r_ != 0) return r_; \
+  } while (0)
+
+extern "C" const char* cuzk_last_error(void) { return g_err.c_str(); }
+
+extern "C" int cuzk_device_count(void) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+extern "C" int cuzk_device_info(int dev, char* name, int name_len, uint64_t* total_mem,
+                                uint64_t* free_mem, int* sm_count) {
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, dev));
+  if (name && name_len > 0) {
+    strncpy(name, p.name, name_len - 1);
+    name[name_len - 1] = 0;
+  }
+  if (sm_count) *sm_count = p.multiProcessorCount;
+  if (total_mem) *total_mem = p.totalGlobalMem;
+  if (free_mem) {
+    size_t f = 0, t = 0;
+    CK(cudaSetDevice(dev));
+    CK(cudaMemGetInfo(&f, &t));
+    *free_mem = f;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------- buffers
+
+struct dbuf {
+  void* p = nullptr;
+  size_t cap = 0;
+  int ensure(size_t n) {
+    if (n <= cap) return 0;
+    if (p) cudaFree(p);
+    p = nullptr;
+    cap = 0;
+    size_t want = n + n / 8;
+    cudaError_t e = cudaMalloc(&p, want);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      e = cudaMalloc(&p, n);
+      want = n;
+    }
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      p = nullptr;
+      return set_err(CUZK_ERR_MEM, "cudaMalloc(%zu): %s", n, cudaGetErrorString(e));
+    }
+    cap = want;
+    return 0;
+  }
+  void release() {
+    if (p) cudaFree(p);
+    p = nullptr;
+    cap = 0;
+  }
+  template <class T>
+  T* as() {
+    return (T*)p;
+  }
+};
+
+// ---------------------------------------------------------------- NTT tables
+
+static fr_t fr_from_u64(uint64_t x) {  // Montgomery form of a small integer
+  fr_t r = fr_t::zero(), a = fr_t::one();
+  while (x) {
+    if (x & 1) r = r + a;
+    a = a.dbl();
+    x >>= 1;
+  }
+  return r;
+}
+
+static fr_t root32() {  // fr.Generator(1<<32) (Montgomery limbs)
+  const uint64_t w[4] = {0xb9b58d8c5f0e466aull, 0x5b1b4c801819d7ecull, 0x0af53ae352a31e64ull,
+                         0x5bf3adda19e9b27bull};
+  fr_t r;
+  memcpy(r.v, w, 32);
+  return r;
+}
+
+static fr_t root_of(uint32_t lg) {  // primitive 2^lg-th root
+  fr_t r = root32();
+  for (uint32_t i = lg; i < 32; i++) r = r.sqr();
+  return r;
+}
+
+struct ntt_tabs {
+  uint32_t lgn;
+  dbuf buf;  // all tables
+  pow_tab w_fwd, w_inv;         // powers of w_n, w_n^-1
+  pow_tab coset_fwd;            // g^e
+  pow_tab coset_inv_n;          // g^-e / n
+  pow_tab inv_n;                // 1/n
+  pow_tab coset_fwd_n;          // g^e / n
+  fr_t zinv;                    // (g^n - 1)^-1
+};
+
+static void fill_pow(std::vector<fr_t>& host, size_t off, fr_t base, fr_t c) {
+  // lo[j] = base^j, hi[j] = c * base^(j*2^14)
+  fr_t x = fr_t::one();
+  for (int j = 0; j < 16384; j++) {
+    host[off + j] = x;
+    x = x * base;
+  }
+  fr_t step = x;  // base^16384
+  fr_t y = c;
+  for (int j = 0; j < 16384; j++) {
+    host[off + 16384 + j] = y;
+    y = y * step;
+  }
+}
+
+// ---------------------------------------------------------------- context
+
+struct cuzk_ctx {
+  int dev;
+  cudaStream_t st, st2;
+  cudaEvent_t ev[16];
+  dbuf W;  // w_1024^k and w_1024^-k, 512 each
+  std::map<uint32_t, ntt_tabs*> ntt;
+  dbuf va, vb, vc, tmp;
+  dbuf keys, vals, keys2, vals2, cubtmp, starts, buckets, segT, segS, win, part1, part2;
+  dbuf d_scal, d_idx, d_bits, d_bases, d_out;
+};
+
+static int ctx_ntt_tabs(cuzk_ctx* ctx, uint32_t lgn, ntt_tabs** out) {
+  auto it = ctx->ntt.find(lgn);
+  if (it != ctx->ntt.end()) {
+    *out = it->second;
+    return 0;
+  }
+  ntt_tabs* t = new ntt_tabs();
+  t->lgn = lgn;
+  const int NT = 6;
+  std::vector<fr_t> h((size_t)NT * 32768);
+  fr_t w = root_of(lgn), wi = w.inv();
+  fr_t g = fr_from_u64(7), gi = g.inv();
+  fr_t n = fr_from_u64(1ull << lgn), ni = n.inv();
+  fill_pow(h, 0 * 32768, w, fr_t::one());
+  fill_pow(h, 1 * 32768, wi, fr_t::one());
+  fill_pow(h, 2 * 32768, g, fr_t::one());
+  fill_pow(h, 3 * 32768, gi, ni);
+  fill_pow(h, 4 * 32768, fr_t::one(), ni);
+  fill_pow(h, 5 * 32768, g, ni);
+  fr_t gn = g;
+  for (uint32_t i = 0; i < lgn; i++) gn = gn.sqr();
+  t->zinv = (gn - fr_t::one()).inv();
+  int r = t->buf.ensure(h.size() * sizeof(fr_t));
+  if (r) {
+    delete t;
+    return r;
+  }
+  cudaError_t e = cudaMemcpy(t->buf.p, h.data(), h.size() * sizeof(fr_t), cudaMemcpyHostToDevice);
+  if (e != cudaSuccess) {
+    t->buf.release();
+    delete t;
+    return set_err(CUZK_ERR_CUDA, "ntt tables: %s", cudaGetErrorString(e));
+  }
+  fr_t* d = t->buf.as<fr_t>();
+  pow_tab* tabs[NT] = {&t->w_fwd, &t->w_inv, &t->coset_fwd, &t->coset_inv_n, &t->inv_n, &t->coset_fwd_n};
+  for (int i = 0; i < NT; i++) {
+    tabs[i]->lo = d + (size_t)i * 32768;
+    tabs[i]->hi = d + (size_t)i * 32768 + 16384;
+  }
+  ctx->ntt[lgn] = t;
+  *out = t;
+  return 0;
+}
+
+extern "C" cuzk_ctx* cuzk_ctx_new(int dev) {
+  if (cudaSetDevice(dev) != cudaSuccess) {
+    set_err(CUZK_ERR_CUDA, "cudaSetDevice(%d): %s", dev, cudaGetErrorString(cudaGetLastError()));
+    return nullptr;
+  }
+  cuzk_ctx* c = new cuzk_ctx();
+  c->dev = dev;
+  if (cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&c->st2, cudaStreamNonBlocking) != cudaSuccess) {
+    set_err(CUZK_ERR_CUDA, "stream: %s", cudaGetErrorString(cudaGetLastError()));
+    delete c;
+    return nullptr;
+  }
+  for (int i = 0; i < 16; i++) cudaEventCreate(&c->ev[i]);
+  std::vector<fr_t> W(1024);
+  fr_t w = root_of(10), wi = w.inv(), x = fr_t::one(), y = fr_t::one();
+  for (int k = 0; k < 512; k++) {
+    W[k] = x;
+    W[512 + k] = y;
+    x = x * w;
+    y = y * wi;
+  }
+  if (c->W.ensure(1024 * sizeof(fr_t)) ||
+      cudaMemcpy(c->W.p, W.data(), 1024 * sizeof(fr_t), cudaMemcpyHostToDevice) != cudaSuccess) {
+    delete c;
+    return nullptr;
+  }
+  return c;
+}
+
+extern "C" void cuzk_ctx_free(cuzk_ctx* c) {
+  if (!c) return;
+  cudaSetDevice(c->dev);
+  cudaStreamSynchronize(c->st);
+  for (auto& kv : c->ntt) {
+    kv.second->buf.release();
+    delete kv.second;
+  }
+  dbuf* bufs[] = {&c->W, &c->va, &c->vb, &c->vc, &c->tmp, &c->keys, &c->vals, &c->keys2,
+                  &c->vals2, &c->cubtmp, &c->starts, &c->buckets, &c->segT, &c->segS, &c->win,
+                  &c->part1, &c->part2, &c->d_scal, &c->d_idx, &c->d_bits, &c->d_bases, &c->d_out};
+  for (dbuf* b : bufs) b->release();
+  for (int i = 0; i < 16; i++) cudaEventDestroy(c->ev[i]);
+  cudaStreamDestroy(c->st);
+  cudaStreamDestroy(c->st2);
+  delete c;
+}
+
+extern "C" void* cuzk_host_alloc(uint64_t bytes) {
+  void* p = nullptr;
+  if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+    set_err(CUZK_ERR_MEM, "cudaHostAlloc(%llu): %s", (unsigned long long)bytes,
+            cudaGetErrorString(cudaGetLastError()));
+    return nullptr;
+  }
+  return p;
+}
+extern "C" void cuzk_host_free(void* p) {
+  if (p) cudaFreeHost(p);
+}
+
+// ---------------------------------------------------------------- NTT driver
+
+static void ntt_split(uint32_t lgn, std::vector<uint32_t>& ts) {
+  uint32_t P = (lgn + 9) / 10;
+  ts.clear();
+  for (uint32_t i = 0; i < P; i++) ts.push_back(lgn / P + (i < lgn % P ? 1 : 0));
+}
+
+// dif: natural -> bit-reversed; otherwise bit-reversed -> natural.
+static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
+                   const pow_tab* in_scale, const pow_tab* out_scale, cudaStream_t st) {
+  if (lgn == 0) return 0;
+  if (lgn > 28) return set_err(CUZK_ERR_ARG, "ntt: lgn %u > 28", lgn);
+  ntt_tabs* T;
+  TRY(ctx_ntt_tabs(ctx, lgn, &T));
+  const fr_t* W = ctx->W.as<fr_t>() + (inverse ? 512 : 0);
+  pow_tab tw = inverse ? T->w_inv : T->w_fwd;
+  pow_tab none = {nullptr, nullptr};
+  std::vector<uint32_t> ts;
+  ntt_split(lgn, ts);
+  uint32_t P = ts.size();
+  uint64_t n = 1ull << lgn;
+  if (dif) {
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < P; i++) {
+      uint32_t t = ts[i];
+      done += t;
+      uint32_t s = lgn - done;
+      uint64_t groups = n >> t, G = 1024 >> t;
+      uint64_t grid = (groups + G - 1) / G;
+      bool hin = i == 0 && in_scale, hout = i == P - 1 && out_scale;
+      ntt_pass<true><<<grid, 512, 0, st>>>(d, lgn, t, s, W, tw, hin ? *in_scale : none, hin,
+                                            hout ? *out_scale : none, hout);
+      CKL();
+    }
+  } else {
+    uint32_t s = 0;
+    for (int i = P - 1; i >= 0; i--) {
+      uint32_t t = ts[i];
+      uint64_t groups = n >> t, G = 1024 >> t;
+      uint64_t grid = (groups + G - 1) / G;
+      bool hin = i == (int)P - 1 && in_scale, hout = i == 0 && out_scale;
+      ntt_pass<false><<<grid, 512, 0, st>>>(d, lgn, t, s, W, tw, hin ? *in_scale : none, hin,
+                                             hout ? *out_scale : none, hout);
+      CKL();
+      s += t;
+    }
+  }
+  return 0;
+}
+
+extern "C" int cuzk_ntt(cuzk_ctx* ctx, void* data, uint32_t lgn, uint32_t mode) {
+  if (!ctx || !data) return set_err(CUZK_ERR_ARG, "ntt: nil argument");
+  if (lgn > 28) return set_err(CUZK_ERR_ARG, "ntt: lgn %u > 28", lgn);
+  CK(cudaSetDevice(ctx->dev));
+  uint64_t n = 1ull << lgn;
+  TRY(ctx->va.ensure(n * 32));
+  CK(cudaMemcpyAsync(ctx->va.p, data, n * 32, cudaMemcpyHostToDevice, ctx->st));
+  ntt_tabs* T;
+  TRY(ctx_ntt_tabs(ctx, lgn, &T));
+  bool coset = mode & CUZK_NTT_COSET;
+  uint32_t m = mode & 3;
+  bool dif = m == CUZK_NTT_FWD_DIF || m == CUZK_NTT_INV_DIF;
+  bool inv = m >= 2;
+  const pow_tab* in = nullptr;
+  const pow_tab* out = nullptr;
+  if (!inv && coset) in = &T->coset_fwd;
+  if (inv) out = coset ? &T->coset_inv_n : &T->inv_n;
+  TRY(ntt_dev(ctx, ctx->va.as<fr_t>(), lgn, dif, inv, in, out, ctx->st));
+  CK(cudaMemcpyAsync(data, ctx->va.p, n * 32, cudaMemcpyDeviceToHost, ctx->st));
+  CK(cudaStreamSynchronize(ctx->st));
+  return 0;
+}
+
+// H on device buffers va, vb, vc (each 2^lgn, zero padded). Result in va, bit-reversed.
+static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st) {
+  ntt_tabs* T;
+  TRY(ctx_ntt_tabs(ctx, lgn, &T));
+  fr_t* v[3] = {ctx->va.as<fr_t>(), ctx->vb.as<fr_t>(), ctx->vc.as<fr_t>()};
+  for (int i = 0; i < 3; i++) {
+    TRY(ntt_dev(ctx, v[i], lgn, true, true, nullptr, &T->coset_fwd_n, st));
+    TRY(ntt_dev(ctx, v[i], lgn, false, false, nullptr, nullptr, st));
+  }
+  uint64_t n = 1ull << lgn;
+  h_pointwise<<<(n + 255) / 256, 256, 0, st>>>(v[0], v[1], v[2], T->zinv, n);
+  CKL();
+  TRY(ntt_dev(ctx, v[0], lgn, true, true, nullptr, &T->coset_inv_n, st));
+  return 0;
+}
+
+static int upload_abc(cuzk_ctx* ctx, const void* a, const void* b, const void* c, uint64_t nrows,
+                      uint32_t lgn, cudaStream_t st) {
+  uint64_t n = 1ull << lgn;
+  if (nrows > n) return set_err(CUZK_ERR_ARG, "h: %llu rows exceed the domain 2^%u", (unsigned long long)nrows, lgn);
+  TRY(ctx->va.ensure(n * 32));
+  TRY(ctx->vb.ensure(n * 32));
+  TRY(ctx->vc.ensure(n * 32));
+  const void* src[3] = {a, b, c};
+  dbuf* dst[3] = {&ctx->va, &ctx->vb, &ctx->vc};
+  for (int i = 0; i < 3; i++) {
+    if (nrows) CK(cudaMemcpyAsync(dst[i]->p, src[i], nrows * 32, cudaMemcpyHostToDevice, st));
+    if (n > nrows) CK(cudaMemsetAsync((char*)dst[i]->p + nrows * 32, 0, (n - nrows) * 32, st));
+  }
+  return 0;
+}
+
+extern "C" int cuzk_h(cuzk_ctx* ctx, const void* a, const void* b, const void* c, uint64_t nrows,
+                      uint32_t lgn, void* out) {
+  if (!ctx || !a || !b || !c || !out) return set_err(CUZK_ERR_ARG, "h: nil argument");
+  if (lgn < 1 || lgn > 28) return set_err(CUZK_ERR_ARG, "h: lgn %u out of [1, 28]", lgn);
+  CK(cudaSetDevice(ctx->dev));
+  TRY(upload_abc(ctx, a, b, c, nrows, lgn, ctx->st));
+  TRY(h_dev(ctx, lgn, ctx->st));
+  uint64_t n = 1ull << lgn;
+  TRY(ctx->tmp.ensure(n * 32));
+  gather_brev<<<(n - 1 + 255) / 256, 256, 0, ctx->st>>>(ctx->tmp.as<fr_t>(), ctx->va.as<fr_t>(), lgn, n - 1);
+  CKL();
+  CK(cudaMemcpyAsync(out, ctx->tmp.p, (n - 1) * 32, cudaMemcpyDeviceToHost, ctx->st));
+  CK(cudaStreamSynchronize(ctx->st));
+  return 0;
+}
+
+// ---------------------------------------------------------------- MSM driver
+
+static uint32_t msm_window(uint64_t n) {
+  int lg = 0;
+  while ((1ull << lg) < n) lg++;
+  int c = lg - 6;
+  if (c < 4) c = 4;
+  if (c > 16) c = 16;
+  return c;
+}
+
+// out = sum scalars[i] * bases[idx ? idx[i] : i] (+ *extra), on device.
+static int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars,
+                   const uint32_t* idx, uint64_t n, int brev_lg, const g1_xyzz* extra,
+                   g1_xyzz* out, cudaStream_t st) {
+  if (n == 0) {
+    g1_xyzz inf = g1_xyzz::inf();
+    CK(cudaMemcpyAsync(out, &inf, sizeof inf, cudaMemcpyHostToDevice, st));
+    if (extra) {
+      add_xyzz<<<1, 1, 0, st>>>(out, extra);
+      CKL();
+    }
+    CK(cudaStreamSynchronize(st));  // &inf is on the stack
+    return 0;
+  }
+  if (n >= (1ull << 31)) return set_err(CUZK_ERR_ARG, "msm: %llu points", (unsigned long long)n);
+  const uint32_t c = msm_window(n);
+  const uint32_t W = (256 + c - 1) / c;
+  const uint32_t B = 1u << (c - 1);
+  uint64_t wb = (1ull << 29) / n;
+  if (wb < 1) wb = 1;
+  if (wb > W) wb = W;
+  const uint32_t L = B < 128 ? B : 128, K = B / L;
+  uint32_t lgL = 0;
+  while ((1u << lgL) < L) lgL++;
+  uint64_t pairs = wb * n;
+  TRY(ctx->keys.ensure(pairs * 4));
+  TRY(ctx->vals.ensure(pairs * 4));
+  TRY(ctx->keys2.ensure(pairs * 4));
+  TRY(ctx->vals2.ensure(pairs * 4));
+  TRY(ctx->starts.ensure((wb * B + 1) * 4));
+  TRY(ctx->buckets.ensure(wb * B * sizeof(g1_xyzz)));
+  TRY(ctx->segT.ensure(wb * K * sizeof(g1_xyzz)));
+  TRY(ctx->segS.ensure(wb * K * sizeof(g1_xyzz)));
+  TRY(ctx->win.ensure(W * sizeof(g1_xyzz)));
+  size_t tb = 0;
+  CK(cub::DeviceRadixSort::SortPairs(nullptr, tb, ctx->keys.as<uint32_t>(), ctx->keys2.as<uint32_t>(),
+                                     ctx->vals.as<uint32_t>(), ctx->vals2.as<uint32_t>(), (int)pairs, 0, 32, st));
+  TRY(ctx->cubtmp.ensure(tb));
+  for (uint32_t w0 = 0; w0 < W; w0 += wb) {
+    uint32_t nb = (uint32_t)((W - w0) < wb ? (W - w0) : wb);
+    uint64_t np = (uint64_t)nb * n;
+    uint32_t nkeys = nb * B;
+    msm_digits<<<(n + 255) / 256, 256, 0, st>>>(scalars, idx, n, brev_lg, c, w0, nb,
+                                                ctx->keys.as<uint32_t>(), ctx->vals.as<uint32_t>());
+    CKL();
+    int end_bit = 1;
+    while ((1u << end_bit) <= nkeys) end_bit++;
+    size_t tb2 = ctx->cubtmp.cap;
+    CK(cub::DeviceRadixSort::SortPairs(ctx->cubtmp.p, tb2, ctx->keys.as<uint32_t>(),
+                                       ctx->keys2.as<uint32_t>(), ctx->vals.as<uint32_t>(),
+                                       ctx->vals2.as<uint32_t>(), (int)np, 0, end_bit, st));
+    msm_starts<<<(nkeys + 1 + 255) / 256, 256, 0, st>>>(ctx->keys2.as<uint32_t>(), np, nkeys,
+                                                       ctx->starts.as<uint32_t>());
+    CKL();
+    msm_accumulate<<<(nkeys + 127) / 128, 128, 0, st>>>(bases, ctx->vals2.as<uint32_t>(),
+                                                       ctx->starts.as<uint32_t>(), nkeys,
+                                                       ctx->buckets.as<g1_xyzz>());
+    CKL();
+    uint32_t nseg = nb * K;
+    msm_segments<<<(nseg + 127) / 128, 128, 0, st>>>(ctx->buckets.as<g1_xyzz>(), nseg, L,
+                                                    ctx->segT.as<g1_xyzz>(), ctx->segS.as<g1_xyzz>());
+    CKL();
+    msm_windows<<<(nb + 31) / 32, 32, 0, st>>>(ctx->segT.as<g1_xyzz>(), ctx->segS.as<g1_xyzz>(), nb, K,
+                                              lgL, ctx->win.as<g1_xyzz>() + w0);
+    CKL();
+  }
+  msm_combine<<<1, 1, 0, st>>>(ctx->win.as<g1_xyzz>(), W, c, extra, out);
+  CKL();
+  return 0;
+}
+
+// out = sum of bases whose bit is set.
+static int batch_add_dev(cuzk_ctx* ctx, const g1_affine* bases, uint64_t n, const uint32_t* bits,
+                         g1_xyzz* out, cudaStream_t st) {
+  const uint32_t chunk = 256;
+  uint64_t nch = (n + chunk - 1) / chunk;
+  if (nch == 0) nch = 1;
+  TRY(ctx->part1.ensure(nch * sizeof(g1_xyzz)));
+  TRY(ctx->part2.ensure(((nch + 31) / 32 + 1) * sizeof(g1_xyzz)));
+  batch_add_chunks<<<(nch + 127) / 128, 128, 0, st>>>(bases, n, bits, chunk, nch, ctx->part1.as<g1_xyzz>());
+  CKL();
+  g1_xyzz* in = ctx->part1.as<g1_xyzz>();
+  g1_xyzz* o = ctx->part2.as<g1_xyzz>();
+  uint64_t m = nch;
+  while (m > 1) {
+    uint64_t mo = (m + 31) / 32;
+    reduce_xyzz<<<(mo + 127) / 128, 128, 0, st>>>(in, m, 32, o, mo);
+    CKL();
+    g1_xyzz* t = in;
+    in = o;
+    o = t;
+    m = mo;
+  }
+  CK(cudaMemcpyAsync(out, in, sizeof(g1_xyzz), cudaMemcpyDeviceToDevice, st));
+  return 0;
+}
+
+extern "C" int cuzk_msm(cuzk_ctx* ctx, const void* bases, const void* scalars, uint64_t n, void* out) {
+  return cuzk_msm_split(ctx, bases, n, nullptr, scalars, nullptr, n, out);
+}
+
+extern "C" int cuzk_msm_split(cuzk_ctx* ctx, const void* bases, uint64_t nbases, const uint32_t* ones,
+                              const void* scalars, const uint32_t* idx, uint64_t ntail, void* out) {
+  if (!ctx || !out || (nbases && !bases) || (ntail && !scalars))
+    return set_err(CUZK_ERR_ARG, "msm: nil argument");
+  if (ntail > nbases && idx) return set_err(CUZK_ERR_ARG, "msm: tail longer than the bases");
+  CK(cudaSetDevice(ctx->dev));
+  cudaStream_t st = ctx->st;
+  TRY(ctx->d_bases.ensure(nbases * sizeof(g1_affine) + 1));
+  TRY(ctx->d_scal.ensure(ntail * 32 + 1));
+  TRY(ctx->d_idx.ensure(ntail * 4 + 1));
+  uint64_t nw = (nbases + 31) / 32;
+  TRY(ctx->d_bits.ensure(nw * 4 + 4));
+  TRY(ctx->d_out.ensure(2 * sizeof(g1_xyzz)));
+  if (nbases) CK(cudaMemcpyAsync(ctx->d_bases.p, bases, nbases * sizeof(g1_affine), cudaMemcpyHostToDevice, st));
+  if (ntail) CK(cudaMemcpyAsync(ctx->d_scal.p, scalars, ntail * 32, cudaMemcpyHostToDevice, st));
+  if (ntail && idx) CK(cudaMemcpyAsync(ctx->d_idx.p, idx, ntail * 4, cudaMemcpyHostToDevice, st));
+  g1_xyzz* o = ctx->d_out.as<g1_xyzz>();
+  const g1_xyzz* extra = nullptr;
+  if (ones) {
+    CK(cudaMemcpyAsync(ctx->d_bits.p, ones, nw * 4, cudaMemcpyHostToDevice, st));
+    TRY(batch_add_dev(ctx, ctx->d_bases.as<g1_affine>(), nbases, ctx->d_bits.as<uint32_t>(), o + 1, st));
+    extra = o + 1;
+  }
+  if (!idx && ntail > nbases) return set_err(CUZK_ERR_ARG, "msm: more scalars than bases");
+  TRY(msm_dev(ctx, ctx->d_bases.as<g1_affine>(), ctx->d_scal.as<fr_t>(), idx ? ctx->d_idx.as<uint32_t>() : nullptr,
+              ntail, 0, extra, o, st));
+  CK(cudaMemcpyAsync(out, o, sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
+  return 0;
+}
+
+// ---------------------------------------------------------------- SRS
+
+struct cuzk_srs {
+  int dev;
+  g1_affine* q[4];
+  uint64_t n[4];
+};
+
+extern "C" void cuzk_srs_free(cuzk_srs* s) {
+  if (!s) return;
+  cudaSetDevice(s->dev);
+  for (int i = 0; i < 4; i++)
+    if (s->q[i]) cudaFree(s->q[i]);
+  delete s;
+}
+
+static cuzk_srs* srs_alloc(int dev, const uint64_t* n) {
+  if (cudaSetDevice(dev) != cudaSuccess) {
+    set_err(CUZK_ERR_CUDA, "cudaSetDevice(%d)", dev);
+    return nullptr;
+  }
+  cuzk_srs* s = new cuzk_srs();
+  s->dev = dev;
+  for (int i = 0; i < 4; i++) {
+    s->n[i] = n[i];
+    s->q[i] = nullptr;
+    if (cudaMalloc(&s->q[i], n[i] * sizeof(g1_affine) + 1) != cudaSuccess) {
+      set_err(CUZK_ERR_MEM, "srs: cudaMalloc %llu points: %s", (unsigned long long)n[i],
+              cudaGetErrorString(cudaGetLastError()));
+      s->q[i] = nullptr;
+      cuzk_srs_free(s);
+      return nullptr;
+    }
+  }
+  return s;
+}
+
+extern "C" cuzk_srs* cuzk_srs_upload(int dev, const void* h, uint64_t nh, const void* l, uint64_t nl,
+                                     const void* a, uint64_t na, const void* bg1, uint64_t nb) {
+  uint64_t n[4] = {nh, nl, na, nb};
+  const void* src[4] = {h, l, a, bg1};
+  cuzk_srs* s = srs_alloc(dev, n);
+  if (!s) return nullptr;
+  for (int i = 0; i < 4; i++) {
+    if (n[i] && cudaMemcpy(s->q[i], src[i], n[i] * sizeof(g1_affine), cudaMemcpyHostToDevice) != cudaSuccess) {
+      set_err(CUZK_ERR_CUDA, "srs upload: %s", cudaGetErrorString(cudaGetLastError()));
+      cuzk_srs_free(s);
+      return nullptr;
+    }
+  }
+  return s;
+}
+
+extern "C" int cuzk_srs_read(cuzk_srs* s, int q, uint64_t off, uint64_t n, void* out) {
+  if (!s || q < 0 || q > 3 || off + n > s->n[q]) return set_err(CUZK_ERR_ARG, "srs read: bad range");
+  CK(cudaSetDevice(s->dev));
+  CK(cudaMemcpy(out, s->q[q] + off, n * sizeof(g1_affine), cudaMemcpyDeviceToHost));
+  return 0;
+}
+
+// small multiples: tab[j] = (j+1)*step*G
+__global__ void synth_table(g1_xyzz* tab, uint32_t n, uint64_t step, g1_affine G) {
+  uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  uint64_t k = (uint64_t)(j + 1) * step;
+  g1_xyzz acc = g1_xyzz::inf();
+  for (int b = 63; b >= 0; b--) {
+    acc = acc.dbl();
+    if ((k >> b) & 1) acc.add_affine(G);
+  }
+  tab[j] = acc;
+}
+
+// point i = T1[i & 4095] + T2[(i >> 12) % n2] (+ off): distinct multiples of G; batch inversion per thread.
+__global__ void __launch_bounds__(128) synth_points(g1_affine* out, uint64_t n, uint64_t off,
+                                                    const g1_xyzz* T1, const g1_xyzz* T2, uint32_t n2) {
+  const int CH = 16;
+  uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint64_t b = t * CH;
+  if (b >= n) return;
+  g1_xyzz p[CH];
+  fp_t acc[CH];
+  fp_t run = fp_t::one();
+  for (int k = 0; k < CH; k++) {
+    uint64_t i = b + k + off;
+    p[k] = T1[i & 4095];
+    p[k].add(T2[(i >> 12) % n2]);
+    acc[k] = run;
+    run = run * (p[k].ZZ * p[k].ZZZ);
+  }
+  fp_t inv = run.inv();
+  for (int k = CH - 1; k >= 0; k--) {
+    fp_t d = p[k].ZZ * p[k].ZZZ;
+    fp_t zinv = inv * acc[k];
+    inv = inv * d;
+    if (b + k < n) {
+      g1_affine a;
+      a.x = p[k].X * (zinv * p[k].ZZZ);
+      a.y = p[k].Y * (zinv * p[k].ZZ);
+      out[b + k] = a;
+    }
+  }
+}
+
+extern "C" cuzk_srs* cuzk_srs_synthetic(int dev, uint64_t nh, uint64_t nl, uint64_t na, uint64_t nb) {
+  uint64_t n[4] = {nh, nl, na, nb};
+  cuzk_srs* s = srs_alloc(dev, n);
+  if (!s) return nullptr;
+  g1_affine G;
+  const uint64_t gx[6] = {0x5cb38790fd530c16ull, 0x7817fc679976fff5ull, 0x154f95c7143ba1c1ull,
+                          0xf0ae6acdf3d0e747ull, 0xedce6ecc21dbf440ull, 0x120177419e0bfb75ull};
+  const uint64_t gy[6] = {0xbaac93d50ce72271ull, 0x8c22631a7918fd8eull, 0xdd595f13570725ceull,
+                          0x51ac582950405194ull, 0x0e1c8c3fad0059c0ull, 0x0bbc3efc5008a26aull};
+  memcpy(G.x.v, gx, 48);
+  memcpy(G.y.v, gy, 48);
+  const uint32_t n2 = 1u << 17;
+  g1_xyzz *T1 = nullptr, *T2 = nullptr;
+  if (cudaMalloc(&T1, 4096 * sizeof(g1_xyzz)) != cudaSuccess ||
+      cudaMalloc(&T2, n2 * sizeof(g1_xyzz)) != cudaSuccess) {
+    set_err(CUZK_ERR_MEM, "synthetic srs tables");
+    cuzk_srs_free(s);
+    return nullptr;
+  }
+  synth_table<<<4096 / 128, 128>>>(T1, 4096, 1, G);
+  synth_table<<<n2 / 128, 128>>>(T2, n2, 4096 + 1, G);
+  uint64_t off = 0;
+  for (int i = 0; i < 4; i++) {
+    uint64_t th = (n[i] + 15) / 16;
+    if (th) synth_points<<<(th + 127) / 128, 128>>>(s->q[i], n[i], off, T1, T2, n2);
+    off += 977 * (i + 1);
+  }
+  cudaError_t e = cudaDeviceSynchronize();
+  cudaFree(T1);
+  cudaFree(T2);
+  if (e != cudaSuccess) {
+    set_err(CUZK_ERR_CUDA, "synthetic srs: %s", cudaGetErrorString(e));
+    cuzk_srs_free(s);
+    return nullptr;
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------- run
+
+extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res) {
+  if (!ctx || !srs || !job || !res) return set_err(CUZK_ERR_ARG, "run: nil argument");
+  if (ctx->dev != srs->dev) return set_err(CUZK_ERR_ARG, "run: srs on device %d, context on %d", srs->dev, ctx->dev);
+  uint32_t lgn = job->lgn;
+  if (lgn < 1 || lgn > 28) return set_err(CUZK_ERR_ARG, "run: lgn %u out of [1, 28]", lgn);
+  uint64_t m = 1ull << lgn;
+  if (srs->n[0] != m - 1)
+    return set_err(CUZK_ERR_ARG, "run: srs h has %llu points, domain needs %llu", (unsigned long long)srs->n[0],
+                   (unsigned long long)(m - 1));
+  CK(cudaSetDevice(ctx->dev));
+  cudaStream_t st = ctx->st;
+  cudaEvent_t* ev = ctx->ev;
+  TRY(ctx->d_out.ensure(8 * sizeof(g1_xyzz)));
+  g1_xyzz* o = ctx->d_out.as<g1_xyzz>();
+  CK(cudaEventRecord(ev[0], st));
+  TRY(upload_abc(ctx, job->a, job->b, job->c, job->nrows, lgn, st));
+  CK(cudaEventRecord(ev[1], st));
+  TRY(h_dev(ctx, lgn, st));
+  CK(cudaEventRecord(ev[2], st));
+  TRY(msm_dev(ctx, srs->q[0], ctx->va.as<fr_t>(), nullptr, m - 1, (int)lgn, nullptr, o + 0, st));
+  CK(cudaEventRecord(ev[3], st));
+  for (int p = 0; p < 3; p++) {
+    const cuzk_msm_part& pt = job->part[p];
+    const g1_affine* bases = srs->q[p + 1];
+    uint64_t nb = srs->n[p + 1];
+    if (pt.ntail > 0 && (!pt.scalars || !pt.idx)) return set_err(CUZK_ERR_ARG, "run: part %d: nil tail", p);
+    TRY(ctx->d_scal.ensure(pt.ntail * 32 + 1));
+    TRY(ctx->d_idx.ensure(pt.ntail * 4 + 1));
+    uint64_t nw = (nb + 31) / 32;
+    TRY(ctx->d_bits.ensure(nw * 4 + 4));
+    if (pt.ntail) {
+      CK(cudaMemcpyAsync(ctx->d_scal.p, pt.scalars, pt.ntail * 32, cudaMemcpyHostToDevice, st));
+      CK(cudaMemcpyAsync(ctx->d_idx.p, pt.idx, pt.ntail * 4, cudaMemcpyHostToDevice, st));
+    }
+    const g1_xyzz* extra = nullptr;
+    if (pt.ones && nb) {
+      CK(cudaMemcpyAsync(ctx->d_bits.p, pt.ones, nw * 4, cudaMemcpyHostToDevice, st));
+      TRY(batch_add_dev(ctx, bases, nb, ctx->d_bits.as<uint32_t>(), o + 4 + p, st));
+      extra = o + 4 + p;
+    }
+    TRY(msm_dev(ctx, bases, ctx->d_scal.as<fr_t>(), ctx->d_idx.as<uint32_t>(), pt.ntail, 0, extra, o + 1 + p, st));
+    CK(cudaEventRecord(ev[4 + p], st));
+  }
+  CK(cudaMemcpyAsync(res->points, o, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
+  cudaEventElapsedTime(&res->ms_total, ev[0], ev[6]);
+  cudaEventElapsedTime(&res->ms_h2d, ev[0], ev[1]);
+  cudaEventElapsedTime(&res->ms_ntt, ev[1], ev[2]);
+  cudaEventElapsedTime(&res->ms_msm_h, ev[2], ev[3]);
+  cudaEventElapsedTime(&res->ms_msm_l, ev[3], ev[4]);
+  cudaEventElapsedTime(&res->ms_msm_a, ev[4], ev[5]);
+  cudaEventElapsedTime(&res->ms_msm_b, ev[5], ev[6]);
+  return 0;
+}
+
+// ---------------------------------------------------------------- benchmarks
+
+__global__ void fill_rand_fr(fr_t* v, uint64_t n, uint64_t seed) {
+  uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uint64_t s = (i + 1) * 0x9e3779b97f4a7c15ull ^ seed;
+  fr_t x;
+  for (int k = 0; k < 8; k++) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    x.v[k] = (uint32_t)(s >> 16);
+  }
+  x.v[7] %= 0x73eda753u;
+  v[i] = x;
+}
+
+static float median3(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+extern "C" int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_fwd, float* ms_inv,
+                              float* ms_hseq) {
+  if (!ctx || lgn < 1 || lgn > 28 || reps < 1) return set_err(CUZK_ERR_ARG, "bench ntt: bad argument");
+  CK(cudaSetDevice(ctx->dev));
+  cudaStream_t st = ctx->st;
+  uint64_t n = 1ull << lgn;
+  TRY(ctx->va.ensure(n * 32));
+  TRY(ctx->vb.ensure(n * 32));
+  TRY(ctx->vc.ensure(n * 32));
+  fr_t* v[3] = {ctx->va.as<fr_t>(), ctx->vb.as<fr_t>(), ctx->vc.as<fr_t>()};
+  for (int i = 0; i < 3; i++) {
+    fill_rand_fr<<<(n + 255) / 256, 256, 0, st>>>(v[i], n, 17 + i);
+    CKL();
+  }
+  ntt_tabs* T;
+  TRY(ctx_ntt_tabs(ctx, lgn, &T));
+  TRY(ntt_dev(ctx, v[0], lgn, true, false, nullptr, nullptr, st));
+  std::vector<float> f, iv, hs;
+  cudaEvent_t a = ctx->ev[14], b = ctx->ev[15];
+  for (int r = 0; r < reps; r++) {
+    float ms;
+    CK(cudaEventRecord(a, st));
+    TRY(ntt_dev(ctx, v[0], lgn, true, false, nullptr, nullptr, st));
+    CK(cudaEventRecord(b, st));
+    CK(cudaEventSynchronize(b));
+    cudaEventElapsedTime(&ms, a, b);
+    f.push_back(ms);
+    CK(cudaEventRecord(a, st));
+    TRY(ntt_dev(ctx, v[0], lgn, false, true, nullptr, &T->inv_n, st));
+    CK(cudaEventRecord(b, st));
+    CK(cudaEventSynchronize(b));
+    cudaEventElapsedTime(&ms, a, b);
+    iv.push_back(ms);
+  }
+  if (ms_hseq) {
+    for (int r = 0; r < (reps > 2 ? 2 : reps); r++) {
+      float ms;
+      CK(cudaEventRecord(a, st));
+      TRY(h_dev(ctx, lgn, st));
+      CK(cudaEventRecord(b, st));
+      CK(cudaEventSynchronize(b));
+      cudaEventElapsedTime(&ms, a, b);
+      hs.push_back(ms);
+    }
+    *ms_hseq = median3(hs);
+  }
+  *ms_fwd = median3(f);
+  *ms_inv = median3(iv);
+  return 0;
+}
+
+extern "C" int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, float* ms,
+                              uint32_t* window) {
+  if (!ctx || !srs || q < 0 || q > 3 || n > srs->n[q] || reps < 1)
+    return set_err(CUZK_ERR_ARG, "bench msm: bad argument");
+  CK(cudaSetDevice(ctx->dev));
+  cudaStream_t st = ctx->st;
+  TRY(ctx->tmp.ensure(n * 32 + 32));
+  TRY(ctx->d_out.ensure(8 * sizeof(g1_xyzz)));
+  fill_rand_fr<<<(n + 255) / 256, 256, 0, st>>>(ctx->tmp.as<fr_t>(), n, 99);
+  CKL();
+  g1_xyzz* o = ctx->d_out.as<g1_xyzz>();
+  TRY(msm_dev(ctx, srs->q[q], ctx->tmp.as<fr_t>(), nullptr, n, 0, nullptr, o, st));
+  std::vector<float> t;
+  cudaEvent_t a = ctx->ev[14], b = ctx->ev[15];
+  for (int r = 0; r < reps; r++) {
+    float m;
+    CK(cudaEventRecord(a, st));
+    TRY(msm_dev(ctx, srs->q[q], ctx->tmp.as<fr_t>(), nullptr, n, 0, nullptr, o, st));
+    CK(cudaEventRecord(b, st));
+    CK(cudaEventSynchronize(b));
+    cudaEventElapsedTime(&m, a, b);
+    t.push_back(m);
+  }
+  *ms = median3(t);
+  if (window) *window = msm_window(n);
+  return 0;
+}

@@ -1,0 +1,106 @@
+/* cuzk CUDA library: C ABI.
+ *
+ * Scalars are BLS12-381 Fr elements in gnark-crypto's fr.Element layout
+ * (4 little-endian 64-bit limbs, Montgomery form, 32 bytes). G1 affine points
+ * are gnark's G1Affine layout (X then Y, each 6 limbs Montgomery, 96 bytes).
+ * Results are G1 points in XYZZ coordinates: X, Y, ZZ, ZZZ, each an Fp
+ * element (48 bytes), 192 bytes in all; ZZ = 0 is the point at infinity.
+ *
+ * Every function returning int returns 0 on success and a negative code on
+ * failure; cuzk_last_error() then returns a message (per thread).
+ * A context is not safe for concurrent use; use one per worker or lock it.
+ */
+#ifndef CUZK_H
+#define CUZK_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_OK 0
+#define CUZK_ERR_CUDA (-1)
+#define CUZK_ERR_ARG (-2)
+#define CUZK_ERR_MEM (-3)
+
+/* NTT modes for cuzk_ntt (gnark-crypto's fft names in brackets). */
+#define CUZK_NTT_FWD_DIF 0 /* natural -> bit-reversed, omega      [FFT(DIF)] */
+#define CUZK_NTT_FWD_DIT 1 /* bit-reversed -> natural, omega      [FFT(DIT)] */
+#define CUZK_NTT_INV_DIF 2 /* natural -> bit-reversed, 1/omega, /n [FFTInverse(DIF)] */
+#define CUZK_NTT_INV_DIT 3 /* bit-reversed -> natural, 1/omega, /n [FFTInverse(DIT)] */
+#define CUZK_NTT_COSET 4   /* flag: on the coset 7 (OnCoset) */
+
+const char* cuzk_last_error(void);
+int cuzk_device_count(void);
+/* name gets a NUL-terminated name (at most name_len bytes). */
+int cuzk_device_info(int dev, char* name, int name_len, uint64_t* total_mem, uint64_t* free_mem,
+                     int* sm_count);
+
+typedef struct cuzk_ctx cuzk_ctx;
+cuzk_ctx* cuzk_ctx_new(int dev);
+void cuzk_ctx_free(cuzk_ctx* ctx);
+
+/* Pinned host memory for staging (cudaHostAlloc). */
+void* cuzk_host_alloc(uint64_t bytes);
+void cuzk_host_free(void* p);
+
+/* In-place NTT of 2^lgn scalars in host memory. */
+int cuzk_ntt(cuzk_ctx* ctx, void* data, uint32_t lgn, uint32_t mode);
+/* Groth16 H: a, b, c have nrows <= 2^lgn scalars; out gets 2^lgn - 1
+ * coefficients in natural order (bellperson's H). */
+int cuzk_h(cuzk_ctx* ctx, const void* a, const void* b, const void* c, uint64_t nrows,
+           uint32_t lgn, void* out);
+/* MSM sum_i scalars[i]*bases[i] over n host points and scalars; out: 192 B XYZZ. */
+int cuzk_msm(cuzk_ctx* ctx, const void* bases, const void* scalars, uint64_t n, void* out);
+/* Split MSM over nbases host points: the bases whose bit is set in ones
+ * (32-bit words, bit i%32 of word i/32) are summed, plus the tail MSM
+ * sum_j scalars[j]*bases[idx[j]]. ones may be NULL, ntail may be 0. */
+int cuzk_msm_split(cuzk_ctx* ctx, const void* bases, uint64_t nbases, const uint32_t* ones,
+                   const void* scalars, const uint32_t* idx, uint64_t ntail, void* out);
+
+/* A parameter set's G1 points, resident on one device. */
+typedef struct cuzk_srs cuzk_srs;
+cuzk_srs* cuzk_srs_upload(int dev, const void* h, uint64_t nh, const void* l, uint64_t nl,
+                          const void* a, uint64_t na, const void* bg1, uint64_t nb);
+/* A synthetic SRS generated on the device (distinct multiples of the
+ * generator), for benchmarks. */
+cuzk_srs* cuzk_srs_synthetic(int dev, uint64_t nh, uint64_t nl, uint64_t na, uint64_t nb);
+void cuzk_srs_free(cuzk_srs* s);
+/* Copy n points of query q (0 h, 1 l, 2 a, 3 b_g1) starting at off to host. */
+int cuzk_srs_read(cuzk_srs* s, int q, uint64_t off, uint64_t n, void* out);
+
+typedef struct {
+  const uint32_t* ones; /* bitmap over the query's bases, or NULL */
+  const void* scalars;  /* tail scalars */
+  const uint32_t* idx;  /* tail base indices */
+  uint64_t ntail;
+} cuzk_msm_part;
+
+typedef struct {
+  const void *a, *b, *c; /* nrows scalars each (pinned host memory preferred) */
+  uint64_t nrows;
+  uint32_t lgn;          /* domain 2^lgn; the SRS h query has 2^lgn - 1 points */
+  uint32_t pad;
+  cuzk_msm_part part[3]; /* L, A, B_G1 */
+} cuzk_job;
+
+typedef struct {
+  uint8_t points[4][192]; /* H, L, A, B_G1 (XYZZ) */
+  /* CUDA event times in milliseconds */
+  float ms_total, ms_h2d, ms_ntt, ms_msm_h, ms_msm_l, ms_msm_a, ms_msm_b;
+  float pad;
+} cuzk_result;
+
+int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res);
+
+/* Benchmarks (CUDA events, median of reps, device-resident random data). */
+int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_fwd, float* ms_inv, float* ms_hseq);
+/* MSM over the first n points of query q of srs with random scalars; ms per MSM. */
+int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, float* ms, uint32_t* window);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

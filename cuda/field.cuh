@@ -1,0 +1,219 @@
+// BLS12-381 Fr and Fp Montgomery arithmetic for host and device.
+//
+// Limbs are 32-bit words, least significant first. An fr.Element ([4]uint64,
+// R = 2^256) and an fp.Element ([6]uint64, R = 2^384) of gnark-crypto have
+// exactly this memory layout on a little-endian machine, so buffers are
+// shared without conversion.
+#pragma once
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define HD __host__ __device__ __forceinline__
+#else
+#define HD inline
+#endif
+
+struct FrCfg {
+  static constexpr int N = 8;
+  static constexpr uint32_t INV = 0xffffffffu;  // -r^-1 mod 2^32
+  HD static uint32_t mod(int i) {
+    const uint32_t m[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
+                           0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u};
+    return m[i];
+  }
+  HD static uint32_t one(int i) {  // R mod r
+    const uint32_t m[8] = {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
+                           0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u};
+    return m[i];
+  }
+};
+
+struct FpCfg {
+  static constexpr int N = 12;
+  static constexpr uint32_t INV = 0xfffcfffdu;  // -p^-1 mod 2^32
+  HD static uint32_t mod(int i) {
+    const uint32_t m[12] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu,
+                            0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, 0x64774b84u,
+                            0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
+    return m[i];
+  }
+  HD static uint32_t one(int i) {  // R mod p
+    const uint32_t m[12] = {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu,
+                            0x53c758bau, 0x5f489857u, 0x70525745u, 0x77ce5853u,
+                            0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
+    return m[i];
+  }
+};
+
+template <class C>
+struct Fe {
+  static constexpr int N = C::N;
+  uint32_t v[N];
+
+  HD static Fe zero() {
+    Fe r;
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = 0;
+    return r;
+  }
+  HD static Fe one() {
+    Fe r;
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = C::one(i);
+    return r;
+  }
+  // raw_one is the integer 1 (not Montgomery): x*raw_one = x/R, the canonical value.
+  HD static Fe raw_one() {
+    Fe r = zero();
+    r.v[0] = 1;
+    return r;
+  }
+  HD bool is_zero() const {
+    uint32_t a = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) a |= v[i];
+    return a == 0;
+  }
+  HD bool operator==(const Fe& o) const {
+    uint32_t a = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) a |= v[i] ^ o.v[i];
+    return a == 0;
+  }
+  HD bool operator!=(const Fe& o) const { return !(*this == o); }
+
+  // geq_mod: v >= modulus
+  HD static bool geq_mod(const uint32_t* t) {
+#pragma unroll
+    for (int i = N - 1; i >= 0; i--) {
+      if (t[i] > C::mod(i)) return true;
+      if (t[i] < C::mod(i)) return false;
+    }
+    return true;
+  }
+  HD static void sub_mod_inplace(uint32_t* t) {
+    uint64_t br = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t d = (uint64_t)t[i] - C::mod(i) - br;
+      t[i] = (uint32_t)d;
+      br = (d >> 63) & 1;
+    }
+  }
+
+  HD friend Fe operator+(const Fe& a, const Fe& b) {
+    Fe r;
+    uint64_t c = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t s = (uint64_t)a.v[i] + b.v[i] + c;
+      r.v[i] = (uint32_t)s;
+      c = s >> 32;
+    }
+    // moduli have spare top bits: no carry out of the top limb.
+    if (geq_mod(r.v)) sub_mod_inplace(r.v);
+    return r;
+  }
+  HD friend Fe operator-(const Fe& a, const Fe& b) {
+    Fe r;
+    uint64_t br = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t d = (uint64_t)a.v[i] - b.v[i] - br;
+      r.v[i] = (uint32_t)d;
+      br = (d >> 63) & 1;
+    }
+    if (br) {
+      uint64_t c = 0;
+#pragma unroll
+      for (int i = 0; i < N; i++) {
+        uint64_t s = (uint64_t)r.v[i] + C::mod(i) + c;
+        r.v[i] = (uint32_t)s;
+        c = s >> 32;
+      }
+    }
+    return r;
+  }
+  HD Fe neg() const {
+    if (is_zero()) return *this;
+    Fe r;
+    uint64_t br = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t d = (uint64_t)C::mod(i) - v[i] - br;
+      r.v[i] = (uint32_t)d;
+      br = (d >> 63) & 1;
+    }
+    return r;
+  }
+  HD Fe dbl() const { return *this + *this; }
+
+  // Montgomery product (CIOS), result fully reduced.
+  HD friend Fe operator*(const Fe& a, const Fe& b) {
+    uint32_t t[N + 2];
+#pragma unroll
+    for (int i = 0; i < N + 2; i++) t[i] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t c = 0;
+#pragma unroll
+      for (int j = 0; j < N; j++) {
+        uint64_t s = (uint64_t)a.v[j] * b.v[i] + t[j] + c;
+        t[j] = (uint32_t)s;
+        c = s >> 32;
+      }
+      uint64_t s = (uint64_t)t[N] + c;
+      t[N] = (uint32_t)s;
+      t[N + 1] = (uint32_t)(s >> 32);
+      uint32_t m = t[0] * C::INV;
+      s = (uint64_t)m * C::mod(0) + t[0];
+      c = s >> 32;
+#pragma unroll
+      for (int j = 1; j < N; j++) {
+        s = (uint64_t)m * C::mod(j) + t[j] + c;
+        t[j - 1] = (uint32_t)s;
+        c = s >> 32;
+      }
+      s = (uint64_t)t[N] + c;
+      t[N - 1] = (uint32_t)s;
+      t[N] = t[N + 1] + (uint32_t)(s >> 32);
+    }
+    Fe r;
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = t[i];
+    if (t[N] != 0 || geq_mod(r.v)) sub_mod_inplace(r.v);
+    return r;
+  }
+  HD Fe sqr() const { return *this * *this; }
+
+  // pow by a little-endian exponent of nw 32-bit words.
+  HD Fe pow(const uint32_t* e, int nw) const {
+    Fe r = one();
+    for (int i = nw * 32 - 1; i >= 0; i--) {
+      r = r.sqr();
+      if ((e[i / 32] >> (i % 32)) & 1) r = r * *this;
+    }
+    return r;
+  }
+  HD Fe pow_u64(uint64_t e) const {
+    uint32_t w[2] = {(uint32_t)e, (uint32_t)(e >> 32)};
+    return pow(w, 2);
+  }
+  // inverse by Fermat (p-2); zero maps to zero.
+  HD Fe inv() const {
+    uint32_t e[N];
+    uint64_t br = 2;
+    for (int i = 0; i < N; i++) {
+      uint64_t d = (uint64_t)C::mod(i) - br;
+      e[i] = (uint32_t)d;
+      br = (d >> 63) & 1;
+    }
+    return pow(e, N);
+  }
+  // canonical (non-Montgomery) value.
+  HD Fe from_mont() const { return *this * raw_one(); }
+};
+
+typedef Fe<FrCfg> fr_t;
+typedef Fe<FpCfg> fp_t;

@@ -1,0 +1,540 @@
+// Standalone GPU harness for the cuzk CUDA library: checks the kernels
+// against host-side reference computations and times them with CUDA events.
+//
+//   cuzk_harness check          correctness checks (small and medium sizes)
+//   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
+//
+// It links libcuzk_cuda.so and uses the C ABI only.
+#include <cuda_runtime.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "../cuzk.h"
+#include "../ec.cuh"
+
+static fr_t fr_from_u64(uint64_t x) {
+  fr_t r = fr_t::zero(), a = fr_t::one();
+  while (x) {
+    if (x & 1) r = r + a;
+    a = a.dbl();
+    x >>= 1;
+  }
+  return r;
+}
+
+static fr_t root_of(uint32_t lg) {
+  const uint64_t w[4] = {0xb9b58d8c5f0e466aull, 0x5b1b4c801819d7ecull, 0x0af53ae352a31e64ull,
+                         0x5bf3adda19e9b27bull};
+  fr_t r;
+  memcpy(r.v, w, 32);
+  for (uint32_t i = lg; i < 32; i++) r = r.sqr();
+  return r;
+}
+
+static int fails = 0;
+#define EXPECT(cond, ...)                  \
+  do {                                     \
+    if (!(cond)) {                         \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+      printf(__VA_ARGS__);                 \
+      printf("\n");                        \
+      fails++;                             \
+    }                                      \
+  } while (0)
+#define OK(x)                                                           \
+  do {                                                                  \
+    int r_ = (x);                                                       \
+    if (r_) {                                                           \
+      printf("ERROR %s:%d: %s -> %d: %s\n", __FILE__, __LINE__, #x, r_, cuzk_last_error()); \
+      exit(2);                                                          \
+    }                                                                   \
+  } while (0)
+
+struct rng {
+  uint64_t s;
+  explicit rng(uint64_t seed) : s(seed * 0x9e3779b97f4a7c15ull + 1) {}
+  uint64_t next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+};
+
+static fr_t rand_fr(rng& r) {  // uniform-ish element < r (any value < r is a valid Montgomery form)
+  fr_t x;
+  for (int i = 0; i < 8; i++) x.v[i] = (uint32_t)r.next();
+  x.v[7] %= 0x73eda753u;
+  return x;
+}
+
+static void fill_random(fr_t* v, uint64_t n, uint64_t seed) {
+#pragma omp parallel
+  {
+    int t = omp_get_thread_num(), T = omp_get_num_threads();
+    rng r(seed * 1000 + t);
+    uint64_t b = n * t / T, e = n * (t + 1) / T;
+    for (uint64_t i = b; i < e; i++) v[i] = rand_fr(r);
+  }
+}
+
+static uint32_t brev_h(uint32_t x, uint32_t bits) {
+  uint32_t r = 0;
+  for (uint32_t i = 0; i < bits; i++) r |= ((x >> i) & 1) << (bits - 1 - i);
+  return r;
+}
+
+static g1_affine gen_g1() {
+  g1_affine G;
+  const uint64_t gx[6] = {0x5cb38790fd530c16ull, 0x7817fc679976fff5ull, 0x154f95c7143ba1c1ull,
+                          0xf0ae6acdf3d0e747ull, 0xedce6ecc21dbf440ull, 0x120177419e0bfb75ull};
+  const uint64_t gy[6] = {0xbaac93d50ce72271ull, 0x8c22631a7918fd8eull, 0xdd595f13570725ceull,
+                          0x51ac582950405194ull, 0x0e1c8c3fad0059c0ull, 0x0bbc3efc5008a26aull};
+  memcpy(G.x.v, gx, 48);
+  memcpy(G.y.v, gy, 48);
+  return G;
+}
+
+static g1_xyzz mul_g(const fr_t& k_mont) {  // k*G on the host
+  fr_t k = k_mont.from_mont();
+  g1_affine G = gen_g1();
+  g1_xyzz acc = g1_xyzz::inf();
+  for (int b = 255; b >= 0; b--) {
+    acc = acc.dbl();
+    if ((k.v[b / 32] >> (b % 32)) & 1) acc.add_affine(G);
+  }
+  return acc;
+}
+
+static bool same_point(const g1_xyzz& a, const g1_xyzz& b) {
+  g1_affine x = a.to_affine(), y = b.to_affine();
+  return x.x == y.x && x.y == y.y;
+}
+
+// discrete log of synthetic SRS point i of query q (see synth_points)
+static fr_t synth_dlog(uint64_t i, int q) {
+  uint64_t off = 0;
+  for (int j = 0; j < q; j++) off += 977 * (j + 1);
+  i += off;
+  uint64_t k = (i & 4095) + 1 + (((i >> 12) % (1u << 17)) + 1) * 4097;
+  return fr_from_u64(k);
+}
+
+// ---------------------------------------------------------------- checks
+
+__global__ void k_field(const fr_t* a, const fr_t* b, fr_t* o, const fp_t* pa, const fp_t* pb, fp_t* po, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  o[3 * i] = a[i] * b[i];
+  o[3 * i + 1] = a[i] + b[i];
+  o[3 * i + 2] = a[i] - b[i];
+  po[3 * i] = pa[i] * pb[i];
+  po[3 * i + 1] = pa[i] + pb[i];
+  po[3 * i + 2] = pa[i] - pb[i];
+}
+
+static void check_field() {
+  // Fr 1/2 (blstrs TWO_INV) in Montgomery form
+  const uint64_t half64[4] = {0x00000000ffffffffull, 0xac425bfd0001a401ull, 0xccc627f7f65e27faull,
+                              0x0c1258acd66282b7ull};
+  fr_t half;
+  memcpy(half.v, half64, 32);
+  fr_t two = fr_from_u64(2);
+  EXPECT(half * two == fr_t::one(), "half*2 != 1");
+  EXPECT(two.inv() == half, "inv(2) != half");
+  // G1 generator on the curve: y^2 = x^3 + 4
+  g1_affine G = gen_g1();
+  fp_t four = fp_t::one().dbl().dbl();
+  EXPECT(G.y.sqr() == G.x.sqr() * G.x + four, "generator not on curve");
+  // r*G = 0: (r-1)*G + G
+  fr_t rm1 = fr_t::zero() - fr_t::one();
+  g1_xyzz p = mul_g(rm1);
+  p.add_affine(G);
+  EXPECT(p.is_inf(), "(r-1)G + G != 0");
+  // XYZZ: 2G via dbl == G+G via add
+  g1_xyzz g2a = g1_xyzz::from_affine(G).dbl(), g2b = g1_xyzz::from_affine(G);
+  g2b.add(g1_xyzz::from_affine(G));
+  EXPECT(same_point(g2a, g2b), "dbl != add");
+  // device vs host
+  const int n = 4096;
+  std::vector<fr_t> a(n), b(n), o(3 * n);
+  std::vector<fp_t> pa(n), pb(n), po(3 * n);
+  rng r(1);
+  for (int i = 0; i < n; i++) {
+    a[i] = rand_fr(r);
+    b[i] = rand_fr(r);
+    for (int j = 0; j < 12; j++) {
+      pa[i].v[j] = (uint32_t)r.next();
+      pb[i].v[j] = (uint32_t)r.next();
+    }
+    pa[i].v[11] %= 0x1a0111eau;
+    pb[i].v[11] %= 0x1a0111eau;
+  }
+  if (n > 0) {
+    b[0] = a[0];  // a - a
+    pb[0] = pa[0];
+  }
+  fr_t *da, *db, *dout;
+  fp_t *dpa, *dpb, *dpo;
+  cudaMalloc(&da, n * 32);
+  cudaMalloc(&db, n * 32);
+  cudaMalloc(&dout, 3 * n * 32);
+  cudaMalloc(&dpa, n * 48);
+  cudaMalloc(&dpb, n * 48);
+  cudaMalloc(&dpo, 3 * n * 48);
+  cudaMemcpy(da, a.data(), n * 32, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b.data(), n * 32, cudaMemcpyHostToDevice);
+  cudaMemcpy(dpa, pa.data(), n * 48, cudaMemcpyHostToDevice);
+  cudaMemcpy(dpb, pb.data(), n * 48, cudaMemcpyHostToDevice);
+  k_field<<<n / 128, 128>>>(da, db, dout, dpa, dpb, dpo, n);
+  cudaMemcpy(o.data(), dout, 3 * n * 32, cudaMemcpyDeviceToHost);
+  cudaMemcpy(po.data(), dpo, 3 * n * 48, cudaMemcpyDeviceToHost);
+  int bad = 0;
+  for (int i = 0; i < n; i++) {
+    if (o[3 * i] != a[i] * b[i] || o[3 * i + 1] != a[i] + b[i] || o[3 * i + 2] != a[i] - b[i]) bad++;
+    if (po[3 * i] != pa[i] * pb[i] || po[3 * i + 1] != pa[i] + pb[i] || po[3 * i + 2] != pa[i] - pb[i]) bad++;
+    // algebra: (a+b)*(a-b) == a^2 - b^2
+    if ((a[i] + b[i]) * (a[i] - b[i]) != a[i].sqr() - b[i].sqr()) bad++;
+    if ((pa[i] + pb[i]) * (pa[i] - pb[i]) != pa[i].sqr() - pb[i].sqr()) bad++;
+  }
+  EXPECT(bad == 0, "field: %d mismatches", bad);
+  cudaFree(da); cudaFree(db); cudaFree(dout); cudaFree(dpa); cudaFree(dpb); cudaFree(dpo);
+  printf("field: ok=%d\n", bad == 0);
+}
+
+// naive DFT: X[k] = sum x[j] w^(jk)
+static std::vector<fr_t> naive_dft(const std::vector<fr_t>& x, fr_t w) {
+  size_t n = x.size();
+  std::vector<fr_t> X(n);
+#pragma omp parallel for
+  for (size_t k = 0; k < n; k++) {
+    fr_t wk = w.pow_u64(k), acc = fr_t::zero(), p = fr_t::one();
+    for (size_t j = 0; j < n; j++) {
+      acc = acc + x[j] * p;
+      p = p * wk;
+    }
+    X[k] = acc;
+  }
+  return X;
+}
+
+static void check_ntt(cuzk_ctx* ctx) {
+  int bad_total = 0;
+  for (uint32_t lgn = 1; lgn <= 11; lgn++) {
+    uint64_t n = 1ull << lgn;
+    std::vector<fr_t> x(n);
+    fill_random(x.data(), n, 100 + lgn);
+    fr_t w = root_of(lgn), g = fr_from_u64(7), ni = fr_from_u64(n).inv();
+    std::vector<fr_t> X = naive_dft(x, w);
+    std::vector<fr_t> xc(n);  // coset input: x_j g^j
+    for (uint64_t j = 0; j < n; j++) xc[j] = x[j] * g.pow_u64(j);
+    std::vector<fr_t> Xc = naive_dft(xc, w);
+    std::vector<fr_t> Xi = naive_dft(x, w.inv());
+    int bad = 0;
+    for (uint32_t mode = 0; mode < 8; mode++) {
+      std::vector<fr_t> in(n), want(n);
+      bool coset = mode & 4, inv = (mode & 3) >= 2, dif = (mode & 3) == 0 || (mode & 3) == 2;
+      for (uint64_t k = 0; k < n; k++) {
+        fr_t v;
+        if (!inv)
+          v = coset ? Xc[k] : X[k];
+        else {
+          v = Xi[k] * ni;
+          if (coset) v = v * g.inv().pow_u64(k);
+        }
+        // natural-order input/output with DIF: in natural, out bit-reversed
+        if (dif) {
+          in[k] = x[k];
+          want[brev_h(k, lgn)] = v;
+        } else {
+          in[brev_h(k, lgn)] = x[k];
+          want[k] = v;
+        }
+      }
+      OK(cuzk_ntt(ctx, in.data(), lgn, mode));
+      for (uint64_t k = 0; k < n; k++)
+        if (in[k] != want[k]) bad++;
+    }
+    if (bad) printf("ntt lgn=%u: %d mismatches\n", lgn, bad);
+    bad_total += bad;
+  }
+  EXPECT(bad_total == 0, "ntt vs naive DFT: %d mismatches", bad_total);
+  // roundtrips at larger sizes (multi-pass)
+  for (uint32_t lgn : {12u, 13u, 17u, 20u, 21u, 23u}) {
+    uint64_t n = 1ull << lgn;
+    std::vector<fr_t> x(n), y;
+    fill_random(x.data(), n, 200 + lgn);
+    y = x;
+    OK(cuzk_ntt(ctx, y.data(), lgn, CUZK_NTT_FWD_DIF | CUZK_NTT_COSET));
+    // spot check output k at bitrev position against a direct evaluation at g*w^k
+    fr_t w = root_of(lgn), g = fr_from_u64(7);
+    int bad = 0;
+    for (uint64_t k : std::vector<uint64_t>{0, 1, 5, n / 2 + 3, n - 1}) {
+      fr_t pt = g * w.pow_u64(k), acc = fr_t::zero();
+      for (int64_t j = n - 1; j >= 0; j--) acc = acc * pt + x[j];
+      if (y[brev_h(k, lgn)] != acc) bad++;
+    }
+    OK(cuzk_ntt(ctx, y.data(), lgn, CUZK_NTT_INV_DIT | CUZK_NTT_COSET));
+    for (uint64_t i = 0; i < n; i++)
+      if (y[i] != x[i]) bad++;
+    EXPECT(bad == 0, "ntt roundtrip lgn=%u: %d mismatches", lgn, bad);
+  }
+  printf("ntt: ok=%d\n", fails == 0);
+}
+
+// H check: with c = a*b on the rows, H(t)*(t^m - 1) == A(t)B(t) - C(t) at a random t.
+static void check_h(cuzk_ctx* ctx) {
+  for (uint32_t lgn : {1u, 2u, 5u, 10u, 11u, 14u, 20u}) {
+    uint64_t m = 1ull << lgn, rows = m - (lgn > 3 ? 3 : 0);
+    std::vector<fr_t> a(rows), b(rows), c(rows), h(m - 1);
+    fill_random(a.data(), rows, 300 + lgn);
+    fill_random(b.data(), rows, 400 + lgn);
+    for (uint64_t i = 0; i < rows; i++) c[i] = a[i] * b[i];
+    OK(cuzk_h(ctx, a.data(), b.data(), c.data(), rows, lgn, h.data()));
+    // polynomials: coefficients via inverse NTT on the GPU (checked above)
+    std::vector<fr_t> pa(m, fr_t::zero()), pb(m, fr_t::zero()), pc(m, fr_t::zero());
+    std::copy(a.begin(), a.end(), pa.begin());
+    std::copy(b.begin(), b.end(), pb.begin());
+    std::copy(c.begin(), c.end(), pc.begin());
+    std::vector<fr_t> tmp;
+    for (auto* v : {&pa, &pb, &pc}) {
+      tmp.assign(m, fr_t::zero());
+      for (uint64_t i = 0; i < m; i++) tmp[brev_h(i, lgn)] = (*v)[i];
+      OK(cuzk_ntt(ctx, tmp.data(), lgn, CUZK_NTT_INV_DIT));
+      *v = tmp;
+    }
+    rng r(lgn);
+    fr_t t = rand_fr(r);
+    auto ev = [&](const std::vector<fr_t>& p) {
+      fr_t acc = fr_t::zero();
+      for (int64_t j = p.size() - 1; j >= 0; j--) acc = acc * t + p[j];
+      return acc;
+    };
+    fr_t lhs = ev(h) * (t.pow_u64(m) - fr_t::one());
+    fr_t rhs = ev(pa) * ev(pb) - ev(pc);
+    EXPECT(lhs == rhs, "H identity fails at lgn=%u", lgn);
+  }
+  printf("h: ok=%d\n", fails == 0);
+}
+
+static void check_msm(cuzk_ctx* ctx) {
+  const uint64_t NB = (1ull << 22) + 5;
+  cuzk_srs* srs = cuzk_srs_synthetic(0, NB, 0, 0, 0);
+  if (!srs) {
+    printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  std::vector<g1_affine> bases(NB);
+  OK(cuzk_srs_read(srs, 0, 0, NB, bases.data()));
+  // the synthetic points are what they claim (spot check)
+  int bad = 0;
+  for (uint64_t i : std::vector<uint64_t>{0, 1, 4095, 4096, 123457, NB - 1}) {
+    g1_xyzz want = mul_g(synth_dlog(i, 0));
+    g1_affine wa = want.to_affine();
+    if (!(wa.x == bases[i].x && wa.y == bases[i].y)) bad++;
+  }
+  EXPECT(bad == 0, "synthetic srs points: %d wrong", bad);
+  std::vector<fr_t> dl(NB);
+#pragma omp parallel for
+  for (uint64_t i = 0; i < NB; i++) dl[i] = synth_dlog(i, 0);
+  for (uint64_t n : std::vector<uint64_t>{1, 2, 3, 31, 100, 1000, 4097, (1ull << 16) + 3, 1ull << 20, 1ull << 22}) {
+    std::vector<fr_t> s(n);
+    fill_random(s.data(), n, 500 + n);
+    if (n > 10) {
+      s[0] = fr_t::zero();
+      s[1] = fr_t::one();
+      s[2] = fr_t::zero() - fr_t::one();
+      s[3] = s[4];  // repeated scalar
+      s[7] = fr_from_u64(2);
+    }
+    g1_xyzz got;
+    OK(cuzk_msm(ctx, bases.data(), s.data(), n, &got));
+    fr_t acc = fr_t::zero();
+    for (uint64_t i = 0; i < n; i++) acc = acc + s[i] * dl[i];
+    EXPECT(same_point(got, mul_g(acc)), "msm n=%llu wrong", (unsigned long long)n);
+  }
+  // split MSM: ones bitmap + tail with indices
+  for (uint64_t n : std::vector<uint64_t>{5, 1000, 1ull << 20}) {
+    std::vector<uint32_t> bits((n + 31) / 32, 0), idx;
+    std::vector<fr_t> tail;
+    rng r(n);
+    fr_t acc = fr_t::zero();
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t x = r.next() % 4;
+      if (x == 1) {
+        bits[i / 32] |= 1u << (i % 32);
+        acc = acc + dl[i];
+      } else if (x >= 2) {
+        fr_t v = rand_fr(r);
+        tail.push_back(v);
+        idx.push_back(i);
+        acc = acc + v * dl[i];
+      }
+    }
+    g1_xyzz got;
+    OK(cuzk_msm_split(ctx, bases.data(), n, bits.data(), tail.data(), idx.data(), tail.size(), &got));
+    EXPECT(same_point(got, mul_g(acc)), "split msm n=%llu wrong", (unsigned long long)n);
+  }
+  cuzk_srs_free(srs);
+  printf("msm: ok=%d\n", fails == 0);
+}
+
+// ---------------------------------------------------------------- benches
+
+static void bench_ntt(cuzk_ctx* ctx, uint32_t lo, uint32_t hi) {
+  printf("%-8s %12s %12s %12s\n", "lg n", "fwd DIF ms", "inv DIT ms", "H seq ms");
+  for (uint32_t lgn = lo; lgn <= hi; lgn++) {
+    float f, iv, hs;
+    OK(cuzk_bench_ntt(ctx, lgn, lgn >= 26 ? 3 : 5, &f, &iv, &hs));
+    printf("%-8u %12.3f %12.3f %12.3f\n", lgn, f, iv, hs);
+    fflush(stdout);
+  }
+}
+
+static void bench_msm(cuzk_ctx* ctx, uint32_t lo, uint32_t hi) {
+  uint64_t N = 1ull << hi;
+  cuzk_srs* srs = cuzk_srs_synthetic(0, N, 0, 0, 0);
+  if (!srs) {
+    printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  printf("%-8s %12s %10s\n", "lg n", "MSM ms", "Madd/s");
+  for (uint32_t lg = lo; lg <= hi; lg++) {
+    uint64_t n = 1ull << lg;
+    float ms;
+    uint32_t c;
+    OK(cuzk_bench_msm(ctx, srs, 0, n, lg >= 25 ? 2 : 4, &ms, &c));
+    uint32_t W = (256 + c - 1) / c;
+    printf("%-8u %12.3f %10.0f  (c=%u)\n", lg, ms, n * (double)W / (ms * 1e3), c);
+    fflush(stdout);
+  }
+  cuzk_srs_free(srs);
+}
+
+// PoRep-shaped partition: 2^27 domain, 130 M aux, 75 % of the witness in {0,1},
+// B-aux density 25 %.
+static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
+  auto t0 = std::chrono::steady_clock::now();
+  uint64_t m = 1ull << lgn;
+  uint64_t nb = naux / 4;
+  cuzk_srs* srs = cuzk_srs_synthetic(0, m - 1, naux, naux, nb);
+  if (!srs) {
+    printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  auto t1 = std::chrono::steady_clock::now();
+  printf("synthetic srs: %.2f s (h %llu, l %llu, a %llu, b_g1 %llu points)\n",
+         std::chrono::duration<double>(t1 - t0).count(), (unsigned long long)(m - 1),
+         (unsigned long long)naux, (unsigned long long)naux, (unsigned long long)nb);
+  uint64_t rows = m - 1000;
+  fr_t* abc = (fr_t*)cuzk_host_alloc(rows * 32 * 3);
+  if (!abc) {
+    printf("ERROR pinned alloc: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  fill_random(abc, rows * 3, 11);
+  cuzk_job job = {};
+  job.a = abc;
+  job.b = abc + rows;
+  job.c = abc + 2 * rows;
+  job.nrows = rows;
+  job.lgn = lgn;
+  // witness: 37.5 % zero, 37.5 % one, 25 % random
+  std::vector<fr_t> aux(naux);
+  std::vector<uint8_t> kind(naux);
+  {
+    rng r(12);
+    for (uint64_t i = 0; i < naux; i++) {
+      uint64_t x = r.next() % 8;
+      kind[i] = x < 3 ? 0 : (x < 6 ? 1 : 2);
+    }
+    fill_random(aux.data(), naux, 13);
+  }
+  std::vector<fr_t*> tails(3);
+  std::vector<uint32_t*> idxs(3), bitss(3);
+  for (int p = 0; p < 3; p++) {
+    uint64_t nbase = p == 2 ? nb : naux;
+    uint32_t* bits = (uint32_t*)cuzk_host_alloc((nbase + 31) / 32 * 4);
+    memset(bits, 0, (nbase + 31) / 32 * 4);
+    fr_t* tail = (fr_t*)cuzk_host_alloc(nbase * 32);
+    uint32_t* idx = (uint32_t*)cuzk_host_alloc(nbase * 4);
+    uint64_t nt = 0;
+    for (uint64_t i = 0; i < nbase; i++) {
+      uint64_t w = p == 2 ? i * 4 : i;  // B: every 4th aux variable is in the density
+      if (kind[w] == 1) bits[i / 32] |= 1u << (i % 32);
+      if (kind[w] == 2) {
+        tail[nt] = aux[w];
+        idx[nt++] = (uint32_t)i;
+      }
+    }
+    job.part[p].ones = bits;
+    job.part[p].scalars = tail;
+    job.part[p].idx = idx;
+    job.part[p].ntail = nt;
+    tails[p] = tail;
+    idxs[p] = idx;
+    bitss[p] = bits;
+  }
+  printf("tails: L %llu, A %llu, B %llu\n", (unsigned long long)job.part[0].ntail,
+         (unsigned long long)job.part[1].ntail, (unsigned long long)job.part[2].ntail);
+  cuzk_result res;
+  printf("%-5s %9s %9s %9s %9s %9s %9s %9s\n", "run", "total", "h2d", "ntt", "msm_h", "msm_l", "msm_a", "msm_b");
+  for (int r = 0; r < 3; r++) {
+    OK(cuzk_run(ctx, srs, &job, &res));
+    printf("%-5d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", r, res.ms_total, res.ms_h2d, res.ms_ntt,
+           res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b);
+    fflush(stdout);
+  }
+  for (int p = 0; p < 3; p++) {
+    cuzk_host_free(tails[p]);
+    cuzk_host_free(idxs[p]);
+    cuzk_host_free(bitss[p]);
+  }
+  cuzk_host_free(abc);
+  cuzk_srs_free(srs);
+}
+
+int main(int argc, char** argv) {
+  const char* cmd = argc > 1 ? argv[1] : "check";
+  int nd = cuzk_device_count();
+  if (nd == 0) {
+    printf("no CUDA device\n");
+    return 0;
+  }
+  char name[256];
+  uint64_t tot, fre;
+  int sms;
+  OK(cuzk_device_info(0, name, sizeof name, &tot, &fre, &sms));
+  printf("device 0: %s, %d SMs, %.1f GiB (%.1f free)\n", name, sms, tot / 1073741824.0, fre / 1073741824.0);
+  cuzk_ctx* ctx = cuzk_ctx_new(0);
+  if (!ctx) {
+    printf("ERROR ctx: %s\n", cuzk_last_error());
+    return 2;
+  }
+  if (!strcmp(cmd, "check")) {
+    check_field();
+    check_ntt(ctx);
+    check_h(ctx);
+    check_msm(ctx);
+    printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
+  } else if (!strcmp(cmd, "bench")) {
+    const char* what = argc > 2 ? argv[2] : "all";
+    uint32_t hi_ntt = argc > 3 ? atoi(argv[3]) : 27;
+    uint32_t hi_msm = argc > 4 ? atoi(argv[4]) : 26;
+    if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(ctx, 20, hi_ntt);
+    if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, 20, hi_msm);
+    if (!strcmp(what, "all") || !strcmp(what, "part")) {
+      uint32_t lg = argc > 5 ? atoi(argv[5]) : 27;
+      uint64_t naux = argc > 6 ? strtoull(argv[6], 0, 10) : 130000000ull;
+      bench_part(ctx, lg, naux);
+    }
+  }
+  cuzk_ctx_free(ctx);
+  return fails ? 1 : 0;
+}
