@@ -14,7 +14,7 @@ import (
 // engine; it maps onto InvalidArgument like engine.ErrInvalidRequest.
 var errBadRequest = errors.New("invalid request")
 
-// maxRequestIDLen bounds the idempotency key; Curio's are < 100 bytes.
+// maxRequestIDLen bounds request, job and circuit ids; Curio's are < 100 bytes.
 const maxRequestIDLen = 256
 
 // Byte lengths fixed by the Filecoin proof formats.
@@ -110,23 +110,29 @@ func requestFromProto(p *cuzkv1.SubmitProofRequest) (engine.Request, error) {
 	}, nil
 }
 
-func checkRequestID(id string) error {
-	if len(id) > maxRequestIDLen {
-		return badRequest("request_id is %d bytes (max %d)", len(id), maxRequestIDLen)
-	}
-	for i, r := range id {
-		if !unicode.IsPrint(r) {
-			return badRequest("request_id has a non-printable character at byte %d", i)
-		}
-	}
-	return nil
-}
+// checkRequestID checks an optional request_id ("" = the engine makes one).
+func checkRequestID(id string) error { return checkIDChars("request_id", id) }
 
+// checkID checks a required identifier field (job_id, circuit_id).
 func checkID(field, id string) error {
 	if id == "" {
 		return badRequest("%s is empty", field)
 	}
-	return checkRequestID(id)
+	return checkIDChars(field, id)
+}
+
+// checkIDChars bounds an identifier's length and rejects characters that
+// would garble logs and timelines; errors name the field.
+func checkIDChars(field, id string) error {
+	if len(id) > maxRequestIDLen {
+		return badRequest("%s is %d bytes (max %d)", field, len(id), maxRequestIDLen)
+	}
+	for i, r := range id {
+		if !unicode.IsPrint(r) {
+			return badRequest("%s has a non-printable character at byte %d", field, i)
+		}
+	}
+	return nil
 }
 
 // checkFixed checks an optional fixed-size byte field.

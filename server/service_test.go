@@ -558,3 +558,38 @@ func TestReflection(t *testing.T) {
 		t.Fatalf("reflection list does not name cuzk.v1.ProvingEngine: %q", resp)
 	}
 }
+
+// A bad id names the field it came in.
+func TestBadIDNamesItsField(t *testing.T) {
+	h := newHarness(t)
+	ctx := ctxT(t)
+	long := strings.Repeat("x", 1000)
+	for _, tt := range []struct {
+		name, want string
+		call       func() error
+	}{
+		{"await", "job_id is 1000 bytes", func() error {
+			_, err := h.cli.AwaitProof(ctx, &cuzkv1.AwaitProofRequest{JobId: long})
+			return err
+		}},
+		{"cancel", "job_id has a non-printable character at byte 1", func() error {
+			_, err := h.cli.CancelProof(ctx, &cuzkv1.CancelProofRequest{JobId: "a\x00"})
+			return err
+		}},
+		{"preload", "circuit_id is 1000 bytes", func() error {
+			_, err := h.cli.PreloadSRS(ctx, &cuzkv1.PreloadSrsRequest{CircuitId: long})
+			return err
+		}},
+		{"evict", "circuit_id has a non-printable character at byte 0", func() error {
+			_, err := h.cli.EvictSRS(ctx, &cuzkv1.EvictSrsRequest{CircuitId: "\n"})
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := status.Convert(tt.call())
+			if st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), tt.want) {
+				t.Fatalf("got %v %q, want InvalidArgument containing %q", st.Code(), st.Message(), tt.want)
+			}
+		})
+	}
+}
