@@ -29,3 +29,13 @@ go-test-bin:
 
 clean:
 	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test
+
+# Variant with the PTX carry-chain Montgomery product, in $(BIN)/ptx.
+cuda-ptx: $(BIN)/ptx/cuzk_harness
+
+$(BIN)/ptx/libcuzk_cuda.so: $(CUDA_SRC)
+	@mkdir -p $(BIN)/ptx
+	$(NVCC) $(NVFLAGS) -DCUZK_PTX_MUL -shared -o $@ cuda/cuzk.cu
+
+$(BIN)/ptx/cuzk_harness: cuda/test/harness.cu $(BIN)/ptx/libcuzk_cuda.so
+	$(NVCC) $(NVFLAGS) -DCUZK_PTX_MUL -Xcompiler -fopenmp -o $@ cuda/test/harness.cu -L$(BIN)/ptx -lcuzk_cuda -Xlinker -rpath,'$$ORIGIN' -lgomp

@@ -464,9 +464,19 @@ static int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars,
     msm_starts<<<(nkeys + 1 + 255) / 256, 256, 0, st>>>(ctx->keys2.as<uint32_t>(), np, nkeys,
                                                        ctx->starts.as<uint32_t>());
     CKL();
-    msm_accumulate<<<(nkeys + 127) / 128, 128, 0, st>>>(bases, ctx->vals2.as<uint32_t>(),
-                                                       ctx->starts.as<uint32_t>(), nkeys,
-                                                       ctx->buckets.as<g1_xyzz>());
+    uint64_t C = (np + (1ull << 18) - 1) >> 18;
+    if (C < 16) C = 16;
+    uint64_t nch = (np + C - 1) / C;
+    TRY(ctx->part1.ensure(nch * sizeof(g1_xyzz)));
+    TRY(ctx->part2.ensure(nch * sizeof(g1_xyzz)));
+    msm_acc_chunks<<<(nch + 127) / 128, 128, 0, st>>>(bases, ctx->keys2.as<uint32_t>(), ctx->vals2.as<uint32_t>(),
+                                                     ctx->starts.as<uint32_t>(), nkeys, (uint32_t)C,
+                                                     ctx->part1.as<g1_xyzz>(), ctx->part2.as<g1_xyzz>(),
+                                                     ctx->buckets.as<g1_xyzz>());
+    CKL();
+    msm_acc_merge<<<(nkeys + 127) / 128, 128, 0, st>>>(ctx->starts.as<uint32_t>(), nkeys, (uint32_t)C,
+                                                      ctx->part1.as<g1_xyzz>(), ctx->part2.as<g1_xyzz>(),
+                                                      ctx->buckets.as<g1_xyzz>());
     CKL();
     uint32_t nseg = nb * K;
     msm_segments<<<(nseg + 127) / 128, 128, 0, st>>>(ctx->buckets.as<g1_xyzz>(), nseg, L,

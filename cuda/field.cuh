@@ -151,6 +151,9 @@ struct Fe {
 
   // Montgomery product (CIOS), result fully reduced.
   HD friend Fe operator*(const Fe& a, const Fe& b) {
+#if defined(__CUDA_ARCH__) && defined(CUZK_PTX_MUL)
+    return mul_ptx(a, b);
+#endif
     uint32_t t[N + 2];
 #pragma unroll
     for (int i = 0; i < N + 2; i++) t[i] = 0;
@@ -186,6 +189,43 @@ struct Fe {
     return r;
   }
   HD Fe sqr() const { return *this * *this; }
+
+#if defined(__CUDA_ARCH__)
+  // CIOS with PTX carry chains: per word of b, the low halves of the
+  // products go in one chain and the high halves in another.
+  __device__ __forceinline__ static void madd_row(uint32_t* t, const uint32_t* x, uint32_t y) {
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(x[0]), "r"(y));
+#pragma unroll
+    for (int j = 1; j < N; j++) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(x[j]), "r"(y));
+    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(x[0]), "r"(y));
+#pragma unroll
+    for (int j = 1; j < N; j++) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(x[j]), "r"(y));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+  }
+  __device__ __forceinline__ static Fe mul_ptx(const Fe& a, const Fe& b) {
+    uint32_t t[N + 2], p[N];
+#pragma unroll
+    for (int i = 0; i < N; i++) p[i] = C::mod(i);
+#pragma unroll
+    for (int i = 0; i < N + 2; i++) t[i] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      madd_row(t, a.v, b.v[i]);
+      uint32_t m = t[0] * C::INV;
+      madd_row(t, p, m);
+#pragma unroll
+      for (int j = 0; j <= N; j++) t[j] = t[j + 1];
+      t[N + 1] = 0;
+    }
+    Fe r;
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = t[i];
+    if (t[N] != 0 || geq_mod(r.v)) sub_mod_inplace(r.v);
+    return r;
+  }
+#endif
 
   // pow by a little-endian exponent of nw 32-bit words.
   HD Fe pow(const uint32_t* e, int nw) const {

@@ -81,20 +81,71 @@ __global__ void msm_starts(const uint32_t* keys, uint64_t n, uint32_t nkeys, uin
   starts[k] = (uint32_t)lo;
 }
 
-__global__ void __launch_bounds__(128) msm_accumulate(const g1_affine* __restrict__ bases,
+// Bucket accumulation in two phases, balanced whatever the bucket sizes.
+// Phase 1: thread j sums sorted entries [j*C, (j+1)*C) run by run; a run
+// strictly inside the chunk is a whole bucket and is stored; the chunk's
+// first run goes to head[j], its last (if another) to tail[j].
+__global__ void __launch_bounds__(128) msm_acc_chunks(const g1_affine* __restrict__ bases,
+                                                      const uint32_t* __restrict__ keys,
                                                       const uint32_t* __restrict__ vals,
                                                       const uint32_t* __restrict__ starts,
-                                                      uint32_t nbuckets, g1_xyzz* buckets) {
-  uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= nbuckets) return;
-  uint32_t b = starts[k], e = starts[k + 1];
+                                                      uint32_t nkeys, uint32_t C, g1_xyzz* head,
+                                                      g1_xyzz* tail, g1_xyzz* buckets) {
+  uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint64_t nvalid = starts[nkeys];
+  uint64_t b = j * C;
+  if (b >= nvalid) return;
+  uint64_t e = b + C < nvalid ? b + C : nvalid;
+  uint32_t run = __ldg(keys + b);
+  bool first = true;
   g1_xyzz acc = g1_xyzz::inf();
-  for (uint32_t i = b; i < e; i++) {
+  for (uint64_t i = b; i < e; i++) {
+    uint32_t k = __ldg(keys + i);
+    if (k != run) {
+      if (first)
+        head[j] = acc;
+      else
+        buckets[run] = acc;
+      first = false;
+      acc = g1_xyzz::inf();
+      run = k;
+    }
     uint32_t v = __ldg(vals + i);
     g1_affine p = ldaff(bases + (v & 0x7fffffffu));
     if (v >> 31) p.y = p.y.neg();
     acc.add_affine(p);
   }
+  if (first) {
+    head[j] = acc;
+    tail[j] = g1_xyzz::inf();
+  } else {
+    tail[j] = acc;
+  }
+}
+
+// Phase 2: each bucket not stored by phase 1 = its part of its first chunk
+// plus the heads of the chunks it runs into.
+__global__ void __launch_bounds__(128) msm_acc_merge(const uint32_t* __restrict__ starts,
+                                                     uint32_t nkeys, uint32_t C,
+                                                     const g1_xyzz* head, const g1_xyzz* tail,
+                                                     g1_xyzz* buckets) {
+  uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= nkeys) return;
+  uint64_t b = starts[k], e = starts[k + 1], nvalid = starts[nkeys];
+  if (b == e) {
+    buckets[k] = g1_xyzz::inf();
+    return;
+  }
+  uint64_t c0 = b / C, c1 = (e - 1) / C;
+  uint64_t end0 = (c0 + 1) * C < nvalid ? (c0 + 1) * C : nvalid;
+  g1_xyzz acc;
+  if (b == c0 * C)
+    acc = head[c0];
+  else if (e >= end0)
+    acc = tail[c0];
+  else
+    return;  // inside one chunk: stored by phase 1
+  for (uint64_t j = c0 + 1; j <= c1; j++) acc.add(head[j]);
   buckets[k] = acc;
 }
 

@@ -8,11 +8,10 @@ mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log") 2>&1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used --format=csv,noheader
 start=$(date +%s)
-make cuda-test -j2 || exit 1
+if [ -z "$NOBUILD" ]; then make cuda-test -j2 || exit 1; fi
 echo "build: $(( $(date +%s) - start )) s"
-cp bin/libcuzk_cuda.so "$OUT/" 2>/dev/null
 cuobjdump --dump-resource-usage bin/libcuzk_cuda.so 2>/dev/null | grep -E "Function|REG" | paste - - | sed -E 's/.*Function ([^ ]+).*REG:([0-9]+).*STACK:([0-9]+).*SHARED:([0-9]+).*LOCAL:([0-9]+).*/\1 REG=\2 STACK=\3 SHARED=\4 LOCAL=\5/' > "$OUT/resources.txt"
 for a in "$@"; do
   echo "=== $a"
-  timeout 400 bin/cuzk_harness $a || echo "exit $?"
+  timeout 400 ${HARNESS:-bin/cuzk_harness} $a || echo "exit $?"
 done

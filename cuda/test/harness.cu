@@ -359,6 +359,23 @@ static void check_msm(cuzk_ctx* ctx) {
     for (uint64_t i = 0; i < n; i++) acc = acc + s[i] * dl[i];
     EXPECT(same_point(got, mul_g(acc)), "msm n=%llu wrong", (unsigned long long)n);
   }
+  // skewed scalars: a few small values and r-1 (huge buckets)
+  for (uint64_t n : std::vector<uint64_t>{(1ull << 20) + 7, (1ull << 21)}) {
+    std::vector<fr_t> s(n);
+    rng r(n + 1);
+    const fr_t vals[4] = {fr_from_u64(2), fr_from_u64(3), fr_from_u64(5), fr_t::zero() - fr_t::one()};
+    fr_t acc = fr_t::zero();
+    for (uint64_t i = 0; i < n; i++) {
+      s[i] = vals[r.next() % 4];
+      acc = acc + s[i] * dl[i];
+    }
+    g1_xyzz got;
+    auto t0 = std::chrono::steady_clock::now();
+    OK(cuzk_msm(ctx, bases.data(), s.data(), n, &got));
+    double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT(same_point(got, mul_g(acc)), "skewed msm n=%llu wrong", (unsigned long long)n);
+    printf("skewed msm n=%llu: %.3f s (with transfers)\n", (unsigned long long)n, sec);
+  }
   // split MSM: ones bitmap + tail with indices
   for (uint64_t n : std::vector<uint64_t>{5, 1000, 1ull << 20}) {
     std::vector<uint32_t> bits((n + 31) / 32, 0), idx;
@@ -415,6 +432,47 @@ static void bench_msm(cuzk_ctx* ctx, uint32_t lo, uint32_t hi) {
     fflush(stdout);
   }
   cuzk_srs_free(srs);
+}
+
+// Field multiplication rate: 4 independent chains per thread (as gpu.md measured sppark).
+template <class F>
+__global__ void k_mulrate(F* io, int iters) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  F a = io[i], b = io[i + 1], c = io[i + 2], d = io[i + 3], y = io[i + 4];
+  for (int k = 0; k < iters; k++) {
+    a = a * y;
+    b = b * y;
+    c = c * y;
+    d = d * y;
+  }
+  io[i] = a + b + c + d;
+}
+
+template <class F>
+static void bench_mul(const char* name) {
+  int blocks = 132 * 8, threads = 256, iters = 2048;
+  size_t n = (size_t)blocks * threads + 8;
+  std::vector<F> h(n);
+  rng r(5);
+  for (auto& x : h) {
+    for (int j = 0; j < F::N; j++) x.v[j] = (uint32_t)r.next();
+    x.v[F::N - 1] &= 0x0fffffff;
+  }
+  F* d;
+  cudaMalloc(&d, n * sizeof(F));
+  cudaMemcpy(d, h.data(), n * sizeof(F), cudaMemcpyHostToDevice);
+  k_mulrate<F><<<blocks, threads>>>(d, 16);
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a);
+  k_mulrate<F><<<blocks, threads>>>(d, iters);
+  cudaEventRecord(b);
+  cudaEventSynchronize(b);
+  float ms;
+  cudaEventElapsedTime(&ms, a, b);
+  printf("%s mul: %.3f ms, %.3g mul/s\n", name, ms, 4.0 * blocks * threads * iters / (ms * 1e-3));
+  cudaFree(d);
 }
 
 // PoRep-shaped partition: 2^27 domain, 130 M aux, 75 % of the witness in {0,1},
@@ -527,6 +585,10 @@ int main(int argc, char** argv) {
     const char* what = argc > 2 ? argv[2] : "all";
     uint32_t hi_ntt = argc > 3 ? atoi(argv[3]) : 27;
     uint32_t hi_msm = argc > 4 ? atoi(argv[4]) : 26;
+    if (!strcmp(what, "all") || !strcmp(what, "field")) {
+      bench_mul<fr_t>("fr");
+      bench_mul<fp_t>("fp");
+    }
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(ctx, 20, hi_ntt);
     if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, 20, hi_msm);
     if (!strcmp(what, "all") || !strcmp(what, "part")) {

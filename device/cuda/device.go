@@ -1,0 +1,535 @@
+package cuda
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/device/cpu"
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// ErrReused rejects a Prepared or Partial used a second time.
+var ErrReused = errors.New("cuda: Prepare/Run result used twice")
+
+// ErrClosed is returned after Close.
+var ErrClosed = errors.New("cuda: device closed")
+
+// Device is one CUDA GPU as a groth16.Device. It is safe for concurrent
+// use; Run calls on one Device are serialized.
+type Device struct {
+	// Tasks bounds the goroutines of the CPU steps; 0 means GOMAXPROCS.
+	Tasks int
+
+	index int
+	info  Info
+
+	mu     sync.Mutex // serializes use of ctx
+	ctx    uintptr
+	closed bool
+
+	smu sync.Mutex
+	srs map[*groth16.Params]*resident
+
+	pool pinnedPool
+}
+
+type resident struct {
+	h    uintptr
+	refs int
+}
+
+var _ groth16.Device = (*Device)(nil)
+
+// New opens device index (see Devices).
+func New(index int) (*Device, error) {
+	infos, err := Devices()
+	if err != nil {
+		return nil, err
+	}
+	if index < 0 || index >= len(infos) {
+		return nil, fmt.Errorf("%w: device %d of %d", ErrUnavailable, index, len(infos))
+	}
+	ctx := lib.ctxNew(int32(index))
+	if ctx == 0 {
+		return nil, fmt.Errorf("%w: context on device %d: %s", ErrCUDA, index, lib.lastError())
+	}
+	return &Device{index: index, info: infos[index], ctx: ctx, srs: map[*groth16.Params]*resident{}}, nil
+}
+
+// Info describes the device.
+func (d *Device) Info() Info { return d.info }
+
+// Close frees the device's context, resident parameters and pinned buffers.
+func (d *Device) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	d.smu.Lock()
+	for p, r := range d.srs {
+		lib.srsFree(r.h)
+		delete(d.srs, p)
+	}
+	d.smu.Unlock()
+	lib.ctxFree(d.ctx)
+	d.pool.drain()
+	return nil
+}
+
+func (d *Device) tasks() int {
+	if d.Tasks > 0 {
+		return d.Tasks
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Retain makes p's G1 queries resident on the device (uploading them on
+// first use) and counts a reference; Release drops it.
+func (d *Device) Retain(p *groth16.Params) error {
+	_, err := d.resident(p, 1)
+	return err
+}
+
+// Release drops a reference taken by Retain; at zero the device memory is freed.
+func (d *Device) Release(p *groth16.Params) {
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	r, ok := d.srs[p]
+	if !ok {
+		return
+	}
+	r.refs--
+	if r.refs <= 0 {
+		lib.srsFree(r.h)
+		delete(d.srs, p)
+	}
+}
+
+func g1ptr(s []bls12381.G1Affine) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}
+
+func frptr(s []fr.Element) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}
+
+func (d *Device) resident(p *groth16.Params, ref int) (uintptr, error) {
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	if r, ok := d.srs[p]; ok {
+		r.refs += ref
+		return r.h, nil
+	}
+	h := lib.srsUpload(int32(d.index), g1ptr(p.H), uint64(len(p.H)), g1ptr(p.L), uint64(len(p.L)),
+		g1ptr(p.A), uint64(len(p.A)), g1ptr(p.BG1), uint64(len(p.BG1)))
+	runtime.KeepAlive(p)
+	if h == 0 {
+		return 0, fmt.Errorf("%w: uploading parameters to device %d: %s", ErrCUDA, d.index, lib.lastError())
+	}
+	d.srs[p] = &resident{h: h, refs: ref}
+	return h, nil
+}
+
+// stage is one G1 query's split: ones bitmap over its bases and the tail.
+type stage struct {
+	nbases int
+	bits   pinned // (nbases+31)/32 words
+	scal   pinned // ntail scalars
+	idx    pinned // ntail base indices
+	ntail  int
+}
+
+type prepared struct {
+	a     *groth16.Assignment
+	p     *groth16.Params
+	srs   uintptr
+	lgn   uint32
+	nrows int
+	abc   pinned
+	st    [3]stage // L, A, B
+	ran   atomic.Bool
+}
+
+// Timing is the device time of one Run, measured with CUDA events.
+type Timing struct {
+	Total, H2D, NTT, MSMH, MSML, MSMA, MSMB time.Duration
+}
+
+// Partial is the state between Run and Finish; it reports its kernel
+// interval (engine.KernelTimed).
+type Partial struct {
+	w          *prepared
+	h, l, a, b bls12381.G1Jac
+	start, end time.Time
+	Timing     Timing
+	finished   atomic.Bool
+}
+
+// KernelInterval is the device-timed span of Run's kernels, placed on the
+// host clock at the moment Run's work completed.
+func (p *Partial) KernelInterval() (start, end time.Time) { return p.start, p.end }
+
+func log2(m int) uint32 { return uint32(bits.TrailingZeros(uint(m))) }
+
+func domainOf(n int) (int, error) {
+	m := 1
+	for m < n {
+		m <<= 1
+	}
+	if m > 1<<28 {
+		return 0, fmt.Errorf("%w: %d constraints exceed the 2^28 domain this device supports", cpu.ErrMismatch, n)
+	}
+	return m, nil
+}
+
+// Prepare checks a against p, splits the L, A and B scalars (zeros
+// skipped, ones batch-added, the rest to a tail MSM) and stages everything
+// Run uploads into pinned buffers. CPU only.
+func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
+	if err := cpu.Check(a, p); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n := len(a.A)
+	m, err := domainOf(n)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.H) != m-1 {
+		return nil, fmt.Errorf("%w: h has %d points, the domain %d needs %d", cpu.ErrMismatch, len(p.H), m, m-1)
+	}
+	srs, err := d.resident(p, 0)
+	if err != nil {
+		return nil, err
+	}
+	w := &prepared{a: a, p: p, srs: srs, lgn: log2(m), nrows: n}
+	if w.abc, err = d.pool.get(uint64(3 * n * 32)); err != nil {
+		return nil, err
+	}
+	abc := unsafe.Slice((*fr.Element)(w.abc.p), 3*n)
+	var wg sync.WaitGroup
+	parallelCopy(&wg, abc[:n], a.A, d.tasks())
+	parallelCopy(&wg, abc[n:2*n], a.B, d.tasks())
+	parallelCopy(&wg, abc[2*n:], a.C, d.tasks())
+
+	// The three walks: (values, density or nil) segments in base order.
+	type seg struct {
+		vals    []fr.Element
+		density *r1cs.Bitmap
+	}
+	walks := [3][]seg{
+		{{a.Aux, nil}},
+		{{a.Input, nil}, {a.Aux, a.ADensityAux}},
+		{{a.Input, a.BDensityInput}, {a.Aux, a.BDensityAux}},
+	}
+	nb := [3]int{len(p.L), len(p.A), len(p.BG1)}
+	errs := make([]error, 3)
+	for q := 0; q < 3; q++ {
+		wg.Add(1)
+		go func(q int) {
+			defer wg.Done()
+			errs[q] = d.split(&w.st[q], nb[q], func(f func(v *fr.Element)) {
+				for _, s := range walks[q] {
+					for i := range s.vals {
+						if s.density == nil || s.density.Get(i) {
+							f(&s.vals[i])
+						}
+					}
+				}
+			})
+		}(q)
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		d.release(w)
+		return nil, err
+	}
+	return w, nil
+}
+
+func parallelCopy(wg *sync.WaitGroup, dst, src []fr.Element, tasks int) {
+	chunk := (len(src) + tasks - 1) / tasks
+	if chunk < 1<<16 {
+		chunk = 1 << 16
+	}
+	for b := 0; b < len(src); b += chunk {
+		e := min(b+chunk, len(src))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			copy(dst[b:e], src[b:e])
+		}()
+	}
+}
+
+var frOne = func() fr.Element { var o fr.Element; o.SetOne(); return o }()
+
+// split fills s from the walk of nbases scalars (in base order).
+func (d *Device) split(s *stage, nbases int, walk func(func(v *fr.Element))) error {
+	s.nbases = nbases
+	count, ntail := 0, 0
+	walk(func(v *fr.Element) {
+		count++
+		if !v.IsZero() && *v != frOne {
+			ntail++
+		}
+	})
+	if count != nbases {
+		return fmt.Errorf("%w: the densities select %d scalars for %d bases", cpu.ErrMismatch, count, nbases)
+	}
+	var err error
+	if s.bits, err = d.pool.get(uint64((nbases+31)/32*4 + 4)); err != nil {
+		return err
+	}
+	if s.scal, err = d.pool.get(uint64(ntail*32 + 32)); err != nil {
+		return err
+	}
+	if s.idx, err = d.pool.get(uint64(ntail*4 + 4)); err != nil {
+		return err
+	}
+	words := unsafe.Slice((*uint32)(s.bits.p), (nbases+31)/32)
+	clear(words)
+	scal := unsafe.Slice((*fr.Element)(s.scal.p), ntail)
+	idx := unsafe.Slice((*uint32)(s.idx.p), ntail)
+	i, t := 0, 0
+	walk(func(v *fr.Element) {
+		switch {
+		case v.IsZero():
+		case *v == frOne:
+			words[i>>5] |= 1 << (uint(i) & 31)
+		default:
+			scal[t] = *v
+			idx[t] = uint32(i)
+			t++
+		}
+		i++
+	})
+	s.ntail = ntail
+	return nil
+}
+
+func (d *Device) release(w *prepared) {
+	d.pool.put(w.abc)
+	w.abc = pinned{}
+	for q := range w.st {
+		d.pool.put(w.st[q].bits)
+		d.pool.put(w.st[q].scal)
+		d.pool.put(w.st[q].idx)
+		w.st[q] = stage{}
+	}
+}
+
+func xyzzToJac(b []byte) bls12381.G1Jac {
+	var X, Y, ZZ, ZZZ fp.Element
+	for i := 0; i < 6; i++ {
+		X[i] = le64(b[0+8*i:])
+		Y[i] = le64(b[48+8*i:])
+		ZZ[i] = le64(b[96+8*i:])
+		ZZZ[i] = le64(b[144+8*i:])
+	}
+	var r bls12381.G1Jac
+	if ZZ.IsZero() {
+		r.X.SetOne()
+		r.Y.SetOne()
+		return r
+	}
+	// Z = ZZ·ZZZ, X' = X·ZZ·ZZZ², Y' = Y·ZZ³·ZZZ²
+	var zzz2, zz3 fp.Element
+	zzz2.Square(&ZZZ)
+	zz3.Square(&ZZ).Mul(&zz3, &ZZ)
+	r.Z.Mul(&ZZ, &ZZZ)
+	r.X.Mul(&X, &ZZ).Mul(&r.X, &zzz2)
+	r.Y.Mul(&Y, &zz3).Mul(&r.Y, &zzz2)
+	return r
+}
+
+func le64(b []byte) uint64 {
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// Run computes H and the four G1 sums on the GPU. It holds the device
+// for the kernels only and drops a, b, c from the assignment.
+func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial, error) {
+	w, ok := wp.(*prepared)
+	if !ok || w == nil {
+		return nil, fmt.Errorf("cuda: Run got %T, not this device's Prepared", wp)
+	}
+	if w.ran.Swap(true) {
+		return nil, ErrReused
+	}
+	if err := ctx.Err(); err != nil {
+		d.release(w)
+		return nil, err
+	}
+	n := uint64(w.nrows)
+	abc := w.abc.p
+	job := cJob{
+		A: abc, B: unsafe.Add(abc, n*32), C: unsafe.Add(abc, 2*n*32),
+		NRows: n, Lgn: w.lgn,
+	}
+	for q := 0; q < 3; q++ {
+		s := &w.st[q]
+		job.Part[q] = cPart{Ones: s.bits.p, Scalars: s.scal.p, Idx: s.idx.p, NTail: uint64(s.ntail)}
+	}
+	var res cResult
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil, ErrClosed
+	}
+	rc := lib.run(d.ctx, w.srs, &job, &res)
+	end := time.Now()
+	d.mu.Unlock()
+	if rc != 0 {
+		d.release(w)
+		return nil, libErr("run", rc)
+	}
+	ms := func(f float32) time.Duration { return time.Duration(float64(f) * 1e6) }
+	r := &Partial{w: w, end: end}
+	r.Timing = Timing{ms(res.Total), ms(res.H2D), ms(res.NTT), ms(res.MSMH), ms(res.MSML), ms(res.MSMA), ms(res.MSMB)}
+	r.start = end.Add(-r.Timing.Total)
+	r.h = xyzzToJac(res.Points[0][:])
+	r.l = xyzzToJac(res.Points[1][:])
+	r.a = xyzzToJac(res.Points[2][:])
+	r.b = xyzzToJac(res.Points[3][:])
+	w.a.ReleaseABC()
+	d.pool.put(w.abc)
+	w.abc = pinned{}
+	return r, nil
+}
+
+// Finish computes B_G2 on the CPU (the B split's ones summed, the tail by
+// gnark-crypto's MSM) and returns the sums.
+func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums, error) {
+	r, ok := rp.(*Partial)
+	if !ok || r == nil {
+		return nil, fmt.Errorf("cuda: Finish got %T, not this device's Partial", rp)
+	}
+	if r.finished.Swap(true) {
+		return nil, ErrReused
+	}
+	w := r.w
+	defer d.release(w)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s := &w.st[2]
+	bg2 := w.p.BG2
+	if len(bg2) != s.nbases {
+		return nil, fmt.Errorf("%w: b_g2 has %d points, b_g1 %d", cpu.ErrMismatch, len(bg2), s.nbases)
+	}
+	words := unsafe.Slice((*uint32)(s.bits.p), (s.nbases+31)/32)
+	tasks := d.tasks()
+	parts := make([]bls12381.G2Jac, tasks)
+	var wg sync.WaitGroup
+	per := (len(words) + tasks - 1) / tasks
+	for t := 0; t < tasks; t++ {
+		wg.Add(1)
+		go func(t int) {
+			defer wg.Done()
+			parts[t].X.SetOne()
+			parts[t].Y.SetOne()
+			for wi := t * per; wi < min((t+1)*per, len(words)); wi++ {
+				for x := words[wi]; x != 0; x &= x - 1 {
+					i := wi*32 + bits.TrailingZeros32(x)
+					parts[t].AddMixed(&bg2[i])
+				}
+			}
+		}(t)
+	}
+	var tail bls12381.G2Jac
+	var terr error
+	if s.ntail > 0 {
+		idx := unsafe.Slice((*uint32)(s.idx.p), s.ntail)
+		scal := unsafe.Slice((*fr.Element)(s.scal.p), s.ntail)
+		bases := make([]bls12381.G2Affine, s.ntail)
+		for j, i := range idx {
+			bases[j] = bg2[i]
+		}
+		_, terr = tail.MultiExp(bases, scal, ecc.MultiExpConfig{NbTasks: tasks})
+	} else {
+		tail.X.SetOne()
+		tail.Y.SetOne()
+	}
+	wg.Wait()
+	if terr != nil {
+		return nil, fmt.Errorf("cuda: B_G2 MSM: %w", terr)
+	}
+	for t := range parts {
+		tail.AddAssign(&parts[t])
+	}
+	return &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: tail}, nil
+}
+
+// pinnedPool reuses pinned host buffers (cudaHostAlloc is slow).
+type pinnedPool struct {
+	mu   sync.Mutex
+	free []pinned // sorted by size
+}
+
+func (p *pinnedPool) get(n uint64) (pinned, error) {
+	if err := load(); err != nil {
+		return pinned{}, err
+	}
+	p.mu.Lock()
+	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= n })
+	if i < len(p.free) && p.free[i].n <= 2*n+(1<<20) {
+		b := p.free[i]
+		p.free = append(p.free[:i], p.free[i+1:]...)
+		p.mu.Unlock()
+		return b, nil
+	}
+	p.mu.Unlock()
+	return allocPinned(n)
+}
+
+func (p *pinnedPool) put(b pinned) {
+	if b.p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= b.n })
+	p.free = append(p.free, pinned{})
+	copy(p.free[i+1:], p.free[i:])
+	p.free[i] = b
+	const keep = 32
+	for len(p.free) > keep {
+		p.free[0].free()
+		p.free = p.free[1:]
+	}
+}
+
+func (p *pinnedPool) drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, b := range p.free {
+		b.free()
+	}
+	p.free = nil
+}

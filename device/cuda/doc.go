@@ -1,0 +1,17 @@
+// Package cuda is the CUDA groth16.Device: it loads libcuzk_cuda.so (built
+// from ../../cuda by `make cuda`) at run time with purego, so the Go
+// binary builds without cgo and runs where no GPU is (Available reports
+// false, New returns ErrUnavailable).
+//
+// The library is looked for at $CUZK_CUDA_LIB, next to the executable, in
+// ./bin and ../../bin, then by the dynamic loader's search path.
+//
+// Per device, a parameter set's G1 queries (h, l, a, b_g1) are uploaded
+// once and stay resident, reference-counted (Retain/Release; Prepare
+// uploads on first use and keeps them until Release or Close). Prepare
+// works on the CPU: shape checks, the 0/1 split of the L, A and B scalars,
+// staging of a, b, c and the split vectors into pinned buffers the library
+// allocates. Run launches only device work (the H sequence and the four G1
+// MSMs) and reports its kernel interval measured with CUDA events. Finish
+// computes B_G2 on the CPU with gnark-crypto.
+package cuda

@@ -1,0 +1,202 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// ErrUnavailable is returned when the library or a CUDA device is missing.
+var ErrUnavailable = errors.New("cuda: libcuzk_cuda.so or a CUDA device is not available")
+
+// ErrCUDA wraps an error reported by the library.
+var ErrCUDA = errors.New("cuda: library call failed")
+
+// LibName is the library's file name.
+const LibName = "libcuzk_cuda.so"
+
+// cuzk_result mirrors the C struct.
+type cResult struct {
+	Points                                        [4][192]byte
+	Total, H2D, NTT, MSMH, MSML, MSMA, MSMB, _pad float32
+}
+
+type cPart struct {
+	Ones    unsafe.Pointer
+	Scalars unsafe.Pointer
+	Idx     unsafe.Pointer
+	NTail   uint64
+}
+
+type cJob struct {
+	A, B, C unsafe.Pointer
+	NRows   uint64
+	Lgn     uint32
+	_pad    uint32
+	Part    [3]cPart
+}
+
+var lib struct {
+	once sync.Once
+	err  error
+	path string
+
+	lastError   func() string
+	deviceCount func() int32
+	deviceInfo  func(dev int32, name *byte, nameLen int32, total, free *uint64, sms *int32) int32
+	ctxNew      func(dev int32) uintptr
+	ctxFree     func(ctx uintptr)
+	hostAlloc   func(n uint64) unsafe.Pointer
+	hostFree    func(p unsafe.Pointer)
+	ntt         func(ctx uintptr, data unsafe.Pointer, lgn uint32, mode uint32) int32
+	h           func(ctx uintptr, a, b, c unsafe.Pointer, nrows uint64, lgn uint32, out unsafe.Pointer) int32
+	msm         func(ctx uintptr, bases, scalars unsafe.Pointer, n uint64, out unsafe.Pointer) int32
+	msmSplit    func(ctx uintptr, bases unsafe.Pointer, nbases uint64, ones, scalars, idx unsafe.Pointer, ntail uint64, out unsafe.Pointer) int32
+	srsUpload   func(dev int32, h unsafe.Pointer, nh uint64, l unsafe.Pointer, nl uint64, a unsafe.Pointer, na uint64, b unsafe.Pointer, nb uint64) uintptr
+	srsSynth    func(dev int32, nh, nl, na, nb uint64) uintptr
+	srsFree     func(s uintptr)
+	run         func(ctx uintptr, srs uintptr, job *cJob, res *cResult) int32
+	benchNTT    func(ctx uintptr, lgn uint32, reps int32, fwd, inv, hseq *float32) int32
+	benchMSM    func(ctx uintptr, srs uintptr, q int32, n uint64, reps int32, ms *float32, window *uint32) int32
+}
+
+func candidates() []string {
+	var c []string
+	if p := os.Getenv("CUZK_CUDA_LIB"); p != "" {
+		c = append(c, p)
+	}
+	if exe, err := os.Executable(); err == nil {
+		c = append(c, filepath.Join(filepath.Dir(exe), LibName))
+	}
+	c = append(c, filepath.Join("bin", LibName), filepath.Join("..", "..", "bin", LibName), LibName)
+	return c
+}
+
+func load() error {
+	lib.once.Do(func() {
+		var h uintptr
+		var errs []error
+		for _, p := range candidates() {
+			if filepath.IsAbs(p) || filepath.Dir(p) != "." {
+				if _, err := os.Stat(p); err != nil {
+					continue
+				}
+			}
+			var err error
+			h, err = purego.Dlopen(p, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+			if err == nil {
+				lib.path = p
+				break
+			}
+			errs = append(errs, fmt.Errorf("%s: %w", p, err))
+		}
+		if h == 0 {
+			lib.err = fmt.Errorf("%w: %w", ErrUnavailable, errors.Join(errs...))
+			return
+		}
+		reg := func(fn any, name string) {
+			if lib.err != nil {
+				return
+			}
+			defer func() {
+				if r := recover(); r != nil {
+					lib.err = fmt.Errorf("%w: %s: symbol %s: %v", ErrUnavailable, lib.path, name, r)
+				}
+			}()
+			purego.RegisterLibFunc(fn, h, name)
+		}
+		reg(&lib.lastError, "cuzk_last_error")
+		reg(&lib.deviceCount, "cuzk_device_count")
+		reg(&lib.deviceInfo, "cuzk_device_info")
+		reg(&lib.ctxNew, "cuzk_ctx_new")
+		reg(&lib.ctxFree, "cuzk_ctx_free")
+		reg(&lib.hostAlloc, "cuzk_host_alloc")
+		reg(&lib.hostFree, "cuzk_host_free")
+		reg(&lib.ntt, "cuzk_ntt")
+		reg(&lib.h, "cuzk_h")
+		reg(&lib.msm, "cuzk_msm")
+		reg(&lib.msmSplit, "cuzk_msm_split")
+		reg(&lib.srsUpload, "cuzk_srs_upload")
+		reg(&lib.srsSynth, "cuzk_srs_synthetic")
+		reg(&lib.srsFree, "cuzk_srs_free")
+		reg(&lib.run, "cuzk_run")
+		reg(&lib.benchNTT, "cuzk_bench_ntt")
+		reg(&lib.benchMSM, "cuzk_bench_msm")
+	})
+	return lib.err
+}
+
+// libErr wraps the library's last error message for call.
+func libErr(call string, code int32) error {
+	return fmt.Errorf("%w: %s (code %d): %s", ErrCUDA, call, code, lib.lastError())
+}
+
+// Info describes one CUDA device.
+type Info struct {
+	Index    int
+	Name     string
+	TotalMem uint64
+	FreeMem  uint64
+	SMs      int
+}
+
+// Available reports whether the library loads and sees at least one device.
+func Available() bool {
+	if load() != nil {
+		return false
+	}
+	return lib.deviceCount() > 0
+}
+
+// Devices lists the CUDA devices the library sees.
+func Devices() ([]Info, error) {
+	if err := load(); err != nil {
+		return nil, err
+	}
+	n := int(lib.deviceCount())
+	out := make([]Info, 0, n)
+	for i := 0; i < n; i++ {
+		var name [256]byte
+		var total, free uint64
+		var sms int32
+		if rc := lib.deviceInfo(int32(i), &name[0], int32(len(name)), &total, &free, &sms); rc != 0 {
+			return nil, libErr(fmt.Sprintf("device info %d", i), rc)
+		}
+		l := 0
+		for l < len(name) && name[l] != 0 {
+			l++
+		}
+		out = append(out, Info{Index: i, Name: string(name[:l]), TotalMem: total, FreeMem: free, SMs: int(sms)})
+	}
+	return out, nil
+}
+
+// pinned is host memory from cuzk_host_alloc.
+type pinned struct {
+	p unsafe.Pointer
+	n uint64
+}
+
+func allocPinned(n uint64) (pinned, error) {
+	if n == 0 {
+		n = 64
+	}
+	p := lib.hostAlloc(n)
+	if p == nil {
+		return pinned{}, fmt.Errorf("%w: pinned allocation of %d bytes: %s", ErrCUDA, n, lib.lastError())
+	}
+	return pinned{p, n}, nil
+}
+
+func (b pinned) free() {
+	if b.p != nil {
+		lib.hostFree(b.p)
+	}
+}
+
+func (b pinned) bytes() []byte { return unsafe.Slice((*byte)(b.p), b.n) }
