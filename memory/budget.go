@@ -168,7 +168,9 @@ func (b *Budget) Notify() {
 	b.mu.Unlock()
 }
 
-func (b *Budget) fits(n uint64) bool { return b.used+n <= b.limit }
+// fits reports whether n more bytes fit. Written as a subtraction (used ≤
+// limit always holds) so that sizes near 2^64 cannot wrap around.
+func (b *Budget) fits(n uint64) bool { return n <= b.limit-b.used }
 
 func (b *Budget) take(n uint64) {
 	b.used += n

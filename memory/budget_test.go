@@ -62,6 +62,33 @@ func TestTryReserve(t *testing.T) {
 	}
 }
 
+// TestUnlimitedBudgetDoesNotWrap: an engine without a configured budget
+// uses New(^uint64(0)); sizes near the limit must not wrap Used around and
+// grant more than the limit.
+func TestUnlimitedBudgetDoesNotWrap(t *testing.T) {
+	const max = ^uint64(0)
+	b := New(max)
+	big, ok := b.TryReserve(max - 10)
+	if !ok {
+		t.Fatal("a reservation within the limit was refused")
+	}
+	if r, ok := b.TryReserve(11); ok {
+		used := b.Used()
+		r.Close()
+		t.Fatalf("TryReserve(11) with %d of %d used succeeded; used became %d", max-10, max, used)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if r, err := b.Reserve(ctx, 11); err == nil {
+		r.Close()
+		t.Fatalf("Reserve(11) with %d of %d used succeeded", max-10, max)
+	}
+	big.Close()
+	if b.Used() != 0 {
+		t.Fatalf("used %d after closing all", b.Used())
+	}
+}
+
 func TestReserveLargerThanLimit(t *testing.T) {
 	b := New(10)
 	if _, err := b.Reserve(context.Background(), 11); !errors.Is(err, ErrExceedsLimit) {
