@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/device/cpu"
@@ -153,6 +154,19 @@ func TestProveSyntheticOnCPU(t *testing.T) {
 func TestDevParamsRejectsOtherFamilies(t *testing.T) {
 	if _, _, err := NewDevParams("").Acquire(context.Background(), "porep-32g"); !errors.Is(err, engine.ErrUnknownCircuit) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestDevParamsRefusesOversizeCircuits: an id is outside input (a gRPC
+// PreloadSRS names one), so DevParams must not start a development setup
+// larger than a synthetic request may ask for (it would run for hours).
+func TestDevParamsRefusesOversizeCircuits(t *testing.T) {
+	cfg := synthetic.Default(MaxSyntheticConstraints + 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, _, err := NewDevParams("").Acquire(ctx, SyntheticID(cfg))
+	if !errors.Is(err, engine.ErrUnknownCircuit) || !strings.Contains(err.Error(), "exceed") {
+		t.Fatalf("err = %v, want ErrUnknownCircuit naming the limit", err)
 	}
 }
 
