@@ -77,12 +77,18 @@ func (p *ProvingAssignment) eval(lc LinearCombination, input, aux *Bitmap) fr.El
 				aux.Set(v.Index())
 			}
 		}
-		if term.Coeff.IsOne() {
+		// Most witness values are bits and most coefficients are one or
+		// powers of two: skip the multiplication where a factor is 0 or 1.
+		switch {
+		case term.Coeff.IsOne():
 			sum.Add(&sum, val)
-			continue
+		case val.IsZero():
+		case val.IsOne():
+			sum.Add(&sum, &term.Coeff)
+		default:
+			t.Mul(&term.Coeff, val)
+			sum.Add(&sum, &t)
 		}
-		t.Mul(&term.Coeff, val)
-		sum.Add(&sum, &t)
 	}
 	return sum
 }

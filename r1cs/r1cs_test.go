@@ -193,3 +193,52 @@ func TestBitmap(t *testing.T) {
 		t.Fatal("clone aliases")
 	}
 }
+
+// TestEnforceEvaluatesEveryFactorKind checks the a, b, c a ProvingAssignment
+// stores against LinearCombination.Eval for coefficients and values drawn
+// from {0, 1, −1, 2, random}, the cases eval treats apart.
+func TestEnforceEvaluatesEveryFactorKind(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	pick := func() fr.Element {
+		switch rng.IntN(5) {
+		case 0:
+			return fr.Element{}
+		case 1:
+			return elem(1)
+		case 2:
+			var e fr.Element
+			e.SetOne()
+			return *e.Neg(&e)
+		case 3:
+			return elem(2)
+		}
+		var e fr.Element
+		e.SetRandom()
+		return e
+	}
+	p := NewProvingAssignment(Shape{})
+	p.AllocInput(elem(1))
+	vars := []Variable{One}
+	for i := 0; i < 40; i++ {
+		if i%4 == 0 {
+			vars = append(vars, p.AllocInput(pick()))
+		} else {
+			vars = append(vars, p.Alloc(pick()))
+		}
+	}
+	for row := 0; row < 300; row++ {
+		var lcs [3]LinearCombination
+		for k := range lcs {
+			for n := rng.IntN(6); n > 0; n-- {
+				lcs[k].AddCoeff(pick(), vars[rng.IntN(len(vars))])
+			}
+		}
+		p.Enforce(lcs[0], lcs[1], lcs[2])
+		got := [3]fr.Element{p.A[row], p.B[row], p.C[row]}
+		for k := range lcs {
+			if want := lcs[k].Eval(p.Input, p.Aux); !got[k].Equal(&want) {
+				t.Fatalf("row %d, combination %d: stored %s, want %s", row, k, got[k].String(), want.String())
+			}
+		}
+	}
+}
