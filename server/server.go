@@ -97,18 +97,21 @@ func (s *Server) Metrics() *Metrics { return s.metrics }
 
 // NewGRPCServer returns a gRPC server with the ProvingEngine service, the
 // panic-recovering and metrics interceptors, message limits of maxMsg
-// bytes both ways, and server reflection.
+// bytes both ways, malformed requests answered with InvalidArgument
+// (decode.go), and server reflection.
 func NewGRPCServer(svc *Service, m *Metrics, log *slog.Logger, maxMsg int) *grpc.Server {
 	if maxMsg <= 0 {
 		maxMsg = MaxMessageBytes
 	}
+	codec := newLenientCodec()
 	g := grpc.NewServer(
+		grpc.ForceServerCodecV2(codec),
 		grpc.MaxRecvMsgSize(maxMsg),
 		grpc.MaxSendMsgSize(maxMsg),
 		grpc.ChainUnaryInterceptor(unaryObserve(m, log)),
 		grpc.ChainStreamInterceptor(streamRecover(m, log)),
 	)
-	cuzkv1.RegisterProvingEngineServer(g, svc)
+	g.RegisterService(malformedAsInvalid(codec, m, log), svc)
 	reflection.Register(g)
 	return g
 }

@@ -593,3 +593,47 @@ func TestBadIDNamesItsField(t *testing.T) {
 		})
 	}
 }
+
+// Bytes the server cannot decode into the request message are the
+// client's fault: InvalidArgument with the reason, counted like any other
+// rejected request, and the server keeps serving.
+func TestUndecodableRequestIsInvalidArgument(t *testing.T) {
+	h := newHarness(t)
+	ctx := ctxT(t)
+	// CancelProofRequest{job_id: "\xff\xfe"}: field 1, invalid UTF-8.
+	badUTF8 := []byte{0x0a, 0x02, 0xff, 0xfe}
+	// A length prefix that runs past the end of the message.
+	truncated := []byte{0x0a, 0x7f, 'a'}
+	// A field number of 0, which protobuf forbids.
+	fieldZero := []byte{0x00, 0x01}
+	for _, tt := range []struct {
+		name, method string
+		body         []byte
+	}{
+		{"cancel invalid UTF-8", cuzkv1.ProvingEngine_CancelProof_FullMethodName, badUTF8},
+		{"evict invalid UTF-8", cuzkv1.ProvingEngine_EvictSRS_FullMethodName, badUTF8},
+		{"preload truncated", cuzkv1.ProvingEngine_PreloadSRS_FullMethodName, truncated},
+		{"await truncated", cuzkv1.ProvingEngine_AwaitProof_FullMethodName, truncated},
+		{"prove truncated", cuzkv1.ProvingEngine_Prove_FullMethodName, truncated},
+		{"submit field 0", cuzkv1.ProvingEngine_SubmitProof_FullMethodName, fieldZero},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out []byte
+			err := h.conn.Invoke(ctx, tt.method, &tt.body, &out, grpc.ForceCodec(rawCodec{}))
+			st := status.Convert(err)
+			if st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), "malformed") {
+				t.Fatalf("got %v %q, want InvalidArgument saying the request is malformed", st.Code(), st.Message())
+			}
+			if testing.Verbose() {
+				t.Log(st.Message())
+			}
+		})
+	}
+	if _, err := h.cli.GetStatus(ctx, &cuzkv1.GetStatusRequest{}); err != nil {
+		t.Fatalf("server stopped answering: %v", err)
+	}
+	text, _ := h.metrics.Text()
+	if want := `cuzk_rpc_requests_total{code="InvalidArgument",method="/cuzk.v1.ProvingEngine/CancelProof"} 1`; !strings.Contains(text, want) {
+		t.Errorf("metrics lack %q:\n%s", want, grepLines(text, "rpc_requests"))
+	}
+}
