@@ -256,11 +256,14 @@ func (e *Engine) plan(ctx context.Context, req *Request) (p *Plan, err error) {
 // parameter load never blocks other jobs (cuzk-anchor.md F8).
 func (e *Engine) admit(j *job) {
 	defer e.wg.Done()
+	// Set before admit started and dropped only after its last unit
+	// retires: safe to read here without the lock.
+	circuit, parts := j.plan.CircuitID, j.plan.Partitions
 	t0 := time.Now()
-	params, release, err := e.cfg.Params.Acquire(j.ctx, j.plan.CircuitID)
+	params, release, err := e.cfg.Params.Acquire(j.ctx, circuit)
 	if err != nil {
 		if j.ctx.Err() == nil {
-			e.end(j, StatusFailed, nil, fmt.Errorf("parameters %q: %w", j.plan.CircuitID, err))
+			e.end(j, StatusFailed, nil, fmt.Errorf("parameters %q: %w", circuit, err))
 		}
 		return
 	}
@@ -277,8 +280,8 @@ func (e *Engine) admit(j *job) {
 	j.srsLoad = time.Since(t0)
 	j.state = stateQueued
 	j.mu.Unlock()
-	for i, p := range j.plan.Partitions {
-		e.synthQ.push(&unit{job: j, key: unitKey{j.priority, j.seq, i}, part: p})
+	for i, p := range parts {
+		e.queue(e.synthQ, &unit{job: j, key: unitKey{j.priority, j.seq, i}, part: p})
 	}
 }
 

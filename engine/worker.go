@@ -27,7 +27,7 @@ func (e *Engine) dispatch() {
 		if !ok || (slot == e.cfg.SynthesisWorkers && u.key.priority != PriorityCritical) {
 			// The unit the slot was taken for was cancelled meanwhile.
 			if ok {
-				e.synthQ.push(u)
+				e.queue(e.synthQ, u)
 			}
 			e.freeSlot(slot)
 			continue
@@ -52,7 +52,7 @@ func (e *Engine) dispatch() {
 				case j.ctx.Err() != nil: // job ended or engine closing
 					e.retire(u)
 				case preempted:
-					e.synthQ.push(u)
+					e.queue(e.synthQ, u)
 				default:
 					e.fail(j, fmt.Errorf("partition %d: memory: %w", u.key.partition, err))
 					e.retire(u)
@@ -131,18 +131,31 @@ func (e *Engine) synthesize(u *unit, slot int) {
 		return
 	}
 	j.mu.Lock()
-	ended := j.state == stateDone
-	if !ended && j.inputs[part] == nil {
+	if j.state != stateDone && j.inputs[part] == nil {
 		j.inputs[part] = append(a.Input[:0:0], a.Input[1:]...)
+	}
+	j.mu.Unlock()
+	u.a = a
+	e.rec.Record(timeline.DevQueue, j.id, part, -1, -1)
+	e.queue(e.devQ, u)
+}
+
+// queue pushes u onto q, or retires it if its job has ended. The check and
+// the push happen under the job's lock, and end marks the job done under
+// that lock before it empties the queues: so every unit is either removed
+// by end or never queued, and a cancelled job's memory comes back at once
+// rather than when a busy worker next pops the queue.
+func (e *Engine) queue(q *unitQueue, u *unit) {
+	j := u.job
+	j.mu.Lock()
+	ended := j.state == stateDone
+	if !ended {
+		q.push(u)
 	}
 	j.mu.Unlock()
 	if ended {
 		e.retire(u)
-		return
 	}
-	u.a = a
-	e.rec.Record(timeline.DevQueue, j.id, part, -1, -1)
-	e.devQ.push(u)
 }
 
 // deviceWorker takes units from the device queue: Prepare unlocked, Run

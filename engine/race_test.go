@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cuzk-project/cuzk/device/sim"
+	"github.com/cuzk-project/cuzk/timeline"
+)
+
+// teeFunc is an io.Writer calling f with every timeline line: a hook that
+// runs on the recording goroutine, at the exact point of the event.
+type teeFunc func(line []byte)
+
+func (f teeFunc) Write(b []byte) (int, error) { f(b); return len(b), nil }
+
+// TestCancelAsUnitEntersDeviceQueue cancels a job at the moment its
+// synthesized unit is about to enter the device queue (DEV_QUEUE). Once the
+// job has ended, no unit of it may be left queued, holding its memory until
+// a busy device worker gets round to it.
+func TestCancelAsUnitEntersDeviceQueue(t *testing.T) {
+	env := newTestEnv(t, sim.Config{Run: 5 * time.Second}, func(c *Config) { c.WorkersPerDevice = 1 })
+	env.submit(t, "blocker", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 1})
+	waitFor(t, "the blocker on the device", func() bool { return len(env.events(timeline.LockHeld)) == 1 })
+
+	var once sync.Once
+	env.rec.Tee(teeFunc(func(line []byte) {
+		if !bytes.Contains(line, []byte("DEV_QUEUE")) || !bytes.Contains(line, []byte("victim")) {
+			return
+		}
+		once.Do(func() {
+			env.e.mu.Lock()
+			j := env.e.jobs["victim"]
+			env.e.mu.Unlock()
+			go env.e.Cancel("victim")
+			<-j.done
+		})
+	}))
+	defer env.rec.Tee(nil)
+	victim := env.submit(t, "victim", KindPoRepSealCommit, 0, testJob{Tag: 2, Parts: 1})
+	if r := env.await(t, victim); r.Status != StatusCancelled {
+		t.Fatalf("victim: %v %s", r.Status, r.Error)
+	}
+	waitFor(t, "the synthesis slots to be free", func() bool { return len(env.e.slots) == cap(env.e.slots) })
+	if n := env.e.devQ.len(); n != 0 {
+		t.Fatalf("%d units of an ended job left in the device queue", n)
+	}
+	if u := env.budget.Used(); u != testReserve {
+		t.Fatalf("budget holds %d bytes with only the blocker's unit (%d) live", u, testReserve)
+	}
+}
