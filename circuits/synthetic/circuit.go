@@ -88,8 +88,14 @@ func (c *Circuit) Synthesize(cs r1cs.ConstraintSystem) error {
 		if k := j - d.backA; k >= 0 {
 			if dk := t.decide(cfg.Seed, k); dk.inA {
 				a.AddCoeff(d.coeffA, r1cs.AuxVariable(k))
-				t1.Mul(&d.coeffA, &dk.value)
-				aVal.Add(&aVal, &t1)
+				switch {
+				case dk.value.IsZero():
+				case dk.value.IsOne():
+					aVal.Add(&aVal, &d.coeffA)
+				default:
+					t1.Mul(&d.coeffA, &dk.value)
+					aVal.Add(&aVal, &t1)
+				}
 			}
 		}
 		if d.inA {
@@ -172,9 +178,17 @@ func (t *thresholds) decide(seed uint64, j int) decision {
 	x := r.next()
 	d.backA = 1 + int(x&63)
 	d.backB = 1 + int(x>>6&1023)
-	d.coeffA.SetUint64(1 << (x >> 16 & 7)) // bit-packing-like powers of two
+	d.coeffA = powersOfTwo[x>>16&7] // bit-packing-like powers of two
 	return d
 }
+
+// powersOfTwo holds 2^0 … 2^7 (SetUint64 costs a multiplication per call).
+var powersOfTwo = func() (p [8]fr.Element) {
+	for i := range p {
+		p[i].SetUint64(1 << i)
+	}
+	return p
+}()
 
 func inputValue(seed uint64, i int) fr.Element {
 	r := newStream(seed, streamInput, uint64(i))
