@@ -110,10 +110,12 @@ func (e *Engine) Recorder() *timeline.Recorder { return e.rec }
 
 // Submit accepts req and returns its job id and its queue position (the
 // number of unfinished jobs that will be served before it; 0 = next). A
-// request whose RequestID is already known joins that job: the same id is
-// returned and no work is added. A malformed request returns an error
-// wrapping ErrInvalidRequest. The request's byte slices are kept, not
-// copied: the caller must not modify them afterwards.
+// request whose RequestID is already known (a job not yet pruned) joins
+// that job: once the job is planned, the same id and the job's queue
+// position are returned, or the error that rejected the first request; no
+// work is added. A malformed request returns an error wrapping
+// ErrInvalidRequest. The request's byte slices are kept, not copied: the
+// caller must not modify them afterwards.
 func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos int, err error) {
 	req := &r
 	switch req.Kind {
@@ -146,15 +148,16 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 		e.mu.Unlock()
 		return "", 0, ErrClosed
 	}
-	if _, ok := e.jobs[id]; ok {
+	if o, ok := e.jobs[id]; ok {
 		e.mu.Unlock()
-		return id, 0, nil
+		return e.join(ctx, o)
 	}
 	e.seq++
 	jctx, jcancel := context.WithCancel(e.ctx)
 	j := &job{
 		id: id, seq: e.seq, kind: req.Kind, priority: prio,
-		submitted: time.Now(), ctx: jctx, cancel: jcancel, done: make(chan struct{}),
+		submitted: time.Now(), ctx: jctx, cancel: jcancel,
+		done: make(chan struct{}), planned: make(chan struct{}),
 	}
 	e.jobs[id] = j // placeholder: a concurrent duplicate joins it
 	e.mu.Unlock()
@@ -172,6 +175,8 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 			close(j.done)
 		}
 		j.mu.Unlock()
+		j.planErr = err
+		close(j.planned)
 		return "", 0, err
 	}
 	j.mu.Lock()
@@ -187,13 +192,33 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 	if e.closed {
 		e.mu.Unlock()
 		e.end(j, StatusCancelled, nil, ErrClosed)
+		j.planErr = ErrClosed
+		close(j.planned)
 		return "", 0, ErrClosed
 	}
 	e.wg.Add(1)
 	pos := e.queuePosition(j)
 	e.mu.Unlock()
+	close(j.planned)
 	go e.admit(j)
 	return id, pos, nil
+}
+
+// join answers a Submit whose request id names the existing job j: when j
+// is planned, with j's id and queue position, or with the error that
+// rejected j's request (then j is gone and the id is free again).
+func (e *Engine) join(ctx context.Context, j *job) (string, int, error) {
+	select {
+	case <-j.planned:
+	case <-ctx.Done():
+		return "", 0, ctx.Err()
+	}
+	if j.planErr != nil {
+		return "", 0, j.planErr
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return j.id, e.queuePosition(j), nil
 }
 
 // queuePosition counts unfinished jobs served before j. Called with e.mu

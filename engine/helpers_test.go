@@ -32,6 +32,8 @@ type testJob struct {
 	SynthMS   int    `json:"synth_ms"`
 	FailSynth int    `json:"fail_synth"` // 1 + the partition whose synthesis fails, 0 none
 	Gate      string `json:"gate"`       // name of a gate partition 0 waits on
+	PlanGate  string `json:"plan_gate"`  // name of a gate Plan waits on
+	FailPlan  bool   `json:"fail_plan"`  // Plan rejects the request
 }
 
 // testPlanner plans testJobs. Gates block synthesis of partition 0 until
@@ -63,6 +65,12 @@ func (p *testPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
 	var tj testJob
 	if err := json.Unmarshal(req.VanillaProof, &tj); err != nil {
 		return nil, fmt.Errorf("%w: test job: %v", ErrInvalidRequest, err)
+	}
+	if tj.PlanGate != "" {
+		<-p.gate(tj.PlanGate)
+	}
+	if tj.FailPlan {
+		return nil, fmt.Errorf("%w: test job says fail_plan", ErrInvalidRequest)
 	}
 	if tj.Parts <= 0 {
 		return nil, fmt.Errorf("%w: no partitions", ErrInvalidRequest)

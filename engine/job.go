@@ -35,6 +35,11 @@ type job struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{} // closed once result is final
+	// planned is closed when Submit has planned the job; planErr, set
+	// before, is why it was not accepted (nil: accepted). A duplicate
+	// Submit waits for it and answers the same.
+	planned chan struct{}
+	planErr error
 
 	mu       sync.Mutex
 	state    jobState

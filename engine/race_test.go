@@ -2,6 +2,9 @@ package engine
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -49,5 +52,33 @@ func TestCancelAsUnitEntersDeviceQueue(t *testing.T) {
 	}
 	if u := env.budget.Used(); u != testReserve {
 		t.Fatalf("budget holds %d bytes with only the blocker's unit (%d) live", u, testReserve)
+	}
+}
+
+// TestDuplicateJoinsAFailingPlan: a second Submit with the request id of a
+// job still being planned must not report success when that planning then
+// fails (the id would lead nowhere: Await says NotFound). It gets the
+// planner's error, like the first.
+func TestDuplicateJoinsAFailingPlan(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, nil)
+	b, _ := json.Marshal(testJob{Parts: 1, PlanGate: "plan", FailPlan: true})
+	req := Request{RequestID: "dup", Kind: KindPoRepSealCommit, VanillaProof: b}
+	errs := make(chan error, 2)
+	submit := func() {
+		_, _, err := env.e.Submit(context.Background(), req)
+		errs <- err
+	}
+	go submit()
+	waitFor(t, "the first submit to be planning", func() bool { return env.planner.calls.Load() == 1 })
+	go submit()
+	time.Sleep(20 * time.Millisecond) // let the duplicate reach the job
+	close(env.planner.gate("plan"))
+	for i := 0; i < 2; i++ {
+		if err := <-errs; !errors.Is(err, ErrInvalidRequest) {
+			t.Fatalf("submit %d: err = %v, want the planner's ErrInvalidRequest", i, err)
+		}
+	}
+	if n := env.planner.calls.Load(); n != 1 {
+		t.Fatalf("planned %d times, want 1", n)
 	}
 }
