@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,54 +38,87 @@ func daemonFreePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// The daemon proves a small synthetic job over its unix socket, answers
-// the operator commands and its HTTP endpoints, and stops cleanly.
-func TestDaemonEndToEnd(t *testing.T) {
-	dir, err := os.MkdirTemp("", "cuzkd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+// testDaemonConfig is a small daemon in dir: a unix socket, a 2 GiB
+// budget, development parameters and an empty parameter cache under dir.
+func testDaemonConfig(t *testing.T, dir string) config.Config {
+	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")) // dev parameters
-	sock := filepath.Join(dir, "cuzk.sock")
-	addr := "unix://" + sock
-	httpAddr := daemonFreePort(t)
-
 	cfg := config.Default()
-	cfg.Daemon.Listen = addr
-	cfg.Daemon.StatusListen = httpAddr
+	cfg.Daemon.Listen = "unix://" + filepath.Join(dir, "cuzk.sock")
 	cfg.Daemon.ShutdownGrace = config.Duration(5 * time.Second)
 	cfg.Memory.TotalBudget = config.Budget{Bytes: 2 << 30}
 	cfg.SRS.ParamCache = filepath.Join(dir, "params")
 	cfg.Timeline.Events = 4096
+	return cfg
+}
+
+// startDaemon runs the daemon of cfg until the test ends, and returns a
+// client once it answers. stop ends it and returns what runDaemon did.
+func startDaemon(t *testing.T, cfg config.Config) (c *client.Client, stop func() error) {
+	t.Helper()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- runDaemon(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	var once sync.Once
+	var err error
+	stop = func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case err = <-done:
+			case <-time.After(30 * time.Second):
+				err = errors.New("daemon did not stop within 30s")
+			}
+		})
+		return err
+	}
+	t.Cleanup(func() { stop() })
+	c = dialDaemon(t, cfg.Daemon.Listen)
+	return c, stop
+}
 
+// dialDaemon returns a client of the daemon at addr once it answers.
+func dialDaemon(t *testing.T, addr string) *client.Client {
+	t.Helper()
 	c, err := client.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	cctx, ccancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer ccancel()
+	t.Cleanup(func() { c.Close() })
+	deadline := time.Now().Add(time.Minute)
 	for { // until the daemon listens
-		if _, err := c.Status(cctx); err == nil {
-			break
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := c.Status(ctx)
+		cancel()
+		if err == nil {
+			return c
 		}
-		if cctx.Err() != nil {
-			t.Fatal("daemon did not come up")
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon did not come up: %v", err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// The daemon proves a small synthetic job over its unix socket, answers
+// the operator commands and its HTTP endpoints, and stops cleanly.
+func TestDaemonEndToEnd(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cuzkd") // short: a socket path has ~100 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := testDaemonConfig(t, dir)
+	httpAddr := daemonFreePort(t)
+	cfg.Daemon.StatusListen = httpAddr
+	addr := cfg.Daemon.Listen
+	sock := strings.TrimPrefix(addr, "unix://")
+	c, stop := startDaemon(t, cfg)
+	cctx, ccancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer ccancel()
 
 	sc := synthetic.Default(1 << 10)
 	sc.Seed = 3
@@ -159,16 +198,9 @@ func TestDaemonEndToEnd(t *testing.T) {
 		}
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("daemon: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("daemon did not stop")
+	if err := stop(); err != nil {
+		t.Fatalf("daemon: %v", err)
 	}
-	done <- nil
 	if _, err := os.Stat(sock); !os.IsNotExist(err) {
 		t.Errorf("socket left behind: %v", err)
 	}
@@ -206,4 +238,175 @@ func daemonGrep(text, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// Hostile clients over the real socket: each bad request gets an error
+// with the reason, and the daemon keeps serving everyone else.
+func TestDaemonHostileClients(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cuzkh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	c, _ := startDaemon(t, testDaemonConfig(t, dir))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sc := synthetic.Default(1 << 10)
+	sc.Seed = 5
+	desc := circuits.SyntheticDescriptor(sc, 2)
+	submit := func(id string, vp []byte) *cuzkv1.SubmitProofRequest {
+		return &cuzkv1.SubmitProofRequest{RequestId: id, ProofKind: cuzkv1.ProofKind_POREP_SEAL_COMMIT, VanillaProof: vp}
+	}
+
+	t.Run("same request_id many times at once", func(t *testing.T) {
+		n := 1000
+		if testing.Short() {
+			n = 200
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				id, _, err := c.Submit(ctx, submit("same-id", desc))
+				if err == nil && id != "same-id" {
+					err = fmt.Errorf("job id %q", id)
+				}
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("duplicate submit: %v", err)
+			}
+		}
+		// An absurd timeout is no timeout.
+		res, err := c.Raw().AwaitProof(ctx, &cuzkv1.AwaitProofRequest{JobId: "same-id", TimeoutMs: math.MaxUint64})
+		if err != nil || res.Status != cuzkv1.AwaitProofResponse_COMPLETED || len(res.Proof) != 2*192 {
+			t.Fatalf("await: %v %v", res, err)
+		}
+		st, err := c.Status(ctx)
+		if err != nil || st.TotalProofsCompleted != 1 {
+			t.Fatalf("%d submits of one request_id made %d proofs (%v), want 1", n, st.GetTotalProofsCompleted(), err)
+		}
+	})
+
+	t.Run("bad input", func(t *testing.T) {
+		garbage := bytes.Repeat([]byte{0xff, 0x00, '{'}, 4<<20) // 12 MiB
+		if !testing.Short() {
+			garbage = bytes.Repeat([]byte{0xff, 0x00, '{'}, 83<<20) // 249 MiB
+		}
+		for _, tt := range []struct {
+			name string
+			call func() error
+			want string
+		}{
+			{"garbage vanilla proof", func() error { _, err := c.Prove(ctx, submit("", garbage)); return err }, "not supported"},
+			{"absurd synthetic job", func() error {
+				_, err := c.Prove(ctx, submit("", []byte(`{"synthetic":{"constraints":16777216,"partitions":256}}`)))
+				return err
+			}, "more than the whole memory budget"},
+			{"cancel job_id with a NUL", func() error { _, err := c.Cancel(ctx, "job\x00"); return err }, "job_id has a non-printable"},
+			{"evict a 10 kB circuit_id", func() error { _, _, err := c.Evict(ctx, strings.Repeat("c", 10000)); return err }, "circuit_id is 10000 bytes"},
+			{"preload an unknown circuit", func() error { _, _, err := c.Preload(ctx, "porep-1t"); return err }, "unknown circuit"},
+			{"await an empty job_id", func() error { _, err := c.Await(ctx, "", time.Second); return err }, "job_id is empty"},
+		} {
+			err := tt.call()
+			if st := status.Convert(errors.Unwrap(err)); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), tt.want) {
+				t.Errorf("%s: %v, want InvalidArgument containing %q", tt.name, err, tt.want)
+			}
+		}
+		// Over the 256 MiB limit: refused before it reaches the daemon.
+		if !testing.Short() {
+			_, err := c.Prove(ctx, submit("", make([]byte, 257<<20)))
+			if status.Code(errors.Unwrap(err)) != codes.ResourceExhausted {
+				t.Errorf("257 MiB request: %v, want ResourceExhausted", err)
+			}
+		}
+		if _, err := c.Status(ctx); err != nil {
+			t.Fatalf("daemon stopped answering: %v", err)
+		}
+	})
+
+	// A client that gives up mid-Prove (Curio's ProveTimeout) leaves the
+	// job running; its retry with the same request_id joins it.
+	t.Run("client gives up mid-Prove", func(t *testing.T) {
+		big := synthetic.Default(1 << 12)
+		big.Seed = 6
+		req := submit("porep-1000-9", circuits.SyntheticDescriptor(big, 4))
+		short, cancelShort := context.WithTimeout(ctx, 50*time.Millisecond)
+		_, err := c.Prove(short, req)
+		cancelShort()
+		if status.Code(errors.Unwrap(err)) != codes.DeadlineExceeded {
+			t.Fatalf("Prove past its deadline: %v", err)
+		}
+		res, err := c.Prove(ctx, req)
+		if err != nil || len(res.Proof) != 4*192 {
+			t.Fatalf("retry: %v %v", res, err)
+		}
+	})
+}
+
+// SIGTERM with a Prove in flight: the Prove gets an answer (Unavailable
+// once the grace period is over), and the daemon stops and removes its
+// socket.
+func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cuzks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := testDaemonConfig(t, dir)
+	cfg.Daemon.ShutdownGrace = config.Duration(300 * time.Millisecond)
+	file := filepath.Join(dir, "cuzk.toml")
+	b, err := config.Encode(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan string, 1)
+	go func() {
+		out, code := run(t, "daemon", "--config", file, "--log-level", "error")
+		exited <- fmt.Sprintf("exit %d: %s", code, out)
+	}()
+	c := dialDaemon(t, cfg.Daemon.Listen) // the signal handler is in place
+
+	big := synthetic.Default(1 << 14)
+	answered := make(chan error, 1)
+	go func() {
+		_, err := c.Prove(context.Background(), &cuzkv1.SubmitProofRequest{
+			RequestId: "in-flight", ProofKind: cuzkv1.ProofKind_POREP_SEAL_COMMIT,
+			VanillaProof: circuits.SyntheticDescriptor(big, circuits.MaxPartitions), // minutes of work
+		})
+		answered <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-answered:
+		var pe *client.ProofError
+		if c := status.Code(errors.Unwrap(err)); c != codes.Unavailable && !(errors.As(err, &pe) && pe.Status == cuzkv1.AwaitProofResponse_CANCELLED) {
+			t.Errorf("in-flight Prove at SIGTERM: %v, want Unavailable or CANCELLED", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("in-flight Prove got no answer 20s after SIGTERM")
+	}
+	select {
+	case out := <-exited:
+		if !strings.HasPrefix(out, "exit 0") {
+			t.Errorf("daemon after SIGTERM: %s", out)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("daemon still running 20s after SIGTERM")
+	}
+	if _, err := os.Stat(strings.TrimPrefix(cfg.Daemon.Listen, "unix://")); !os.IsNotExist(err) {
+		t.Errorf("socket left behind: %v", err)
+	}
 }
