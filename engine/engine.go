@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"log/slog"
 	"sync"
@@ -113,7 +115,9 @@ func (e *Engine) Recorder() *timeline.Recorder { return e.rec }
 // request whose RequestID is already known (a job not yet pruned) joins
 // that job: once the job is planned, the same id and the job's queue
 // position are returned, or the error that rejected the first request; no
-// work is added. A malformed request returns an error wrapping
+// work is added. Joining needs the same content (every field but the id
+// and the priority): another request under a used id is rejected with
+// ErrInvalidRequest, never given the first one's proof. A malformed request returns an error wrapping
 // ErrInvalidRequest. The request's byte slices are kept, not copied: the
 // caller must not modify them afterwards.
 func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos int, err error) {
@@ -135,7 +139,10 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 	if err := checkRequestID(id); err != nil {
 		return "", 0, err
 	}
-	if id == "" {
+	var content uint64
+	if id != "" {
+		content = req.content()
+	} else {
 		var b [12]byte
 		if _, err := io.ReadFull(rand.Reader, b[:]); err != nil {
 			return "", 0, fmt.Errorf("engine: job id: %w", err)
@@ -150,12 +157,15 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 	}
 	if o, ok := e.jobs[id]; ok {
 		e.mu.Unlock()
+		if o.content != content {
+			return "", 0, fmt.Errorf("%w: request id %q is in use by a different request", ErrInvalidRequest, id)
+		}
 		return e.join(ctx, o)
 	}
 	e.seq++
 	jctx, jcancel := context.WithCancel(e.ctx)
 	j := &job{
-		id: id, seq: e.seq, kind: req.Kind, priority: prio,
+		id: id, seq: e.seq, kind: req.Kind, priority: prio, content: content,
 		submitted: time.Now(), ctx: jctx, cancel: jcancel,
 		done: make(chan struct{}), planned: make(chan struct{}),
 	}
@@ -594,6 +604,42 @@ func checkRequestID(id string) error {
 		}
 	}
 	return nil
+}
+
+// contentSeed keys Request.content; contents are compared only within
+// one process.
+var contentSeed = maphash.MakeSeed()
+
+// content hashes every field that says what to prove (not RequestID, not
+// Priority), each length-prefixed so that no two requests encode alike.
+func (r *Request) content() uint64 {
+	var h maphash.Hash
+	h.SetSeed(contentSeed)
+	num := func(v uint64) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	bytes := func(b []byte) {
+		num(uint64(len(b)))
+		h.Write(b)
+	}
+	num(uint64(r.Kind))
+	num(r.SectorSize)
+	num(r.RegisteredProof)
+	bytes(r.VanillaProof)
+	num(uint64(len(r.VanillaProofs)))
+	for _, v := range r.VanillaProofs {
+		bytes(v)
+	}
+	num(r.SectorNumber)
+	num(r.MinerID)
+	bytes(r.Randomness)
+	num(uint64(r.PartitionIndex))
+	bytes(r.CommROld)
+	bytes(r.CommRNew)
+	bytes(r.CommDNew)
+	return h.Sum64()
 }
 
 func unknownCircuit(id string) error { return fmt.Errorf("%w: %q", ErrUnknownCircuit, id) }

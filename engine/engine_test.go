@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -306,7 +307,8 @@ func TestIdempotentRequestID(t *testing.T) {
 	}
 	close(env.planner.gate("g"))
 	r1 := env.await(t, id1)
-	r3, err := env.e.Prove(context.Background(), Request{RequestID: "req-1", Kind: KindPoRepSealCommit, VanillaProof: []byte(`{"tag":5,"parts":2}`)})
+	vanilla, _ := json.Marshal(tj) // the same request again (other content would be refused)
+	r3, err := env.e.Prove(context.Background(), Request{RequestID: "req-1", Kind: KindPoRepSealCommit, VanillaProof: vanilla})
 	if err != nil {
 		t.Fatal(err)
 	}

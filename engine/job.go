@@ -40,6 +40,9 @@ type job struct {
 	// Submit waits for it and answers the same.
 	planned chan struct{}
 	planErr error
+	// content identifies the request (all but its id and priority): a
+	// duplicate request id must come with the same content.
+	content uint64
 
 	mu       sync.Mutex
 	state    jobState
