@@ -300,6 +300,7 @@ func (e *Engine) admit(j *job) {
 		if j.ctx.Err() == nil {
 			e.end(j, StatusFailed, nil, fmt.Errorf("parameters %q: %w", circuit, err))
 		}
+		j.dropPlan()
 		return
 	}
 	if release == nil {
@@ -309,6 +310,7 @@ func (e *Engine) admit(j *job) {
 	if j.state == stateDone {
 		j.mu.Unlock()
 		release()
+		j.dropPlan()
 		return
 	}
 	j.params, j.release = params, release

@@ -75,6 +75,14 @@ func (j *job) isDone() bool {
 	return j.state == stateDone
 }
 
+// dropPlan forgets the plan of a job that ended before its units were
+// queued (no unit will retire to drop it): its closures hold the request.
+func (j *job) dropPlan() {
+	j.mu.Lock()
+	j.plan, j.live = nil, 0
+	j.mu.Unlock()
+}
+
 func (j *job) markStarted(now time.Time) {
 	j.mu.Lock()
 	if j.state == stateQueued {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cuzk-project/cuzk/device/sim"
+	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/timeline"
 )
 
@@ -81,4 +82,87 @@ func TestDuplicateJoinsAFailingPlan(t *testing.T) {
 	if n := env.planner.calls.Load(); n != 1 {
 		t.Fatalf("planned %d times, want 1", n)
 	}
+}
+
+// blockingParams is a ParamsSource whose Acquire waits for its context.
+type blockingParams struct{ called chan struct{} }
+
+func (p blockingParams) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
+	close(p.called)
+	<-ctx.Done()
+	return nil, nil, ctx.Err()
+}
+
+// TestCancelAtEachStage cancels a job from inside each stage of one of its
+// units: the job ends cancelled once, another job is unaffected, and the
+// budget comes back to zero.
+func TestCancelAtEachStage(t *testing.T) {
+	for _, step := range []sim.Step{sim.StepPrepare, sim.StepRun, sim.StepFinish} {
+		t.Run(step.String(), func(t *testing.T) {
+			var env *testEnv
+			var once sync.Once
+			dcfg := sim.Config{Fail: func(s sim.Step, a *groth16.Assignment) bool {
+				if s == step && isUnit(a, 1, 1) {
+					once.Do(func() { env.e.Cancel("victim") })
+				}
+				return false
+			}}
+			env = newTestEnv(t, dcfg, nil)
+			victim := env.submit(t, "victim", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 4})
+			other := env.submit(t, "other", KindPoRepSealCommit, 0, testJob{Tag: 2, Parts: 3})
+			if r := env.await(t, victim); r.Status != StatusCancelled {
+				t.Fatalf("victim: %v %s", r.Status, r.Error)
+			}
+			if r := env.await(t, other); r.Status != StatusCompleted {
+				t.Fatalf("other: %v %s", r.Status, r.Error)
+			}
+			waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
+			n := 0
+			for _, e := range env.events(timeline.JobDone) {
+				if e.Job == victim {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("victim ended %d times", n)
+			}
+		})
+	}
+	t.Run("acquire", func(t *testing.T) {
+		p := blockingParams{called: make(chan struct{})}
+		env := newTestEnv(t, sim.Config{}, func(c *Config) { c.Params = p })
+		id := env.submit(t, "victim", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 4})
+		<-p.called
+		if _, err := env.e.Cancel(id); err != nil {
+			t.Fatal(err)
+		}
+		if r := env.await(t, id); r.Status != StatusCancelled {
+			t.Fatalf("victim: %v %s", r.Status, r.Error)
+		}
+		if env.budget.Used() != 0 {
+			t.Fatalf("%d bytes reserved", env.budget.Used())
+		}
+		// Nothing of the request stays with the result (F4): the plan's
+		// closures hold the vanilla proof.
+		env.e.mu.Lock()
+		j := env.e.jobs[id]
+		env.e.mu.Unlock()
+		waitFor(t, "the plan to be dropped", func() bool {
+			j.mu.Lock()
+			defer j.mu.Unlock()
+			return j.plan == nil
+		})
+	})
+	t.Run("synthesis", func(t *testing.T) {
+		env := newTestEnv(t, sim.Config{}, nil)
+		id := env.submit(t, "victim", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 4, Gate: "never"})
+		waitFor(t, "synthesis", func() bool { return len(env.events(timeline.SynthStart)) > 0 })
+		if _, err := env.e.Cancel(id); err != nil {
+			t.Fatal(err)
+		}
+		if r := env.await(t, id); r.Status != StatusCancelled {
+			t.Fatalf("victim: %v %s", r.Status, r.Error)
+		}
+		waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
+	})
 }
