@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 	"time"
+	"unsafe"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -169,4 +170,34 @@ func BenchmarkParts(b *testing.B) {
 			d.compactG1(pts, &s, t)
 		}
 	})
+}
+
+// BenchmarkChunkedTail compares a tail of 2^20 scattered bases multiplied
+// at once (gathered whole, as Prepare does for a tail of one chunk) with
+// the same tail gathered and multiplied in chunks of 2^18, and reports the
+// bytes of bases each gathers. Needs CUZK_BENCH_LARGE=1.
+func BenchmarkChunkedTail(b *testing.B) {
+	n := 1 << 20
+	largeBench(b, n)
+	all := points(n)
+	r := rand.New(rand.NewPCG(3, 4))
+	idx := make([]uint32, n)
+	for i, j := range r.Perm(n) {
+		idx[i] = uint32(j)
+	}
+	sc := dense(r, n)
+	d := New(0)
+	t := d.tasks()
+	for _, chunk := range []int{n, 1 << 18} {
+		b.Run(fmt.Sprintf("chunk=2^%d", bits.TrailingZeros(uint(chunk))), func(b *testing.B) {
+			defer func(c int) { tailChunkG1 = c }(tailChunkG1)
+			tailChunkG1 = chunk
+			for b.Loop() {
+				if _, err := d.chunkedG1(all, idx, sc, t); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(chunk*int(unsafe.Sizeof(all[0]))), "gathered-B")
+		})
+	}
 }

@@ -205,6 +205,9 @@ func (d *Device) newSplit(s *split, n int) {
 	s.scalars = d.scalars.get(n)[:0]
 }
 
+// compactG1 returns the tail's bases next to each other: a subslice of all
+// when they already are, a pooled copy (owned) when the tail fits in one
+// chunk, and nil when it does not (Run then gathers chunk by chunk).
 func (d *Device) compactG1(all []bls12381.G1Affine, s *split, tasks int) ([]bls12381.G1Affine, bool) {
 	if s.contiguous() {
 		if len(s.tail) == 0 {
@@ -212,17 +215,24 @@ func (d *Device) compactG1(all []bls12381.G1Affine, s *split, tasks int) ([]bls1
 		}
 		return all[s.tail[0] : int(s.tail[0])+len(s.tail)], false
 	}
+	if len(s.tail) > tailChunkG1 {
+		return nil, false
+	}
 	dst := d.g1.get(len(s.tail))
 	gather(dst, all, s.tail, tasks)
 	return dst, true
 }
 
+// compactG2 is compactG1 for B_G2.
 func (d *Device) compactG2(all []bls12381.G2Affine, s *split, tasks int) ([]bls12381.G2Affine, bool) {
 	if s.contiguous() {
 		if len(s.tail) == 0 {
 			return nil, false
 		}
 		return all[s.tail[0] : int(s.tail[0])+len(s.tail)], false
+	}
+	if len(s.tail) > tailChunkG2 {
+		return nil, false
 	}
 	dst := d.g2.get(len(s.tail))
 	gather(dst, all, s.tail, tasks)
@@ -275,7 +285,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
-		s, err := q.q.sum(t)
+		s, err := d.sum(q.q, t)
 		if err != nil {
 			return fail(err)
 		}
@@ -285,9 +295,15 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	return r, nil
 }
 
-// sum is Σ all[ones] + MSM(bases, scalars).
-func (q *g1Query) sum(tasks int) (bls12381.G1Jac, error) {
-	s, err := multiExpG1(q.bases, q.scalars, tasks)
+// sum is Σ all[ones] + MSM(tail bases, scalars).
+func (d *Device) sum(q *g1Query, tasks int) (bls12381.G1Jac, error) {
+	var s bls12381.G1Jac
+	var err error
+	if q.bases == nil && len(q.tail) > 0 { // left uncompacted by Prepare
+		s, err = d.chunkedG1(q.all, q.tail, q.scalars, tasks)
+	} else {
+		s, err = multiExpG1(q.bases, q.scalars, tasks)
+	}
 	if err != nil {
 		return s, err
 	}
@@ -312,7 +328,13 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	t := d.tasks()
 	w := r.w
 	start := time.Now()
-	b2, err := multiExpG2(w.b2, w.b1.scalars, t)
+	var b2 bls12381.G2Jac
+	var err error
+	if w.b2 == nil && len(w.b1.tail) > 0 { // left uncompacted by Prepare
+		b2, err = d.chunkedG2(w.p.BG2, w.b1.tail, w.b1.scalars, t)
+	} else {
+		b2, err = multiExpG2(w.b2, w.b1.scalars, t)
+	}
 	if err != nil {
 		return nil, err
 	}

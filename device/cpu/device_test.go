@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -395,5 +396,37 @@ func TestDeviceConcurrent(t *testing.T) {
 	}
 	for i := range jobs {
 		compareSums(t, "concurrent", got[i], &jobs[i].want)
+	}
+}
+
+// TestDeviceChunkedTail forces tails longer than one chunk, so that Run and
+// Finish gather and multiply them chunk by chunk, and compares the sums with
+// the naive ones.
+func TestDeviceChunkedTail(t *testing.T) {
+	defer func(g1, g2 int) { tailChunkG1, tailChunkG2 = g1, g2 }(tailChunkG1, tailChunkG2)
+	tailChunkG1, tailChunkG2 = 7, 3
+	r := rand.New(rand.NewPCG(23, 24))
+	var one fr.Element
+	one.SetOne()
+	gen := func() fr.Element {
+		switch r.IntN(3) {
+		case 0:
+			return fr.Element{}
+		case 1:
+			return one
+		}
+		return randElement(r)
+	}
+	ctx := context.Background()
+	d := New(2)
+	for _, rows := range []int{8, 50, 129} {
+		a := assignment(r, rows, 3, rows-3, gen, 0.8, 0.6, 0.5)
+		p := paramsFor(r, a)
+		want := naiveSums(t, a, p)
+		got, err := groth16.Compute(ctx, d, a, p)
+		if err != nil {
+			t.Fatalf("%d rows: %v", rows, err)
+		}
+		compareSums(t, fmt.Sprintf("%d rows, chunked", rows), got, &want)
 	}
 }

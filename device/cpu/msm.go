@@ -155,6 +155,54 @@ func multiExpG2(bases []bls12381.G2Affine, scalars []fr.Element, tasks int) (bls
 	return r, nil
 }
 
+// A query's tail (the bases of its scalars other than 0 and 1) is copied
+// next to each other for gnark's MultiExp. A tail longer than one chunk is
+// not copied whole by Prepare: Run gathers and multiplies it one chunk at a
+// time through a single pooled buffer, which bounds the copy at 384 MiB per
+// query instead of a quarter of the query (gigabytes at PoRep scale). gnark
+// never uses windows wider than 16 bits, so beyond 2^20 points a chunk costs
+// only its bucket reduction (2^16 additions per window) more than one large
+// MSM: about 1.5 % at 2^22 points.
+var (
+	tailChunkG1 = 1 << 22 // × 96 B = 384 MiB
+	tailChunkG2 = 1 << 21 // × 192 B = 384 MiB
+)
+
+// chunkedG1 is Σ scalars[i]·all[idx[i]], gathering at most tailChunkG1
+// bases at a time.
+func (d *Device) chunkedG1(all []bls12381.G1Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
+	buf := d.g1.get(min(len(idx), tailChunkG1))
+	defer d.g1.put(buf)
+	acc := infinityG1()
+	for lo := 0; lo < len(idx); lo += len(buf) {
+		hi := min(lo+len(buf), len(idx))
+		gather(buf[:hi-lo], all, idx[lo:hi], tasks)
+		s, err := multiExpG1(buf[:hi-lo], scalars[lo:hi], tasks)
+		if err != nil {
+			return acc, err
+		}
+		acc.AddAssign(&s)
+	}
+	return acc, nil
+}
+
+// chunkedG2 is chunkedG1 in G2.
+func (d *Device) chunkedG2(all []bls12381.G2Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
+	buf := d.g2.get(min(len(idx), tailChunkG2))
+	defer d.g2.put(buf)
+	acc := infinityG2()
+	for lo := 0; lo < len(idx); lo += len(buf) {
+		hi := min(lo+len(buf), len(idx))
+		gather(buf[:hi-lo], all, idx[lo:hi], tasks)
+		s, err := multiExpG2(buf[:hi-lo], scalars[lo:hi], tasks)
+		if err != nil {
+			return acc, err
+		}
+		acc.AddAssign(&s)
+	}
+	return acc, nil
+}
+
 func msmConfig(tasks int) ecc.MultiExpConfig {
 	n := 2 * tasks
 	if n > 1024 {
@@ -174,7 +222,7 @@ func (d *Device) msmG1(bases []bls12381.G1Affine, scalars []fr.Element) (bls1238
 	d.newSplit(&q.split, len(scalars))
 	q.walk(scalars, nil, 0)
 	q.bases, q.owned = d.compactG1(bases, &q.split, t)
-	s, err := q.sum(t)
+	s, err := d.sum(&q, t)
 	d.u32.put(q.ones)
 	d.u32.put(q.tail)
 	d.scalars.put(q.scalars)
