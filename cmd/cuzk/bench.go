@@ -187,8 +187,11 @@ func (o *benchOptions) validate() error {
 		return fmt.Errorf("--count %d: want at least 1", o.count)
 	case o.stress && o.duration <= 0:
 		return fmt.Errorf("--duration %v: want a positive duration", o.duration)
-	case o.budgetGiB <= 0:
-		return fmt.Errorf("--budget %v: want a positive size in GiB", o.budgetGiB)
+	case !(o.budgetGiB > 0) || o.budgetGiB*(1<<30) >= math.MaxUint64:
+		return fmt.Errorf("--budget %v: want a positive size in GiB, below 2^34", o.budgetGiB)
+	case o.constraints > circuits.MaxSyntheticConstraints:
+		// No synthetic request may ask for more: refuse before any setup.
+		return fmt.Errorf("--constraints %d: at most %d", o.constraints, circuits.MaxSyntheticConstraints)
 	}
 	if _, err := benchKind(o.kind); err != nil {
 		return err
@@ -466,22 +469,19 @@ func runJobs(ctx context.Context, o *benchOptions, t benchTarget, progress func(
 	var mu sync.Mutex
 	var res benchResults
 	var wg sync.WaitGroup
-	total := o.count
-	for i := 0; ; i++ {
-		if o.stress {
-			if !time.Now().Before(end) {
-				break
-			}
-			total = i + 1
-		} else if i >= o.count {
-			break
-		}
+	total := o.count // stress: jobs started so far; read by progress under mu
+	for i := 0; o.stress || i < o.count; i++ {
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
 		}
 		if ctx.Err() != nil || (o.stress && !time.Now().Before(end)) {
 			break
+		}
+		if o.stress {
+			mu.Lock()
+			total = i + 1
+			mu.Unlock()
 		}
 		wg.Add(1)
 		go func() {
