@@ -189,6 +189,10 @@ func (o *benchOptions) validate() error {
 		return fmt.Errorf("--duration %v: want a positive duration", o.duration)
 	case !(o.budgetGiB > 0) || o.budgetGiB*(1<<30) >= math.MaxUint64:
 		return fmt.Errorf("--budget %v: want a positive size in GiB, below 2^34", o.budgetGiB)
+	case o.workers < 1 || o.workers > 16:
+		return fmt.Errorf("--gpu-workers %d: want 1..16", o.workers)
+	case o.synthWorkers < 0 || o.synthWorkers > 4096:
+		return fmt.Errorf("--synthesis-workers %d: want 0 (number of CPUs) .. 4096", o.synthWorkers)
 	case o.constraints > circuits.MaxSyntheticConstraints:
 		// No synthetic request may ask for more: refuse before any setup.
 		return fmt.Errorf("--constraints %d: at most %d", o.constraints, circuits.MaxSyntheticConstraints)

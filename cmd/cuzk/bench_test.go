@@ -63,7 +63,7 @@ func TestRunJobs(t *testing.T) {
 }
 
 func TestBenchOptionsValidate(t *testing.T) {
-	ok := benchOptions{count: 1, concurrency: 1, constraints: 1 << 10, partitions: 2, budgetGiB: 1, kind: "porep"}
+	ok := benchOptions{count: 1, concurrency: 1, constraints: 1 << 10, partitions: 2, budgetGiB: 1, kind: "porep", workers: 2}
 	tests := []struct {
 		name    string
 		mod     func(o *benchOptions)
@@ -77,6 +77,9 @@ func TestBenchOptionsValidate(t *testing.T) {
 		// run for hours before the first job is refused.
 		{"constraints above the synthetic limit", func(o *benchOptions) { o.constraints = circuits.MaxSyntheticConstraints + 1 }, "--constraints"},
 		{"budget beyond 2^64 bytes", func(o *benchOptions) { o.budgetGiB = 1e12 }, "--budget"},
+		{"no device workers", func(o *benchOptions) { o.workers = 0 }, "--gpu-workers"},
+		{"a billion device workers", func(o *benchOptions) { o.workers = 1e9 }, "--gpu-workers"},
+		{"a billion synthesis workers", func(o *benchOptions) { o.synthWorkers = 1e9 }, "--synthesis-workers"},
 		{"NaN budget", func(o *benchOptions) { o.budgetGiB = math.NaN() }, "--budget"},
 	}
 	for _, tc := range tests {
