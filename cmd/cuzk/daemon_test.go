@@ -371,7 +371,10 @@ func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
 	}
 	exited := make(chan string, 1)
 	go func() {
-		out, code := run(t, "daemon", "--config", file, "--log-level", "error")
+		// Every flag is given: cobra keeps flag values between the
+		// in-process runs of other tests.
+		out, code := run(t, "daemon", "--config", file, "--listen", cfg.Daemon.Listen,
+			"--status-listen", "", "--log-level", "error", "--print-config=false")
 		exited <- fmt.Sprintf("exit %d: %s", code, out)
 	}()
 	c := dialDaemon(t, cfg.Daemon.Listen) // the signal handler is in place
