@@ -34,6 +34,7 @@ type testJob struct {
 	Gate      string `json:"gate"`       // name of a gate partition 0 waits on
 	PlanGate  string `json:"plan_gate"`  // name of a gate Plan waits on
 	FailPlan  bool   `json:"fail_plan"`  // Plan rejects the request
+	Panic     string `json:"panic"`      // "plan" or "synth": that step panics
 }
 
 // testPlanner plans testJobs. Gates block synthesis of partition 0 until
@@ -69,6 +70,9 @@ func (p *testPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
 	if tj.PlanGate != "" {
 		<-p.gate(tj.PlanGate)
 	}
+	if tj.Panic == "plan" {
+		panic("test planner panics")
+	}
 	if tj.FailPlan {
 		return nil, fmt.Errorf("%w: test job says fail_plan", ErrInvalidRequest)
 	}
@@ -93,6 +97,9 @@ func (p *testPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
 				}
 				if tj.SynthMS > 0 {
 					time.Sleep(time.Duration(tj.SynthMS) * time.Millisecond)
+				}
+				if tj.Panic == "synth" && i == 1 {
+					panic("test synthesizer panics")
 				}
 				if i+1 == tj.FailSynth {
 					return nil, errors.New("injected synthesis failure")

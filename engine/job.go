@@ -69,12 +69,6 @@ type unit struct {
 	a    *groth16.Assignment
 }
 
-func (j *job) isDone() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.state == stateDone
-}
-
 // dropPlan forgets the plan of a job that ended before its units were
 // queued (no unit will retire to drop it): its closures hold the request.
 func (j *job) dropPlan() {

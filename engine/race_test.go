@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -165,4 +166,36 @@ func TestCancelAtEachStage(t *testing.T) {
 		}
 		waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
 	})
+}
+
+// TestPanicsFailOnlyTheirJob: a panicking planner rejects the request; a
+// panicking synthesizer or device fails its job once; the engine keeps
+// serving and the budget comes back to zero.
+func TestPanicsFailOnlyTheirJob(t *testing.T) {
+	dcfg := sim.Config{Fail: func(s sim.Step, a *groth16.Assignment) bool {
+		if s == sim.StepRun && isUnit(a, 3, 2) {
+			panic("test device panics")
+		}
+		return false
+	}}
+	env := newTestEnv(t, dcfg, nil)
+	b, _ := json.Marshal(testJob{Parts: 1, Panic: "plan"})
+	if _, _, err := env.e.Submit(context.Background(), Request{Kind: KindPoRepSealCommit, VanillaProof: b}); !errors.Is(err, ErrInvalidRequest) {
+		t.Fatalf("panicking planner: err = %v, want ErrInvalidRequest", err)
+	}
+	synth := env.submit(t, "synth", KindPoRepSealCommit, 0, testJob{Tag: 2, Parts: 3, Panic: "synth"})
+	dev := env.submit(t, "dev", KindPoRepSealCommit, 0, testJob{Tag: 3, Parts: 3})
+	ok := env.submit(t, "ok", KindPoRepSealCommit, 0, testJob{Tag: 4, Parts: 3})
+	for id, want := range map[string]string{synth: "partition 1: synthesis: panic", dev: "partition 2: run: panic"} {
+		if r := env.await(t, id); r.Status != StatusFailed || !strings.Contains(r.Error, want) {
+			t.Fatalf("%s: %v %q, want FAILED with %q", id, r.Status, r.Error, want)
+		}
+	}
+	if r := env.await(t, ok); r.Status != StatusCompleted {
+		t.Fatalf("ok: %v %s", r.Status, r.Error)
+	}
+	waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
+	if s := env.e.Status(); s.ProofsFailed != 2 {
+		t.Fatalf("%d failed, want 2", s.ProofsFailed)
+	}
 }

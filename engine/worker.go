@@ -54,8 +54,7 @@ func (e *Engine) dispatch() {
 				case preempted:
 					e.queue(e.synthQ, u)
 				default:
-					e.fail(j, fmt.Errorf("partition %d: memory: %w", u.key.partition, err))
-					e.retire(u)
+					e.unitFailed(u, "memory", err)
 				}
 				e.freeSlot(slot)
 				continue
@@ -117,17 +116,14 @@ func (e *Engine) synthesize(u *unit, slot int) {
 	t0 := time.Now()
 	j.markStarted(t0)
 	e.rec.Record(timeline.SynthStart, j.id, part, slot, -1)
-	a, err := safeSynthesize(j.ctx, u.part.Synthesize)
+	a, err := safeStep(func() (*groth16.Assignment, error) { return u.part.Synthesize(j.ctx) })
 	e.rec.Record(timeline.SynthEnd, j.id, part, slot, -1)
 	j.addSynth(time.Since(t0))
 	if err == nil && (a == nil || len(a.Input) == 0) {
 		err = errors.New("synthesizer returned no assignment")
 	}
 	if err != nil {
-		if j.ctx.Err() == nil {
-			e.fail(j, fmt.Errorf("partition %d: synthesis: %w", part, err))
-		}
-		e.retire(u)
+		e.unitFailed(u, "synthesis", err)
 		return
 	}
 	j.mu.Lock()
@@ -341,17 +337,8 @@ func (e *Engine) unitFailed(u *unit, step string, err error) bool {
 	return false
 }
 
-func safeSynthesize(ctx context.Context, f func(context.Context) (*groth16.Assignment, error)) (a *groth16.Assignment, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			a, err = nil, fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return f(ctx)
-}
-
-// safeStep turns a device panic into an error: one bad unit must not take
-// the daemon down.
+// safeStep turns a panic of a synthesizer or a device into an error: one
+// bad unit must not take the daemon down.
 func safeStep[T any](f func() (T, error)) (v T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
