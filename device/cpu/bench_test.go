@@ -146,7 +146,7 @@ func BenchmarkParts(b *testing.B) {
 	sc := bitHeavy(rand.New(rand.NewPCG(2, uint64(n))), n)
 	d := New(0)
 	q := g1Query{all: pts}
-	d.newSplit(&q.split, n)
+	d.newSplit(&q.split, tally(sc, nil))
 	q.walk(sc, nil, 0)
 	t := d.tasks()
 	q.bases, q.owned = d.compactG1(pts, &q.split, t)
@@ -165,7 +165,7 @@ func BenchmarkParts(b *testing.B) {
 	b.Run("split", func(b *testing.B) {
 		for b.Loop() {
 			var s split
-			d.newSplit(&s, n)
+			d.newSplit(&s, tally(sc, nil))
 			s.walk(sc, nil, 0)
 			d.compactG1(pts, &s, t)
 		}

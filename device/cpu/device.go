@@ -164,25 +164,20 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	}
 	m, _ := domainSize(len(a.A))
 	w := &prepared{a: a, p: p, m: m}
-	nIn, nAux := len(a.Input), len(a.Aux)
-	popBIn := popCount(a.BDensityInput, nIn)
-	popA := popCount(a.ADensityAux, nAux)
-	popBAux := popCount(a.BDensityAux, nAux)
-
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		d.newSplit(&w.l.split, nAux)
+		d.newSplit(&w.l.split, tally(a.Aux, nil))
 		w.l.walk(a.Aux, nil, 0)
 		w.l.all = p.L
 	})
 	wg.Go(func() {
-		d.newSplit(&w.aq.split, nIn+popA)
+		d.newSplit(&w.aq.split, tally(a.Input, nil).plus(tally(a.Aux, a.ADensityAux)))
 		c := w.aq.walk(a.Input, nil, 0)
 		w.aq.walk(a.Aux, a.ADensityAux, c)
 		w.aq.all = p.A
 	})
 	wg.Go(func() {
-		d.newSplit(&w.b1.split, popBIn+popBAux)
+		d.newSplit(&w.b1.split, tally(a.Input, a.BDensityInput).plus(tally(a.Aux, a.BDensityAux)))
 		c := w.b1.walk(a.Input, a.BDensityInput, 0)
 		w.b1.walk(a.Aux, a.BDensityAux, c)
 		w.b1.all = p.BG1
@@ -198,11 +193,13 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	return w, nil
 }
 
-// newSplit gives s pooled buffers with room for n scalars.
-func (d *Device) newSplit(s *split, n int) {
-	s.ones = d.u32.get(n)[:0]
-	s.tail = d.u32.get(n)[:0]
-	s.scalars = d.scalars.get(n)[:0]
+// newSplit gives s pooled buffers with room for the counted ones and tail
+// (sized exactly: on a bit-heavy witness, room for every scalar would
+// nearly double Prepare's memory).
+func (d *Device) newSplit(s *split, n counts) {
+	s.ones = d.u32.get(n.ones)[:0]
+	s.tail = d.u32.get(n.tail)[:0]
+	s.scalars = d.scalars.get(n.tail)[:0]
 }
 
 // compactG1 returns the tail's bases next to each other: a subslice of all

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"unsafe"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -429,4 +432,61 @@ func TestDeviceChunkedTail(t *testing.T) {
 		}
 		compareSums(t, fmt.Sprintf("%d rows, chunked", rows), got, &want)
 	}
+}
+
+// TestPrepareAllocatesWhatItUses checks that Prepare, on a fresh device,
+// allocates little more than the split it builds: the indices of the ones,
+// the indices and scalars of the tail, and the gathered tail bases. Buffers
+// sized for every scalar of a query (when three quarters are 0 or 1) would
+// nearly double it.
+func TestPrepareAllocatesWhatItUses(t *testing.T) {
+	c, err := synthetic.New(synthetic.Default(1 << 11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := groth16.Synthesize(c, c.Hint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := paramsFor(rand.New(rand.NewPCG(25, 26)), a)
+	d := New(1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	wp, err := d.Prepare(context.Background(), a, p)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := wp.(*prepared)
+	used := 0
+	for _, q := range []*g1Query{&w.l, &w.aq, &w.b1} {
+		used += 4*len(q.ones) + 4*len(q.tail) + fr.Bytes*len(q.scalars)
+		if q.owned {
+			used += int(unsafe.Sizeof(q.bases[0])) * len(q.bases)
+		}
+	}
+	if w.b2o {
+		used += int(unsafe.Sizeof(w.b2[0])) * len(w.b2)
+	}
+	got := int(after.TotalAlloc - before.TotalAlloc)
+	if limit := used + used/4 + 64<<10; got > limit {
+		t.Fatalf("Prepare allocated %d bytes for a split of %d bytes (limit %d)", got, used, limit)
+	}
+	t.Logf("Prepare allocated %d bytes for a split of %d bytes", got, used)
+}
+
+// popCount counts the set bits among the first n of b.
+func popCount(b *r1cs.Bitmap, n int) int {
+	c := 0
+	for w, word := range b.Words {
+		base := w * 64
+		if base >= n {
+			break
+		}
+		if rest := n - base; rest < 64 {
+			word &= 1<<uint(rest) - 1
+		}
+		c += bits.OnesCount64(word)
+	}
+	return c
 }

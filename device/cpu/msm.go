@@ -219,7 +219,7 @@ func (d *Device) msmG1(bases []bls12381.G1Affine, scalars []fr.Element) (bls1238
 	}
 	t := d.tasks()
 	q := g1Query{all: bases}
-	d.newSplit(&q.split, len(scalars))
+	d.newSplit(&q.split, tally(scalars, nil))
 	q.walk(scalars, nil, 0)
 	q.bases, q.owned = d.compactG1(bases, &q.split, t)
 	s, err := d.sum(&q, t)

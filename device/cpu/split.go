@@ -46,6 +46,46 @@ func (s *split) walk(vals []fr.Element, density *r1cs.Bitmap, cursor int) int {
 	return cursor
 }
 
+// counts is how many scalars of a split are one and how many go to the tail.
+type counts struct{ ones, tail int }
+
+func (c counts) plus(o counts) counts { return counts{c.ones + o.ones, c.tail + o.tail} }
+
+// tally counts what walk(vals, density, …) will put in ones and in tail.
+func tally(vals []fr.Element, density *r1cs.Bitmap) counts {
+	var c counts
+	count := func(v *fr.Element) {
+		switch {
+		case v.IsZero():
+		case v.IsOne():
+			c.ones++
+		default:
+			c.tail++
+		}
+	}
+	if density == nil {
+		for i := range vals {
+			count(&vals[i])
+		}
+		return c
+	}
+	n := len(vals)
+	for w, word := range density.Words {
+		base := w * 64
+		if base >= n {
+			break
+		}
+		if rest := n - base; rest < 64 {
+			word &= 1<<uint(rest) - 1
+		}
+		for word != 0 {
+			count(&vals[base+bits.TrailingZeros64(word)])
+			word &= word - 1
+		}
+	}
+	return c
+}
+
 func (s *split) add(base uint32, v *fr.Element) {
 	switch {
 	case v.IsZero():
@@ -61,20 +101,4 @@ func (s *split) add(base uint32, v *fr.Element) {
 func (s *split) contiguous() bool {
 	n := len(s.tail)
 	return n == 0 || int(s.tail[n-1])-int(s.tail[0]) == n-1
-}
-
-// popCount counts the set bits among the first n of b.
-func popCount(b *r1cs.Bitmap, n int) int {
-	c := 0
-	for w, word := range b.Words {
-		base := w * 64
-		if base >= n {
-			break
-		}
-		if rest := n - base; rest < 64 {
-			word &= 1<<uint(rest) - 1
-		}
-		c += bits.OnesCount64(word)
-	}
-	return c
 }
