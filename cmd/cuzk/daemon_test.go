@@ -413,3 +413,36 @@ func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
 		t.Errorf("socket left behind: %v", err)
 	}
 }
+
+// The status tables line up and carry no trailing blanks.
+func TestWriteStatus(t *testing.T) {
+	var b bytes.Buffer
+	err := writeStatus(&b, "unix:///run/cuzk.sock", &cuzkv1.GetStatusResponse{
+		Gpus: []*cuzkv1.GPUStatus{{Ordinal: 0, Name: "cpu (2 threads)", CurrentJobId: "porep-1000-7", CurrentProofKind: "porep-c2"}},
+		LoadedSrs: []*cuzkv1.SRSStatus{
+			{CircuitId: "synthetic-c1024-i7-bf0.75-ad0.997-bd0.25-s3", SizeBytes: 1 << 20, RefCount: 1},
+			{CircuitId: "porep-32g", Tier: cuzkv1.SRSStatus_WARM, SizeBytes: 47 << 30},
+		},
+		TotalProofsCompleted: 12, UptimeSeconds: 3725, PinnedMemoryBytes: 3 << 30, PinnedMemoryLimitBytes: 12 << 30,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"up 1h2m5s, 12 proofs completed, 0 failed",
+		"memory: 3.00 GiB of 12.00 GiB reserved (25%)",
+		"0       cpu (2 threads)  -                    porep-1000-7  porep-c2",
+		"porep-32g                                    WARM  47.00 GiB  0\n",
+		"QUEUE  PENDING  IN PROGRESS\n(empty)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	for i, l := range strings.Split(out, "\n") {
+		if strings.TrimRight(l, " \t") != l {
+			t.Errorf("line %d has trailing blanks: %q", i+1, l)
+		}
+	}
+}

@@ -218,21 +218,21 @@ func writeStatus(w io.Writer, addr string, st *cuzkv1.GetStatusResponse) error {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", g.Ordinal, dash(g.Name), mem, dash(g.CurrentJobId), dash(g.CurrentProofKind))
 	}
 	if len(st.Gpus) == 0 {
-		fmt.Fprintln(tw, "(none)\t\t\t\t")
+		fmt.Fprintln(tw, "(none)")
 	}
-	fmt.Fprintln(tw, "\nPARAMETERS\tTIER\tSIZE\tIN USE\t")
+	fmt.Fprintln(tw, "\nPARAMETERS\tTIER\tSIZE\tIN USE")
 	for _, s := range st.LoadedSrs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t\n", s.CircuitId, s.Tier, config.Size(s.SizeBytes).Human(), s.RefCount)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", s.CircuitId, s.Tier, config.Size(s.SizeBytes).Human(), s.RefCount)
 	}
 	if len(st.LoadedSrs) == 0 {
-		fmt.Fprintln(tw, "(none loaded)\t\t\t\t")
+		fmt.Fprintln(tw, "(none loaded)")
 	}
-	fmt.Fprintln(tw, "\nQUEUE\tPENDING\tIN PROGRESS\t\t")
+	fmt.Fprintln(tw, "\nQUEUE\tPENDING\tIN PROGRESS")
 	for _, q := range st.Queues {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t\t\n", q.ProofKind, q.Pending, q.InProgress)
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", q.ProofKind, q.Pending, q.InProgress)
 	}
 	if len(st.Queues) == 0 {
-		fmt.Fprintln(tw, "(empty)\t\t\t\t")
+		fmt.Fprintln(tw, "(empty)")
 	}
 	return tw.Flush()
 }
