@@ -322,15 +322,23 @@ func (e *Engine) admit(j *job) {
 	}
 }
 
-// Await waits for the job's result. timeout > 0 bounds the wait: when it
-// passes first, the result has Status StatusTimeout and the job goes on.
-// An unknown (or pruned) id returns ErrNotFound.
+// Await waits for the job's result; every caller gets its own copy. A
+// finished job answers at once, whatever the timeout or ctx. Otherwise
+// timeout > 0 bounds the wait: when it passes first, the result has Status
+// StatusTimeout and the job goes on; timeout ≤ 0 waits without a bound.
+// ctx ending stops the wait, not the job (Cancel does that). An unknown
+// (or pruned) id returns ErrNotFound.
 func (e *Engine) Await(ctx context.Context, jobID string, timeout time.Duration) (Result, error) {
 	e.mu.Lock()
 	j, ok := e.jobs[jobID]
 	e.mu.Unlock()
 	if !ok {
 		return Result{}, fmt.Errorf("%w: %q", ErrNotFound, jobID)
+	}
+	select {
+	case <-j.done:
+		return j.finalResult(), nil
+	default:
 	}
 	var expired <-chan time.Time
 	if timeout > 0 {
@@ -340,11 +348,7 @@ func (e *Engine) Await(ctx context.Context, jobID string, timeout time.Duration)
 	}
 	select {
 	case <-j.done:
-		j.mu.Lock()
-		defer j.mu.Unlock()
-		r := j.result
-		r.Proof = append([]byte(nil), r.Proof...)
-		return r, nil
+		return j.finalResult(), nil
 	case <-expired:
 		return Result{JobID: jobID, Status: StatusTimeout, Error: fmt.Sprintf("not done after %v", timeout)}, nil
 	case <-ctx.Done():
@@ -352,7 +356,8 @@ func (e *Engine) Await(ctx context.Context, jobID string, timeout time.Duration)
 	}
 }
 
-// Prove submits req and waits for its result.
+// Prove submits req and waits for its result. ctx ending stops the wait,
+// not the job: another caller may have joined it by its request id.
 func (e *Engine) Prove(ctx context.Context, req Request) (Result, error) {
 	id, _, err := e.Submit(ctx, req)
 	if err != nil {

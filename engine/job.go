@@ -69,6 +69,15 @@ type unit struct {
 	a    *groth16.Assignment
 }
 
+// finalResult copies the result of a finished job (done is closed).
+func (j *job) finalResult() Result {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	r := j.result
+	r.Proof = append([]byte(nil), r.Proof...)
+	return r
+}
+
 // dropPlan forgets the plan of a job that ended before its units were
 // queued (no unit will retire to drop it): its closures hold the request.
 func (j *job) dropPlan() {

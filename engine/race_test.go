@@ -199,3 +199,28 @@ func TestPanicsFailOnlyTheirJob(t *testing.T) {
 		t.Fatalf("%d failed, want 2", s.ProofsFailed)
 	}
 }
+
+// TestAwaitFinishedJob: a finished job's result is returned whatever the
+// timeout (none, negative, a nanosecond) and even when the caller's
+// context has already ended; every Await gets its own copy of the proof.
+func TestAwaitFinishedJob(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, nil)
+	id := env.submit(t, "done", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 2})
+	first := env.await(t, id)
+	if first.Status != StatusCompleted {
+		t.Fatalf("%v %s", first.Status, first.Error)
+	}
+	first.Proof[0] ^= 0xff // must not reach later callers
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := 0; i < 20; i++ {
+		for _, timeout := range []time.Duration{0, -time.Second, time.Nanosecond} {
+			for _, ctx := range []context.Context{context.Background(), done} {
+				r, err := env.e.Await(ctx, id, timeout)
+				if err != nil || r.Status != StatusCompleted || r.Proof[0] == first.Proof[0] {
+					t.Fatalf("Await(timeout %v, ctx err %v) = %v, %v", timeout, ctx.Err(), r.Status, err)
+				}
+			}
+		}
+	}
+}
