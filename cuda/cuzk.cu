@@ -170,6 +170,7 @@ struct cuzk_ctx {
   dbuf va, vb, vc, tmp;
   dbuf keys, vals, keys2, vals2, cubtmp, starts, buckets, segT, segS, win, part1, part2;
   dbuf d_scal, d_idx, d_bits, d_bases, d_out;
+  dbuf p_scal[3], p_idx[3], p_bits[3];  // cuzk_run's staged tails
 };
 
 static int ctx_ntt_tabs(cuzk_ctx* ctx, uint32_t lgn, ntt_tabs** out) {
@@ -258,6 +259,11 @@ extern "C" void cuzk_ctx_free(cuzk_ctx* c) {
                   &c->vals2, &c->cubtmp, &c->starts, &c->buckets, &c->segT, &c->segS, &c->win,
                   &c->part1, &c->part2, &c->d_scal, &c->d_idx, &c->d_bits, &c->d_bases, &c->d_out};
   for (dbuf* b : bufs) b->release();
+  for (int i = 0; i < 3; i++) {
+    c->p_scal[i].release();
+    c->p_idx[i].release();
+    c->p_bits[i].release();
+  }
   for (int i = 0; i < 16; i++) cudaEventDestroy(c->ev[i]);
   cudaStreamDestroy(c->st);
   cudaStreamDestroy(c->st2);
@@ -352,11 +358,13 @@ extern "C" int cuzk_ntt(cuzk_ctx* ctx, void* data, uint32_t lgn, uint32_t mode) 
 }
 
 // H on device buffers va, vb, vc (each 2^lgn, zero padded). Result in va, bit-reversed.
-static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st) {
+// ready[i], if set, is waited for before vector i is used.
+static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st, cudaEvent_t* ready = nullptr) {
   ntt_tabs* T;
   TRY(ctx_ntt_tabs(ctx, lgn, &T));
   fr_t* v[3] = {ctx->va.as<fr_t>(), ctx->vb.as<fr_t>(), ctx->vc.as<fr_t>()};
   for (int i = 0; i < 3; i++) {
+    if (ready && ready[i]) CK(cudaStreamWaitEvent(st, ready[i], 0));
     TRY(ntt_dev(ctx, v[i], lgn, true, true, nullptr, &T->coset_fwd_n, st));
     TRY(ntt_dev(ctx, v[i], lgn, false, false, nullptr, nullptr, st));
   }
@@ -364,6 +372,12 @@ static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st) {
   h_pointwise<<<(n + 255) / 256, 256, 0, st>>>(v[0], v[1], v[2], T->zinv, n);
   CKL();
   TRY(ntt_dev(ctx, v[0], lgn, true, true, nullptr, &T->coset_inv_n, st));
+  return 0;
+}
+
+static int upload_one(dbuf* dst, const void* src, uint64_t nrows, uint64_t n, cudaStream_t st) {
+  if (nrows) CK(cudaMemcpyAsync(dst->p, src, nrows * 32, cudaMemcpyHostToDevice, st));
+  if (n > nrows) CK(cudaMemsetAsync((char*)dst->p + nrows * 32, 0, (n - nrows) * 32, st));
   return 0;
 }
 
@@ -401,13 +415,14 @@ extern "C" int cuzk_h(cuzk_ctx* ctx, const void* a, const void* b, const void* c
 
 // ---------------------------------------------------------------- MSM driver
 
+// Window sizes whose top window (255 - c*(ceil(256/c)-1) bits) is not
+// nearly empty: with c = 14 or 15 almost every point of the top window
+// lands in one or two buckets.
 static uint32_t msm_window(uint64_t n) {
-  int lg = 0;
-  while ((1ull << lg) < n) lg++;
-  int c = lg - 6;
-  if (c < 4) c = 4;
-  if (c > 16) c = 16;
-  return c;
+  if (n >= (1ull << 17)) return 16;  // top window 15 bits
+  if (n >= (1ull << 12)) return 13;  // 8 bits
+  if (n >= (1ull << 6)) return 8;    // 7 bits
+  return 4;
 }
 
 // out = sum scalars[i] * bases[idx ? idx[i] : i] (+ *extra), on device.
@@ -710,39 +725,62 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   cudaEvent_t* ev = ctx->ev;
   TRY(ctx->d_out.ensure(8 * sizeof(g1_xyzz)));
   g1_xyzz* o = ctx->d_out.as<g1_xyzz>();
+  // a on st; b, c and then the three tails on st2, overlapping the NTTs.
+  uint64_t nrows = job->nrows;
+  if (nrows > m) return set_err(CUZK_ERR_ARG, "run: %llu rows exceed the domain 2^%u", (unsigned long long)nrows, lgn);
+  TRY(ctx->va.ensure(m * 32));
+  TRY(ctx->vb.ensure(m * 32));
+  TRY(ctx->vc.ensure(m * 32));
+  for (int p = 0; p < 3; p++) {
+    const cuzk_msm_part& pt = job->part[p];
+    if (pt.ntail > 0 && (!pt.scalars || !pt.idx)) return set_err(CUZK_ERR_ARG, "run: part %d: nil tail", p);
+    if (pt.ntail > srs->n[p + 1]) return set_err(CUZK_ERR_ARG, "run: part %d: %llu tail scalars for %llu bases", p,
+                                                 (unsigned long long)pt.ntail, (unsigned long long)srs->n[p + 1]);
+    TRY(ctx->p_scal[p].ensure(pt.ntail * 32 + 32));
+    TRY(ctx->p_idx[p].ensure(pt.ntail * 4 + 4));
+    TRY(ctx->p_bits[p].ensure((srs->n[p + 1] + 31) / 32 * 4 + 4));
+  }
+  cudaStream_t st2 = ctx->st2;
   CK(cudaEventRecord(ev[0], st));
-  TRY(upload_abc(ctx, job->a, job->b, job->c, job->nrows, lgn, st));
+  CK(cudaStreamWaitEvent(st2, ev[0], 0));
+  TRY(upload_one(&ctx->va, job->a, nrows, m, st));
   CK(cudaEventRecord(ev[1], st));
-  TRY(h_dev(ctx, lgn, st));
+  TRY(upload_one(&ctx->vb, job->b, nrows, m, st2));
+  CK(cudaEventRecord(ev[8], st2));
+  TRY(upload_one(&ctx->vc, job->c, nrows, m, st2));
+  CK(cudaEventRecord(ev[9], st2));
+  for (int p = 0; p < 3; p++) {
+    const cuzk_msm_part& pt = job->part[p];
+    uint64_t nw = (srs->n[p + 1] + 31) / 32;
+    if (pt.ntail) {
+      CK(cudaMemcpyAsync(ctx->p_scal[p].p, pt.scalars, pt.ntail * 32, cudaMemcpyHostToDevice, st2));
+      CK(cudaMemcpyAsync(ctx->p_idx[p].p, pt.idx, pt.ntail * 4, cudaMemcpyHostToDevice, st2));
+    }
+    if (pt.ones && nw) CK(cudaMemcpyAsync(ctx->p_bits[p].p, pt.ones, nw * 4, cudaMemcpyHostToDevice, st2));
+  }
+  CK(cudaEventRecord(ev[10], st2));
+  cudaEvent_t ready[3] = {nullptr, ev[8], ev[9]};
+  TRY(h_dev(ctx, lgn, st, ready));
   CK(cudaEventRecord(ev[2], st));
   TRY(msm_dev(ctx, srs->q[0], ctx->va.as<fr_t>(), nullptr, m - 1, (int)lgn, nullptr, o + 0, st));
   CK(cudaEventRecord(ev[3], st));
+  CK(cudaStreamWaitEvent(st, ev[10], 0));
   for (int p = 0; p < 3; p++) {
     const cuzk_msm_part& pt = job->part[p];
     const g1_affine* bases = srs->q[p + 1];
     uint64_t nb = srs->n[p + 1];
-    if (pt.ntail > 0 && (!pt.scalars || !pt.idx)) return set_err(CUZK_ERR_ARG, "run: part %d: nil tail", p);
-    TRY(ctx->d_scal.ensure(pt.ntail * 32 + 1));
-    TRY(ctx->d_idx.ensure(pt.ntail * 4 + 1));
-    uint64_t nw = (nb + 31) / 32;
-    TRY(ctx->d_bits.ensure(nw * 4 + 4));
-    if (pt.ntail) {
-      CK(cudaMemcpyAsync(ctx->d_scal.p, pt.scalars, pt.ntail * 32, cudaMemcpyHostToDevice, st));
-      CK(cudaMemcpyAsync(ctx->d_idx.p, pt.idx, pt.ntail * 4, cudaMemcpyHostToDevice, st));
-    }
     const g1_xyzz* extra = nullptr;
     if (pt.ones && nb) {
-      CK(cudaMemcpyAsync(ctx->d_bits.p, pt.ones, nw * 4, cudaMemcpyHostToDevice, st));
-      TRY(batch_add_dev(ctx, bases, nb, ctx->d_bits.as<uint32_t>(), o + 4 + p, st));
+      TRY(batch_add_dev(ctx, bases, nb, ctx->p_bits[p].as<uint32_t>(), o + 4 + p, st));
       extra = o + 4 + p;
     }
-    TRY(msm_dev(ctx, bases, ctx->d_scal.as<fr_t>(), ctx->d_idx.as<uint32_t>(), pt.ntail, 0, extra, o + 1 + p, st));
+    TRY(msm_dev(ctx, bases, ctx->p_scal[p].as<fr_t>(), ctx->p_idx[p].as<uint32_t>(), pt.ntail, 0, extra, o + 1 + p, st));
     CK(cudaEventRecord(ev[4 + p], st));
   }
   CK(cudaMemcpyAsync(res->points, o, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
   cudaEventElapsedTime(&res->ms_total, ev[0], ev[6]);
-  cudaEventElapsedTime(&res->ms_h2d, ev[0], ev[1]);
+  cudaEventElapsedTime(&res->ms_h2d, ev[0], ev[10]);  // all uploads (b, c, tails overlap the NTTs)
   cudaEventElapsedTime(&res->ms_ntt, ev[1], ev[2]);
   cudaEventElapsedTime(&res->ms_msm_h, ev[2], ev[3]);
   cudaEventElapsedTime(&res->ms_msm_l, ev[3], ev[4]);

@@ -88,6 +88,7 @@ typedef struct {
 typedef struct {
   uint8_t points[4][192]; /* H, L, A, B_G1 (XYZZ) */
   /* CUDA event times in milliseconds */
+  /* ms_h2d spans all uploads; b, c and the tails overlap ms_ntt. */
   float ms_total, ms_h2d, ms_ntt, ms_msm_h, ms_msm_l, ms_msm_a, ms_msm_b;
   float pad;
 } cuzk_result;

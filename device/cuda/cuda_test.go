@@ -321,3 +321,90 @@ func TestUnavailableBuilds(t *testing.T) {
 		t.Fatal("New succeeded without a library or device")
 	}
 }
+
+// TestTwoWorkers runs Prepare/Run/Finish from two goroutines on one
+// device (the engine's dual-worker pattern) over several partitions of
+// two circuits; every proof verifies and every Run reports a kernel interval.
+func TestTwoWorkers(t *testing.T) {
+	d := gpu(t)
+	ctx := context.Background()
+	type circ struct {
+		c   *synthetic.Circuit
+		p   *groth16.Params
+		pvk *groth16.PreparedVerifyingKey
+	}
+	var cs []circ
+	for i, cfg := range []synthetic.Config{
+		{Constraints: 3000, Inputs: 5, BoolFraction: 0.75, ADensity: 0.99, BDensity: 0.25, Seed: 11},
+		{Constraints: 1500, Inputs: 2, BoolFraction: 0.5, ADensity: 1, BDensity: 0.5, Seed: 12},
+	} {
+		c, err := synthetic.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := groth16.Setup(c, []byte(fmt.Sprint("two workers ", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Retain(p); err != nil {
+			t.Fatal(err)
+		}
+		defer d.Release(p)
+		pvk, err := groth16.PrepareVerifyingKey(&p.VK)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, circ{c, p, pvk})
+	}
+	const parts = 8
+	errs := make(chan error, parts)
+	work := make(chan int, parts)
+	for i := 0; i < parts; i++ {
+		work <- i
+	}
+	close(work)
+	for w := 0; w < 2; w++ {
+		go func() {
+			for i := range work {
+				x := cs[i%len(cs)]
+				a, err := groth16.Synthesize(x.c, r1cs.Shape{})
+				if err != nil {
+					errs <- err
+					continue
+				}
+				inputs := append([]fr.Element(nil), a.Input[1:]...)
+				w, err := d.Prepare(ctx, a, x.p)
+				if err != nil {
+					errs <- err
+					continue
+				}
+				pr, err := d.Run(ctx, w)
+				if err != nil {
+					errs <- err
+					continue
+				}
+				ks, ke := pr.(*Partial).KernelInterval()
+				if !ke.After(ks) {
+					errs <- fmt.Errorf("partition %d: empty kernel interval %v..%v", i, ks, ke)
+					continue
+				}
+				sums, err := d.Finish(ctx, pr)
+				if err != nil {
+					errs <- err
+					continue
+				}
+				r, s, _ := groth16.DrawRS(nil)
+				proof, err := groth16.Assemble(&x.p.VK, sums, r, s)
+				if err == nil {
+					err = groth16.Verify(x.pvk, &proof, inputs)
+				}
+				errs <- err
+			}
+		}()
+	}
+	for i := 0; i < parts; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
