@@ -12,6 +12,12 @@
 // the same path a PoRep job takes. Real PoRep, PoSt and SnapDeals vanilla
 // proofs are rejected with engine.ErrInvalidRequest ("not supported yet").
 //
+// The package owns the mapping from a request to its partitions and
+// verifier, and nothing after it: it never schedules, reserves memory or
+// touches a device (the engine does), and it uses the engine package only
+// for the plan types and sentinel errors the engine's Planner interface is
+// declared with (see engine's package documentation).
+//
 // DevParams provides parameters for synthetic circuit ids: generated once
 // with the development setup and cached on disk. They are for tests and
 // benchmarks only; real parameters come from the trusted setup (srs).

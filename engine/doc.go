@@ -36,6 +36,19 @@
 // synthesis, Finish and verification goroutines are short-lived. All are
 // counted, and Close cancels and waits for every one.
 //
+// Dependencies. engine imports groth16, memory and timeline, and nothing
+// that implements its interfaces: it never names a circuit family, a
+// parameter file format or a device. The circuits registry imports engine
+// (Planner, Plan, Partition, Request, ErrInvalidRequest), not the other way
+// round, because an interface is declared where it is consumed, as
+// groth16.Device is declared in groth16 and implemented by device/*.
+// ARCHITECTURE.md's "engine → circuits" is the run-time call direction;
+// the import edge points the other way and there is no loop. Adding the
+// PoRep, PoSt and SnapDeals circuits therefore never touches this package,
+// and circuits must stay free of scheduling, memory and devices: it only
+// plans. cmd/cuzk wires the two together (as it wires srs through an
+// adapter, so srs does not import engine either).
+//
 // Timeline events (timeline.Kind) are recorded at the points of
 // ARCHITECTURE.md §5; KERNEL_START/END come from the device when its
 // Partial implements KernelTimed, otherwise from the host around Run.

@@ -7,4 +7,8 @@
 // so a test can check that an engine's device lock really serializes them.
 // The Sums it returns are deterministic functions of the assignment's
 // inputs, not real MSMs: proofs assembled from them do not verify.
+//
+// It knows only groth16 (the Device interface it implements); nothing of
+// the engine, its lock or its timeline: it reports its busy intervals
+// through Partial.KernelInterval and Config.OnKernel.
 package sim
