@@ -188,13 +188,49 @@ func Parse(data []byte) (Config, error) {
 		return Config{}, err
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return Config{}, fmt.Errorf("unknown key(s): %s", strings.Join(keys, ", "))
+		return Config{}, fmt.Errorf("unknown key(s): %s", unknownKeys(und))
 	}
 	return c, c.Validate()
+}
+
+// rustOnly explains the Rust cuzk's keys that have no equivalent here,
+// by key or by table, for someone who brings a Rust cuzk.toml along.
+var rustOnly = map[string]string{
+	"scheduler":                    "cross-sector batching is not implemented; jobs are ordered by priority",
+	"pipeline":                     "the pipeline is always on and memory.total_budget bounds it",
+	"memory.pinned_budget":         "memory.total_budget covers it (deprecated in the Rust cuzk too)",
+	"memory.working_memory_budget": "memory.total_budget covers it (deprecated in the Rust cuzk too)",
+	"synthesis.partition_workers":  "memory.total_budget bounds synthesis (deprecated in the Rust cuzk too)",
+	"srs.preload":                  "use `cuzk preload <circuit-id>` (deprecated in the Rust cuzk too)",
+}
+
+// unknownKeys lists undecoded keys, leaving out a table whose keys are
+// listed, with a line for each Rust cuzk key or table among them that
+// says what became of it.
+func unknownKeys(und []toml.Key) string {
+	all := make([]string, len(und))
+	for i, k := range und {
+		all[i] = k.String()
+	}
+	var keys, notes []string
+	noted := map[string]bool{}
+	for _, k := range all {
+		table := false
+		for _, o := range all {
+			table = table || strings.HasPrefix(o, k+".")
+		}
+		if table {
+			continue
+		}
+		keys = append(keys, k)
+		for _, r := range []string{k, strings.SplitN(k, ".", 2)[0]} {
+			if why, ok := rustOnly[r]; ok && !noted[r] {
+				noted[r] = true
+				notes = append(notes, fmt.Sprintf("\n  %s: a Rust cuzk setting with no equivalent here: %s; remove it", r, why))
+			}
+		}
+	}
+	return strings.Join(keys, ", ") + strings.Join(notes, "")
 }
 
 // Validate checks every value and reports all problems at once, each

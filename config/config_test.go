@@ -155,6 +155,8 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, toml, want string }{
 		{"unknown key", "[daemon]\nlisten = \"127.0.0.1:1\"\nlisen = \"x\"\n", "daemon.lisen"},
 		{"unknown section", "[pipeline]\nenabled = true\n", "pipeline"},
+		{"rust cuzk section", "[scheduler]\nmax_batch_size = 1\n", "scheduler.max_batch_size\n  scheduler: a Rust cuzk setting with no equivalent here: cross-sector batching"},
+		{"rust cuzk deprecated key", "[srs]\npreload = [\"porep-32g\"]\n", "srs.preload\n  srs.preload: a Rust cuzk setting with no equivalent here: use `cuzk preload"},
 		{"bad size", "[memory]\nsafety_margin = \"5 GiBs\"\n", "unknown unit"},
 		{"bad budget", "[memory]\ntotal_budget = \"lots\"\n", "auto"},
 		{"zero budget", "[memory]\ntotal_budget = 0\n", "memory.total_budget"},
