@@ -85,11 +85,20 @@ func (d *Device) MaxConcurrentRuns() int { return int(d.maxRunning.Load()) }
 // Runs counts completed Runs.
 func (d *Device) Runs() int64 { return d.runs.Load() }
 
-// Intervals returns a copy of every Run's busy interval, in completion order.
+// MaxIntervals bounds the busy intervals a device keeps: a daemon may run
+// on the sim device for days.
+const MaxIntervals = 1 << 12
+
+// Intervals returns a copy of the last MaxIntervals Runs' busy intervals,
+// in completion order.
 func (d *Device) Intervals() []Interval {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return append([]Interval(nil), d.intervals...)
+	iv := d.intervals
+	if len(iv) > MaxIntervals {
+		iv = iv[len(iv)-MaxIntervals:]
+	}
+	return append([]Interval(nil), iv...)
 }
 
 type prepared struct {
@@ -148,6 +157,9 @@ func (d *Device) Run(ctx context.Context, w groth16.Prepared) (groth16.Partial, 
 	d.runs.Add(1)
 	d.mu.Lock()
 	d.intervals = append(d.intervals, Interval{start, end})
+	if len(d.intervals) >= 2*MaxIntervals { // keep the newest, amortized O(1)
+		d.intervals = append(d.intervals[:0], d.intervals[len(d.intervals)-MaxIntervals:]...)
+	}
 	d.mu.Unlock()
 	if d.cfg.OnKernel != nil {
 		d.cfg.OnKernel(start, end)

@@ -128,3 +128,35 @@ func TestOnKernelReportsRunInterval(t *testing.T) {
 		t.Fatalf("hook saw %v, partial reports [%v, %v]", got, s, e)
 	}
 }
+
+// TestIntervalsAreBounded: a daemon can run on the sim device for days; the
+// device keeps only the most recent MaxIntervals busy intervals.
+func TestIntervalsAreBounded(t *testing.T) {
+	d := New(Config{})
+	ctx := context.Background()
+	const runs = 2*MaxIntervals + 10
+	for i := 0; i < runs; i++ {
+		w, err := d.Prepare(ctx, assignment(uint64(i)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Run(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	iv := d.Intervals()
+	if len(iv) != MaxIntervals || d.Runs() != runs {
+		t.Fatalf("%d intervals kept after %d runs, want %d", len(iv), d.Runs(), MaxIntervals)
+	}
+	d.mu.Lock()
+	held := cap(d.intervals)
+	d.mu.Unlock()
+	if held > 3*MaxIntervals { // bounded; append may overshoot 2×
+		t.Fatalf("%d intervals of capacity held", held)
+	}
+	for i := 1; i < len(iv); i++ {
+		if iv[i].Start.Before(iv[i-1].Start) {
+			t.Fatal("intervals out of order")
+		}
+	}
+}
