@@ -30,6 +30,9 @@ func TestPlanRequests(t *testing.T) {
 		{"too many partitions", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64,"partitions":100000}}`)}, 0, "partitions"},
 		{"negative partitions", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64,"partitions":-1}}`)}, 0, "partitions"},
 		{"too many constraints", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":33554432}}`)}, 0, "exceeds"},
+		// 2^24 inputs made Plan compute 512 MiB of public inputs (0.5 s)
+		// inside Submit, outside the memory budget.
+		{"too many inputs", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":16777216,"inputs":16777215}}`)}, 0, "inputs"},
 		{"too few constraints", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":3}}`)}, 0, "Constraints"},
 		{"bad fraction", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64,"b_density":2}}`)}, 0, "BDensity"},
 		{"trailing data", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64}} {}`)}, 0, "trailing"},
@@ -161,12 +164,15 @@ func TestDevParamsRejectsOtherFamilies(t *testing.T) {
 // PreloadSRS names one), so DevParams must not start a development setup
 // larger than a synthetic request may ask for (it would run for hours).
 func TestDevParamsRefusesOversizeCircuits(t *testing.T) {
-	cfg := synthetic.Default(MaxSyntheticConstraints + 1)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, _, err := NewDevParams("").Acquire(ctx, SyntheticID(cfg))
-	if !errors.Is(err, engine.ErrUnknownCircuit) || !strings.Contains(err.Error(), "exceed") {
-		t.Fatalf("err = %v, want ErrUnknownCircuit naming the limit", err)
+	many := synthetic.Default(1 << 14)
+	many.Inputs = MaxSyntheticInputs + 1
+	for _, cfg := range []synthetic.Config{synthetic.Default(MaxSyntheticConstraints + 1), many} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		_, _, err := NewDevParams("").Acquire(ctx, SyntheticID(cfg))
+		cancel()
+		if !errors.Is(err, engine.ErrUnknownCircuit) || !strings.Contains(err.Error(), "exceed") {
+			t.Fatalf("%s: err = %v, want ErrUnknownCircuit naming the limit", SyntheticID(cfg), err)
+		}
 	}
 }
 

@@ -55,17 +55,16 @@ func DefaultParamsDir() (string, error) {
 
 // Acquire returns the parameters of a synthetic circuit id, loading or
 // generating them on first use. Ids of other families, and circuits larger
-// than MaxSyntheticConstraints (a request could not ask for them, and their
-// setup would run for hours), return an error wrapping
+// than a request may ask for (MaxSyntheticConstraints, MaxSyntheticInputs:
+// their setup would run for hours), return an error wrapping
 // engine.ErrUnknownCircuit.
 func (d *DevParams) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
 	cfg, err := ParseSyntheticID(id)
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.Constraints > MaxSyntheticConstraints {
-		return nil, nil, fmt.Errorf("%w: %q: %d constraints exceed the development limit %d",
-			engine.ErrUnknownCircuit, id, cfg.Constraints, MaxSyntheticConstraints)
+	if err := checkLimits(cfg); err != nil {
+		return nil, nil, fmt.Errorf("%w: %q: %v", engine.ErrUnknownCircuit, id, err)
 	}
 	d.mu.Lock()
 	if d.entries == nil {

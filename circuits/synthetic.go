@@ -19,6 +19,23 @@ const MaxPartitions = 256
 // start a development setup that runs for hours.
 const MaxSyntheticConstraints = 1 << 24
 
+// MaxSyntheticInputs bounds a synthetic circuit's public inputs (PoRep has
+// 328 per partition): Plan computes them inside Submit, outside the memory
+// budget, and the verifier's IC grows with them.
+const MaxSyntheticInputs = 1 << 12
+
+// checkLimits rejects a synthetic circuit larger than a request may ask
+// for.
+func checkLimits(c synthetic.Config) error {
+	if c.Constraints > MaxSyntheticConstraints {
+		return fmt.Errorf("constraints = %d exceeds %d", c.Constraints, MaxSyntheticConstraints)
+	}
+	if c.Inputs > MaxSyntheticInputs {
+		return fmt.Errorf("inputs = %d exceeds %d", c.Inputs, MaxSyntheticInputs)
+	}
+	return nil
+}
+
 // SyntheticJob is the descriptor a request carries in its vanilla proof.
 // Zero fractions and inputs take synthetic.Default's PoRep-like values.
 type SyntheticJob struct {
@@ -100,9 +117,8 @@ func parseSynthetic(b []byte) (job SyntheticJob, ok bool, err error) {
 	if err := job.Config().Validate(); err != nil {
 		return job, true, fmt.Errorf("%w: synthetic job descriptor: %v", engine.ErrInvalidRequest, err)
 	}
-	if job.Constraints > MaxSyntheticConstraints {
-		return job, true, fmt.Errorf("%w: synthetic job descriptor: constraints = %d exceeds %d",
-			engine.ErrInvalidRequest, job.Constraints, MaxSyntheticConstraints)
+	if err := checkLimits(job.Config()); err != nil {
+		return job, true, fmt.Errorf("%w: synthetic job descriptor: %v", engine.ErrInvalidRequest, err)
 	}
 	return job, true, nil
 }
