@@ -270,26 +270,14 @@ func TestFailureInjection(t *testing.T) {
 				}
 			}
 			waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
-			done := 0
-			for _, e := range env.events(timeline.JobDone) {
-				if e.Job == bad {
-					done++
-				}
-			}
-			if done != 1 {
+			if done := env.count(timeline.JobDone, bad); done != 1 {
 				t.Fatalf("victim ended %d times", done)
 			}
 			if s := env.e.Status(); s.ProofsFailed != 1 || s.ProofsCompleted != 3 {
 				t.Fatalf("counters: %d failed, %d completed", s.ProofsFailed, s.ProofsCompleted)
 			}
 			if tc.wantSynth > 0 {
-				n := 0
-				for _, e := range env.events(timeline.SynthStart) {
-					if e.Job == bad {
-						n++
-					}
-				}
-				if n > tc.wantSynth {
+				if n := env.count(timeline.SynthStart, bad); n > tc.wantSynth {
 					t.Fatalf("%d victim units synthesized after the failure, want ≤ %d", n, tc.wantSynth)
 				}
 			}

@@ -240,6 +240,17 @@ func (env *testEnv) events(k timeline.Kind) []timeline.Event {
 	return out
 }
 
+// count counts the recorded events of kind k for job.
+func (env *testEnv) count(k timeline.Kind, job string) int {
+	n := 0
+	for _, e := range env.events(k) {
+		if e.Job == job {
+			n++
+		}
+	}
+	return n
+}
+
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)

@@ -2,15 +2,14 @@ package engine
 
 import (
 	"fmt"
+	"testing"
+	"time"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuzk-project/cuzk/groth16"
-	"testing"
-	"time"
-
 	"github.com/cuzk-project/cuzk/device/sim"
+	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/memory"
 	"github.com/cuzk-project/cuzk/timeline"
 )

@@ -118,13 +118,7 @@ func TestCancelAtEachStage(t *testing.T) {
 				t.Fatalf("other: %v %s", r.Status, r.Error)
 			}
 			waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
-			n := 0
-			for _, e := range env.events(timeline.JobDone) {
-				if e.Job == victim {
-					n++
-				}
-			}
-			if n != 1 {
+			if n := env.count(timeline.JobDone, victim); n != 1 {
 				t.Fatalf("victim ended %d times", n)
 			}
 		})
