@@ -117,7 +117,9 @@ func (e *Engine) Recorder() *timeline.Recorder { return e.rec }
 // position are returned, or the error that rejected the first request; no
 // work is added. Joining needs the same content (every field but the id
 // and the priority): another request under a used id is rejected with
-// ErrInvalidRequest, never given the first one's proof. A malformed request returns an error wrapping
+// ErrInvalidRequest, never given the first one's proof. A job that ended
+// FAILED or CANCELLED is not joined: the request starts a new job under
+// its id (Curio retries a failed task under the same id). A malformed request returns an error wrapping
 // ErrInvalidRequest. The request's byte slices are kept, not copied: the
 // caller must not modify them afterwards.
 func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos int, err error) {
@@ -155,7 +157,7 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 		e.mu.Unlock()
 		return "", 0, ErrClosed
 	}
-	if o, ok := e.jobs[id]; ok {
+	if o, ok := e.jobs[id]; ok && !o.retryable() {
 		e.mu.Unlock()
 		if o.content != content {
 			return "", 0, fmt.Errorf("%w: request id %q is in use by a different request", ErrInvalidRequest, id)
@@ -175,7 +177,9 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 	plan, err := e.plan(ctx, req)
 	if err != nil {
 		e.mu.Lock()
-		delete(e.jobs, id)
+		if e.jobs[id] == j { // a retry may have taken the id after a Cancel
+			delete(e.jobs, id)
+		}
 		e.mu.Unlock()
 		jcancel()
 		j.mu.Lock()
@@ -229,6 +233,14 @@ func (e *Engine) join(ctx context.Context, j *job) (string, int, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return j.id, e.queuePosition(j), nil
+}
+
+// retryable reports whether j ended FAILED or CANCELLED, so that a new
+// request under its id starts over instead of getting that result back.
+func (j *job) retryable() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.state == stateDone && (j.result.Status == StatusFailed || j.result.Status == StatusCancelled)
 }
 
 // queuePosition counts unfinished jobs served before j. Called with e.mu

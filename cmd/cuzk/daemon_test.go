@@ -350,6 +350,41 @@ func TestDaemonHostileClients(t *testing.T) {
 	})
 }
 
+// Curio retries a failed task with the same request_id (porep-<miner>-
+// <sector>, wdpost-…): a retry after a FAILED or CANCELLED result proves
+// again instead of getting the old result back until it is pruned.
+func TestDaemonRetryAfterFailure(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cuzkr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	c, _ := startDaemon(t, testDaemonConfig(t, dir))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sc := synthetic.Default(1 << 12)
+	sc.Seed = 8
+	req := &cuzkv1.SubmitProofRequest{RequestId: "porep-1000-11", ProofKind: cuzkv1.ProofKind_POREP_SEAL_COMMIT,
+		VanillaProof: circuits.SyntheticDescriptor(sc, 8)}
+	if _, _, err := c.Submit(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Cancel(ctx, req.RequestId); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Prove(ctx, req)
+	if err != nil || len(res.Proof) != 8*192 {
+		t.Fatalf("retry after CANCELLED: %v %v, want a proof", res, err)
+	}
+	// A COMPLETED result is still returned, not proved again.
+	if _, err := c.Prove(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := c.Status(ctx); err != nil || st.TotalProofsCompleted != 1 {
+		t.Fatalf("a retry after COMPLETED proved again: %d proofs (%v)", st.GetTotalProofsCompleted(), err)
+	}
+}
+
 // SIGTERM with a Prove in flight: the Prove gets an answer (Unavailable
 // once the grace period is over), and the daemon stops and removes its
 // socket.
