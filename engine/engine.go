@@ -55,6 +55,7 @@ type Engine struct {
 	jobs      map[string]*job
 	seq       uint64
 	closed    bool
+	stopped   chan struct{} // closed when Close has finished
 	completed uint64
 	failed    uint64
 }
@@ -84,6 +85,7 @@ func New(cfg Config) (*Engine, error) {
 		slots:    make(chan int, cfg.SynthesisWorkers),
 		critSlot: make(chan int, 1),
 		jobs:     make(map[string]*job),
+		stopped:  make(chan struct{}),
 	}
 	for i := 0; i < cfg.SynthesisWorkers; i++ {
 		e.slots <- i
@@ -551,13 +553,16 @@ func (e *Engine) Status() Snapshot {
 
 // Close cancels every unfinished job (their results say ErrClosed), stops
 // all goroutines and waits for them. The budget holds nothing of the
-// engine's afterwards.
+// engine's afterwards. Every call, concurrent ones included, returns only
+// when that is done.
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
+		<-e.stopped
 		return nil
 	}
+	defer close(e.stopped)
 	e.closed = true
 	jobs := make([]*job, 0, len(e.jobs))
 	for _, j := range e.jobs {

@@ -218,3 +218,26 @@ func TestAwaitFinishedJob(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentCloseWaits: every Close returns only when the engine has
+// stopped (a signal handler and a deferred Close may race); the budget is
+// empty after each.
+func TestConcurrentCloseWaits(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, nil)
+	env.submit(t, "slow", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 1, SynthMS: 300}) // ignores ctx
+	waitFor(t, "synthesis", func() bool { return len(env.events(timeline.SynthStart)) == 1 })
+	var wg sync.WaitGroup
+	used := make([]uint64, 2)
+	for i := range used {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env.e.Close()
+			used[i] = env.budget.Used()
+		}()
+	}
+	wg.Wait()
+	if used[0] != 0 || used[1] != 0 {
+		t.Fatalf("budget after each Close returned: %v, want 0 and 0", used)
+	}
+}
