@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 	"unicode"
 
@@ -144,6 +145,15 @@ func checkFixed(name string, b []byte, size int, required bool) error {
 		return badRequest("%s is %d bytes, want %d", name, len(b), size)
 	}
 	return nil
+}
+
+// fromMillis turns a timeout_ms into a duration (0 = none), saturating
+// instead of overflowing.
+func fromMillis(ms uint64) time.Duration {
+	if ms > uint64(math.MaxInt64/int64(time.Millisecond)) {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 func millis(d time.Duration) uint64 {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -85,4 +86,20 @@ func FuzzSubmitProofRequest(f *testing.F) {
 			t.Fatal("accepted PoRep without a vanilla proof")
 		}
 	})
+}
+
+func TestFromMillis(t *testing.T) {
+	for _, tt := range []struct {
+		ms   uint64
+		want time.Duration
+	}{
+		{0, 0},
+		{80, 80 * time.Millisecond},
+		{math.MaxUint64, math.MaxInt64},
+		{uint64(math.MaxInt64/int64(time.Millisecond)) + 1, math.MaxInt64},
+	} {
+		if got := fromMillis(tt.ms); got != tt.want {
+			t.Errorf("fromMillis(%d) = %v, want %v", tt.ms, got, tt.want)
+		}
+	}
 }

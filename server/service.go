@@ -2,10 +2,8 @@ package server
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"math"
-	"time"
 
 	"github.com/cuzk-project/cuzk/engine"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
@@ -51,26 +49,9 @@ func (s *Service) AwaitProof(ctx context.Context, req *cuzkv1.AwaitProofRequest)
 	if err := checkID("job_id", req.JobId); err != nil {
 		return nil, toStatus(err)
 	}
-	timeout := time.Duration(0)
-	if req.TimeoutMs > 0 {
-		if req.TimeoutMs > uint64(math.MaxInt64/int64(time.Millisecond)) {
-			timeout = time.Duration(math.MaxInt64)
-		} else {
-			timeout = time.Duration(req.TimeoutMs) * time.Millisecond
-		}
-	}
-	res, err := s.eng.Await(ctx, req.JobId, timeout)
+	res, err := s.eng.Await(ctx, req.JobId, fromMillis(req.TimeoutMs))
 	if err != nil {
-		switch {
-		case timeout > 0 && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			// The engine reported its own timer as an error rather than
-			// as a TIMEOUT result; the client still gets TIMEOUT.
-			res = engine.Result{JobID: req.JobId, Status: engine.StatusTimeout}
-		case errors.Is(err, engine.ErrCancelled):
-			res = engine.Result{JobID: req.JobId, Status: engine.StatusCancelled, Error: err.Error()}
-		default:
-			return nil, toStatus(err)
-		}
+		return nil, toStatus(err)
 	}
 	if res.JobID == "" {
 		res.JobID = req.JobId
@@ -87,10 +68,7 @@ func (s *Service) Prove(ctx context.Context, req *cuzkv1.ProveRequest) (*cuzkv1.
 	}
 	res, err := s.eng.Prove(ctx, r)
 	if err != nil {
-		if !errors.Is(err, engine.ErrCancelled) {
-			return nil, toStatus(err)
-		}
-		res = engine.Result{JobID: r.RequestID, Status: engine.StatusCancelled, Error: err.Error()}
+		return nil, toStatus(err)
 	}
 	s.observe(res, kindLabel(r.Kind))
 	return &cuzkv1.ProveResponse{Result: resultToProto(res)}, nil
