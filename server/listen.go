@@ -15,6 +15,10 @@ import (
 // owner and group may connect.
 const SocketMode = 0o660
 
+// maxSocketPath is the longest unix socket path Linux binds (sun_path is
+// 108 bytes with the terminating NUL).
+const maxSocketPath = 107
+
 // ParseAddr splits a listen address into a network and an address:
 // "unix:///abs/path", "unix://rel/path" or "unix:path" give ("unix", path);
 // "tcp://host:port" or "host:port" give ("tcp", "host:port").
@@ -65,6 +69,9 @@ func Listen(addr string) (net.Listener, error) {
 			return nil, fmt.Errorf("listening on %s: %w", address, err)
 		}
 		return lis, nil
+	}
+	if len(address) > maxSocketPath {
+		return nil, fmt.Errorf("unix socket path %s is %d bytes long; the kernel allows %d", address, len(address), maxSocketPath)
 	}
 	if dir := filepath.Dir(address); dir != "" {
 		if err := os.MkdirAll(dir, 0o750); err != nil {

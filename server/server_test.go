@@ -291,3 +291,17 @@ func TestShutdownGraceDeadline(t *testing.T) {
 		t.Fatalf("shutdown took %v with a 200ms grace", el)
 	}
 }
+
+// A socket path over the kernel's limit is refused with the limit named,
+// not with bind's "invalid argument".
+func TestListenUnixPathTooLong(t *testing.T) {
+	path := filepath.Join(shortTempDir(t), strings.Repeat("s", 120)+".sock")
+	lis, err := Listen("unix://" + path)
+	if err == nil {
+		lis.Close()
+		t.Fatal("listening on a 130-byte socket path succeeded")
+	}
+	if !strings.Contains(err.Error(), "bytes long") || !strings.Contains(err.Error(), "107") {
+		t.Fatalf("error %q does not name the length limit", err)
+	}
+}
