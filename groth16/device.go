@@ -32,7 +32,8 @@ type Partial any
 //   - Run does the heavy algebra on the device; the only locked step.
 //   - Finish does the remaining CPU work (e.g. a B_G2 MSM on the CPU); unlocked.
 //
-// Run may drop a, b and c from the assignment. Implementations must be safe
+// Run may overwrite a, b and c (e.g. transform them in place) and drop
+// them from the assignment: they are dead once Run has been called. Implementations must be safe
 // for concurrent use by several workers.
 type Device interface {
 	Prepare(ctx context.Context, a *Assignment, p *Params) (Prepared, error)

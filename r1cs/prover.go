@@ -1,6 +1,10 @@
 package r1cs
 
-import "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+import (
+	"math/bits"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
 
 // Shape is the size of a synthesized system; use it as a capacity hint.
 type Shape struct {
@@ -22,12 +26,18 @@ type ProvingAssignment struct {
 	BDensityAux   Bitmap
 }
 
-// NewProvingAssignment returns an empty assignment with room for hint.
+// NewProvingAssignment returns an empty assignment with room for hint. A,
+// B and C get room for the next power of two ≥ hint.Constraints, the
+// prover's FFT domain, so that a device can transform them in place.
 func NewProvingAssignment(hint Shape) *ProvingAssignment {
+	rows := hint.Constraints
+	if rows > 1 {
+		rows = 1 << bits.Len(uint(rows-1))
+	}
 	p := &ProvingAssignment{
-		A:     make([]fr.Element, 0, hint.Constraints),
-		B:     make([]fr.Element, 0, hint.Constraints),
-		C:     make([]fr.Element, 0, hint.Constraints),
+		A:     make([]fr.Element, 0, rows),
+		B:     make([]fr.Element, 0, rows),
+		C:     make([]fr.Element, 0, rows),
 		Input: make([]fr.Element, 0, hint.Inputs),
 		Aux:   make([]fr.Element, 0, hint.Aux),
 	}

@@ -257,18 +257,18 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	r := &partial{w: w}
 
 	start := time.Now()
-	h, err := d.computeH(w.a, w.m, t)
+	h, done, err := d.computeH(w.a, w.m, t)
 	if err != nil {
 		return fail(err)
 	}
-	w.a.ReleaseABC()
+	w.a.ReleaseABC() // h may still live in a's array: it goes with done
 	if err := ctx.Err(); err != nil {
-		d.scalars.put(h)
+		done()
 		return fail(err)
 	}
 	d.observe(PhaseHFFT, &start)
 	r.sums.H, err = multiExpG1(w.p.H, h, t)
-	d.scalars.put(h)
+	done()
 	if err != nil {
 		return fail(err)
 	}

@@ -60,32 +60,45 @@ func (d *Device) domain(m int) *domainEntry {
 }
 
 // computeH returns the m − 1 coefficients of H = (A·B − C)/Z in natural
-// order, in a buffer from d.scalars (filecoin-proofs.md §5.4).
-func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, error) {
+// order (filecoin-proofs.md §5.4), and a function to call once they are no
+// longer needed. It transforms a.A, a.B and a.C in place where they have
+// room for m elements (r1cs.NewProvingAssignment reserves it) and pooled
+// copies otherwise, so a, b and c hold garbage afterwards (the Device
+// contract lets Run drop them). In place, H costs no memory beyond a, b, c:
+// 12 GiB less at a 2^27 domain than three copies plus the result.
+func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, func(), error) {
 	if m < 2 {
-		return nil, nil // deg H ≤ m − 2 < 0: no coefficients
+		return nil, func() {}, nil // deg H ≤ m − 2 < 0: no coefficients
 	}
 	e := d.domain(m)
 	dom := e.dom
 	n := len(a.A)
 	if n > m {
-		return nil, fmt.Errorf("%w: %d rows exceed the domain of %d", ErrMismatch, n, m)
+		return nil, nil, fmt.Errorf("%w: %d rows exceed the domain of %d", ErrMismatch, n, m)
 	}
-	vecs := [3][]fr.Element{e.vecs.get(m), e.vecs.get(m), e.vecs.get(m)}
-	defer func() {
-		for _, v := range vecs {
-			e.vecs.put(v)
+	var vecs [3][]fr.Element
+	var pooled [3]bool
+	for i, src := range [][]fr.Element{a.A, a.B, a.C} {
+		if cap(src) >= m {
+			vecs[i] = src[:m]
+		} else {
+			vecs[i], pooled[i] = e.vecs.get(m), true
+			copy(vecs[i], src)
 		}
-	}()
+		clear(vecs[i][n:])
+	}
+	release := func(i int) {
+		if pooled[i] {
+			e.vecs.put(vecs[i])
+		}
+		vecs[i] = nil
+	}
 	nb := fft.WithNbTasks(tasks)
 
 	// Evaluations over the domain → coefficients (bit-reversed after DIF)
 	// → evaluations over the coset g·H (natural order after DIT).
 	var wg sync.WaitGroup
-	for i, src := range [][]fr.Element{a.A, a.B, a.C} {
-		v := vecs[i]
-		copy(v, src)
-		clear(v[n:])
+	for _, v := range vecs {
 		wg.Go(func() {
 			dom.FFTInverse(v, fft.DIF, nb)
 			dom.FFT(v, fft.DIT, fft.OnCoset(), nb)
@@ -110,14 +123,13 @@ func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, er
 		})
 	}
 	wg.Wait()
+	release(1)
+	release(2)
 
 	// Back to coefficients (bit-reversed after DIF), then natural order.
 	dom.FFTInverse(va, fft.DIF, fft.OnCoset(), nb)
 	fft.BitReverse(va)
-
-	h := d.scalars.get(m - 1)
-	copy(h, va[:m-1])
-	return h, nil
+	return va[:m-1], func() { release(0) }, nil
 }
 
 func bigUint(v uint64) *big.Int { return new(big.Int).SetUint64(v) }

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -120,17 +121,35 @@ func testH(t *testing.T) {
 		}
 		want := slowH(t, a, b, c)
 		m, _ := domainSize(n)
-		got, err := d.computeH(&groth16.Assignment{A: a, B: b, C: c}, m, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(want) || len(got) != m-1 {
-			t.Fatalf("n=%d: %d coefficients, want %d (m − 1 = %d)", n, len(got), len(want), m-1)
-		}
-		for i := range want {
-			if !got[i].Equal(&want[i]) {
-				t.Fatalf("n=%d m=%d: H coefficient %d = %s, want %s", n, m, i, got[i].String(), want[i].String())
+		// Exact capacity: pooled copies. Capacity m with stale values
+		// beyond n: in place, and the tail must be cleared.
+		roomy := func(v []fr.Element) []fr.Element {
+			w := make([]fr.Element, m)
+			for i := range w {
+				w[i] = randElement(r)
 			}
+			return append(w[:0], v...)
+		}
+		for _, in := range []struct {
+			how     string
+			a, b, c []fr.Element
+		}{
+			{"copied", slices.Clone(a), slices.Clone(b), slices.Clone(c)},
+			{"in place", roomy(a), roomy(b), roomy(c)},
+		} {
+			got, done, err := d.computeH(&groth16.Assignment{A: in.a, B: in.b, C: in.c}, m, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) || len(got) != m-1 {
+				t.Fatalf("n=%d %s: %d coefficients, want %d (m − 1 = %d)", n, in.how, len(got), len(want), m-1)
+			}
+			for i := range want {
+				if !got[i].Equal(&want[i]) {
+					t.Fatalf("n=%d m=%d %s: H coefficient %d = %s, want %s", n, m, in.how, i, got[i].String(), want[i].String())
+				}
+			}
+			done()
 		}
 	}
 }
