@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
@@ -79,7 +80,7 @@ func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, fu
 	var vecs [3][]fr.Element
 	var pooled [3]bool
 	for i, src := range [][]fr.Element{a.A, a.B, a.C} {
-		if cap(src) >= m {
+		if cap(src) >= m && !overlaps(src[:m], vecs[:i]) {
 			vecs[i] = src[:m]
 		} else {
 			vecs[i], pooled[i] = e.vecs.get(m), true
@@ -130,6 +131,24 @@ func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, fu
 	dom.FFTInverse(va, fft.DIF, fft.OnCoset(), nb)
 	fft.BitReverse(va)
 	return va[:m-1], func() { release(0) }, nil
+}
+
+// overlaps reports whether v shares memory with any of others (a caller's
+// a, b and c could alias; they are then transformed in copies).
+func overlaps(v []fr.Element, others [][]fr.Element) bool {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+	hi := lo + uintptr(len(v))*unsafe.Sizeof(v[0])
+	for _, o := range others {
+		if len(o) == 0 {
+			continue
+		}
+		olo := uintptr(unsafe.Pointer(unsafe.SliceData(o)))
+		ohi := olo + uintptr(len(o))*unsafe.Sizeof(o[0])
+		if lo < ohi && olo < hi {
+			return true
+		}
+	}
+	return false
 }
 
 func bigUint(v uint64) *big.Int { return new(big.Int).SetUint64(v) }

@@ -137,6 +137,24 @@ func testH(t *testing.T) {
 			{"copied", slices.Clone(a), slices.Clone(b), slices.Clone(c)},
 			{"in place", roomy(a), roomy(b), roomy(c)},
 		} {
+			if n == 5 { // aliased: a, b and c are one array of bits
+				bitsN := make([]fr.Element, n)
+				for i := range bitsN {
+					bitsN[i].SetUint64(uint64(r.IntN(2)))
+				}
+				x := roomy(bitsN)
+				want := slowH(t, x, x, x)
+				got, done, err := d.computeH(&groth16.Assignment{A: x, B: x, C: x}, m, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range want {
+					if !got[i].Equal(&want[i]) {
+						t.Fatalf("aliased a = b = c: H coefficient %d differs", i)
+					}
+				}
+				done()
+			}
 			got, done, err := d.computeH(&groth16.Assignment{A: in.a, B: in.b, C: in.c}, m, 2)
 			if err != nil {
 				t.Fatal(err)
