@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	_ "google.golang.org/grpc/encoding/proto" // registers the "proto" codec
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
@@ -25,6 +27,8 @@ import (
 // as an empty message and keeps the error, and the method handlers that
 // malformedAsInvalid wraps around the service turn the kept error into
 // InvalidArgument, counted and logged like any other rejected request.
+// The codec also refuses, before decoding, a request whose vanilla_proofs
+// would cost far more memory to decode than the message's size.
 
 // lenientCodec is the proto codec, except for cuzk.v1 requests that fail
 // to decode (see above).
@@ -38,17 +42,78 @@ func newLenientCodec() *lenientCodec {
 }
 
 func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	err := c.CodecV2.Unmarshal(data, v)
-	if err == nil {
-		return nil
-	}
 	m, ok := v.(proto.Message)
 	if !ok || m.ProtoReflect().Descriptor().ParentFile().Package() != "cuzk.v1" {
-		return err
+		return c.CodecV2.Unmarshal(data, v)
 	}
-	proto.Reset(m)
-	c.failed.Store(v, err)
+	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+	defer buf.Free()
+	b := buf.ReadOnlyData()
+	err := checkVanillaCount(m, b)
+	if err == nil {
+		err = proto.Unmarshal(b, m) // copies what it keeps out of b
+	}
+	if err != nil {
+		proto.Reset(m)
+		c.failed.Store(v, err)
+	}
 	return nil
+}
+
+// maxVanillaProofs bounds vanilla_proofs. Curio sends one per sector of a
+// WindowPoSt partition (at most 2349) or one per SnapDeals partition (16).
+const maxVanillaProofs = 1 << 16
+
+// checkVanillaCount refuses a SubmitProofRequest (alone or in a
+// ProveRequest) with more than maxVanillaProofs vanilla_proofs before it
+// is decoded: decoding costs ~48 bytes of memory per entry, so a 256 MiB
+// message of 1-byte entries would take ~12 GiB.
+func checkVanillaCount(m proto.Message, b []byte) error {
+	if len(b) <= 3*maxVanillaProofs { // an entry takes at least 3 bytes
+		return nil
+	}
+	var n int
+	switch m.(type) {
+	case *cuzkv1.SubmitProofRequest:
+		n = countField(b, 11)
+	case *cuzkv1.ProveRequest:
+		n = countField(b, 1, 11)
+	default:
+		return nil
+	}
+	if n > maxVanillaProofs {
+		return fmt.Errorf("vanilla_proofs has %d entries (max %d)", n, maxVanillaProofs)
+	}
+	return nil
+}
+
+// countField counts the occurrences of the field at path (field numbers,
+// outermost first; all but the last are message fields) in the wire
+// bytes b, without decoding them. Malformed bytes end the count; the
+// decoder reports them.
+func countField(b []byte, path ...protowire.Number) int {
+	n := 0
+	for len(b) > 0 {
+		num, typ, l := protowire.ConsumeTag(b)
+		if l < 0 {
+			return n
+		}
+		b = b[l:]
+		l = protowire.ConsumeFieldValue(num, typ, b)
+		if l < 0 {
+			return n
+		}
+		if num == path[0] {
+			if len(path) == 1 {
+				n++
+			} else if typ == protowire.BytesType {
+				inner, _ := protowire.ConsumeBytes(b)
+				n += countField(inner, path[1:]...)
+			}
+		}
+		b = b[l:]
+	}
+	return n
 }
 
 // decodeErr returns and forgets the decode error kept for v.

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -635,5 +636,39 @@ func TestUndecodableRequestIsInvalidArgument(t *testing.T) {
 	text, _ := h.metrics.Text()
 	if want := `cuzk_rpc_requests_total{code="InvalidArgument",method="/cuzk.v1.ProvingEngine/CancelProof"} 1`; !strings.Contains(text, want) {
 		t.Errorf("metrics lack %q:\n%s", want, grepLines(text, "rpc_requests"))
+	}
+}
+
+// A request with more vanilla_proofs than any proof needs is refused
+// before it is decoded: 1-byte entries cost ~48 bytes each to decode, so
+// a 256 MiB message of them would take ~12 GiB of the daemon's memory.
+func TestTooManyVanillaProofs(t *testing.T) {
+	h := newHarness(t)
+	h.eng.setAutoFinish(true)
+	ctx := ctxT(t)
+	post := func(n int) *cuzkv1.SubmitProofRequest {
+		r := &cuzkv1.SubmitProofRequest{RequestId: fmt.Sprintf("wdpost-%d", n), ProofKind: cuzkv1.ProofKind_WINDOW_POST_PARTITION,
+			SectorSize: 32 << 30, Randomness: make([]byte, 32), VanillaProofs: make([][]byte, n)}
+		for i := range r.VanillaProofs {
+			r.VanillaProofs[i] = []byte{7}
+		}
+		return r
+	}
+	want := fmt.Sprintf("vanilla_proofs has %d entries (max %d)", maxVanillaProofs+1, maxVanillaProofs)
+	_, err := h.cli.SubmitProof(ctx, post(maxVanillaProofs+1))
+	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), want) {
+		t.Errorf("SubmitProof: got %v %q, want InvalidArgument containing %q", st.Code(), st.Message(), want)
+	}
+	_, err = h.cli.Prove(ctx, &cuzkv1.ProveRequest{Submit: post(maxVanillaProofs + 1)})
+	if st := status.Convert(err); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), want) {
+		t.Errorf("Prove: got %v %q, want InvalidArgument containing %q", st.Code(), st.Message(), want)
+	}
+	// As many as allowed go through, counted right across frames.
+	res, err := h.cli.Prove(ctx, &cuzkv1.ProveRequest{Submit: post(maxVanillaProofs)})
+	if err != nil || res.Result.Status != cuzkv1.AwaitProofResponse_COMPLETED {
+		t.Fatalf("%d vanilla proofs: %v %v", maxVanillaProofs, res, err)
+	}
+	if got := len(h.eng.request(fmt.Sprintf("wdpost-%d", maxVanillaProofs)).VanillaProofs); got != maxVanillaProofs {
+		t.Fatalf("engine got %d vanilla proofs", got)
 	}
 }
