@@ -253,15 +253,12 @@ func addrString(l net.Listener) string {
 func (s *Server) shutdown() {
 	s.log.Info("shutting down", "grace", s.opts.ShutdownGrace)
 	s.health.Shutdown()
-	deadline := time.NewTimer(s.opts.ShutdownGrace)
-	defer deadline.Stop()
-
-	hctx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
+	grace, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
 	defer cancel()
 	httpDone := make(chan struct{})
 	go func() {
 		defer close(httpDone)
-		if err := s.http.Shutdown(hctx); err != nil {
+		if err := s.http.Shutdown(grace); err != nil {
 			s.http.Close()
 		}
 	}()
@@ -273,7 +270,7 @@ func (s *Server) shutdown() {
 	}()
 	select {
 	case <-stopped:
-	case <-deadline.C:
+	case <-grace.Done():
 		s.log.Warn("grace period over; closing remaining connections")
 		s.grpc.Stop()
 		<-stopped
