@@ -14,7 +14,10 @@
 //     partition): the key is unique, so no unit can displace another. One
 //     dispatcher takes a free synthesis slot, the best unit, then that
 //     unit's memory reservation; a better unit arriving while it waits for
-//     memory takes the reservation first. One extra slot is reserved for
+//     memory takes the reservation first. A unit that cannot fit while no
+//     unit is in flight to give memory back (parameters of admitted jobs
+//     hold the budget) fails its job with ErrNoMemory rather than stall
+//     the dispatcher for good. One extra slot is reserved for
 //     CRITICAL units, so a WinningPoSt never waits behind long PoRep
 //     syntheses.
 //   - Synthesized units enter the device queue (same order). Each device

@@ -25,6 +25,11 @@ import (
 // ErrProofInvalid fails a job whose assembled proof did not verify.
 var ErrProofInvalid = errors.New("proof failed verification")
 
+// ErrNoMemory fails a job whose unit cannot fit in the memory budget while
+// nothing in flight will give memory back (what holds it, typically
+// parameters of queued jobs, is only released when jobs end).
+var ErrNoMemory = errors.New("memory budget exhausted")
+
 // Engine proves requests. All methods are safe for concurrent use.
 //
 // Goroutines: New starts one synthesis dispatcher, WorkersPerDevice device
@@ -50,6 +55,9 @@ type Engine struct {
 	critSlot chan int
 	devs     []*deviceState
 	randMu   sync.Mutex
+	// inflight counts units between their reservation and their
+	// retirement (verification included): what will give memory back.
+	inflight atomic.Int64
 
 	mu        sync.Mutex
 	jobs      map[string]*job
@@ -468,6 +476,11 @@ func (e *Engine) retire(u *unit) {
 	j.mu.Unlock()
 	if release != nil {
 		release()
+	}
+	// Last: until the parameters are back, this unit may still free memory.
+	if u.inflight {
+		u.inflight = false
+		e.inflight.Add(-1)
 	}
 }
 

@@ -67,6 +67,9 @@ type unit struct {
 	part Partition
 	res  *memory.Reservation
 	a    *groth16.Assignment
+	// inflight: counted in Engine.inflight (from its reservation until it
+	// retires).
+	inflight bool
 }
 
 // finalResult copies the result of a finished job (done is closed).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cuzk-project/cuzk/device/sim"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
 	"github.com/cuzk-project/cuzk/timeline"
 )
 
@@ -240,4 +241,38 @@ func TestConcurrentCloseWaits(t *testing.T) {
 	if used[0] != 0 || used[1] != 0 {
 		t.Fatalf("budget after each Close returned: %v, want 0 and 0", used)
 	}
+}
+
+// chargedParams charges each acquisition of its parameters to the budget,
+// as the srs cache does: a job holds them from admission to its end.
+type chargedParams struct {
+	b    *memory.Budget
+	size uint64
+}
+
+func (c chargedParams) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
+	r, err := c.b.Reserve(ctx, c.size)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, _, err := testParams().Acquire(ctx, id)
+	return p, r.Close, err
+}
+
+// TestUnitThatCanNeverFitFailsItsJob: the job's own parameters hold so much
+// of the budget that its unit cannot fit, and no partition is in flight to
+// give memory back. Waiting would stall the dispatcher, and every job behind
+// it, for good; the job fails instead, saying why, and gives it all back.
+func TestUnitThatCanNeverFitFailsItsJob(t *testing.T) {
+	b := memory.New(testReserve + testReserve/2)
+	env := newTestEnv(t, sim.Config{}, func(c *Config) {
+		c.Budget = b
+		c.Params = chargedParams{b, testReserve}
+	})
+	id := env.submit(t, "stuck", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 2})
+	r, err := env.e.Await(context.Background(), id, 5*time.Second)
+	if err != nil || r.Status != StatusFailed || !strings.Contains(r.Error, "no partition in flight") {
+		t.Fatalf("stuck job: %v %v %q, want FAILED for memory", err, r.Status, r.Error)
+	}
+	waitFor(t, "memory back to zero", func() bool { return b.Used() == 0 })
 }

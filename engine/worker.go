@@ -39,6 +39,17 @@ func (e *Engine) dispatch() {
 			continue
 		}
 		res, ok := e.budget.TryReserve(u.part.Reserve)
+		if !ok && e.inflight.Load() == 0 && e.budget.Waiting() == 0 {
+			// No partition holds memory that it will give back, so only
+			// the evictor can make room: waiting would stall this unit,
+			// and every one behind it, for good.
+			if res, ok = e.budget.TryReserveEvicting(u.part.Reserve); !ok {
+				e.unitFailed(u, "memory", fmt.Errorf("%w: %d bytes needed, %d of %d free, and no partition in flight to free more",
+					ErrNoMemory, u.part.Reserve, e.budget.Available(), e.budget.Limit()))
+				e.freeSlot(slot)
+				continue
+			}
+		}
 		if !ok {
 			var err error
 			wctx, preempt := context.WithCancel(j.ctx)
@@ -61,6 +72,8 @@ func (e *Engine) dispatch() {
 			}
 		}
 		u.res = res
+		u.inflight = true
+		e.inflight.Add(1)
 		e.wg.Add(1)
 		go e.synthesize(u, slot)
 	}

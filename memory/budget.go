@@ -92,6 +92,49 @@ func (b *Budget) TryReserve(n uint64) (*Reservation, bool) {
 	return &Reservation{b: b, left: n, size: n}, true
 }
 
+// TryReserveEvicting is Reserve without the wait: it asks the evictor for
+// room like Reserve, and reports false when n still does not fit or
+// earlier waiters come first.
+func (b *Budget) TryReserveEvicting(n uint64) (*Reservation, bool) {
+	if n > b.limit {
+		return nil, false
+	}
+	r := b.reserveNow(n)
+	if r == nil {
+		b.mu.Unlock()
+	}
+	return r, r != nil
+}
+
+// reserveNow takes n if it fits with nobody queued, asking the evictor
+// while it does not. When it returns nil, b.mu is held.
+func (b *Budget) reserveNow(n uint64) *Reservation {
+	// Stop asking the evictor as soon as it frees nothing (it would free
+	// nothing again).
+	for {
+		b.mu.Lock()
+		if len(b.waiters) == 0 && b.fits(n) {
+			b.take(n)
+			b.mu.Unlock()
+			return &Reservation{b: b, left: n, size: n}
+		}
+		evict, short := b.evict, b.used+n-b.limit
+		if len(b.waiters) > 0 || evict == nil || b.fits(n) {
+			return nil
+		}
+		b.mu.Unlock()
+		if evict(short) == 0 {
+			b.mu.Lock()
+			if len(b.waiters) == 0 && b.fits(n) { // freed meanwhile
+				b.take(n)
+				b.mu.Unlock()
+				return &Reservation{b: b, left: n, size: n}
+			}
+			return nil
+		}
+	}
+}
+
 // Reserve reserves n bytes, evicting idle holdings or waiting until they
 // are available or ctx is done.
 func (b *Budget) Reserve(ctx context.Context, n uint64) (*Reservation, error) {
@@ -101,30 +144,10 @@ func (b *Budget) Reserve(ctx context.Context, n uint64) (*Reservation, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// Ask the evictor while nobody is queued; stop as soon as it frees
-	// nothing (it would free nothing again).
-	for {
-		b.mu.Lock()
-		if len(b.waiters) == 0 && b.fits(n) {
-			b.take(n)
-			b.mu.Unlock()
-			return &Reservation{b: b, left: n, size: n}, nil
-		}
-		evict, short := b.evict, b.used+n-b.limit
-		if len(b.waiters) > 0 || evict == nil || b.fits(n) {
-			break // queue behind others (lock still held)
-		}
-		b.mu.Unlock()
-		if evict(short) == 0 {
-			b.mu.Lock()
-			break
-		}
+	if r := b.reserveNow(n); r != nil {
+		return r, nil
 	}
-	if len(b.waiters) == 0 && b.fits(n) {
-		b.take(n)
-		b.mu.Unlock()
-		return &Reservation{b: b, left: n, size: n}, nil
-	}
+	// b.mu is held: queue behind the others.
 	w := &waiter{n: n, ready: make(chan struct{})}
 	b.waiters = append(b.waiters, w)
 	b.mu.Unlock()

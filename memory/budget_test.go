@@ -195,6 +195,49 @@ func TestEvictorIsConsulted(t *testing.T) {
 	r.Close()
 }
 
+func TestTryReserveEvicting(t *testing.T) {
+	tests := []struct {
+		name    string
+		evicts  bool // the evictor frees the idle 70
+		waiter  bool // someone is queued first
+		ask     uint64
+		wantOK  bool
+		wantUse uint64 // used afterwards, the idle 70 included while held
+	}{
+		{"fits", false, false, 30, true, 100},
+		{"evictor makes room", true, false, 50, true, 50},
+		{"evictor frees nothing", false, false, 50, false, 70},
+		{"queued behind a waiter", true, true, 10, false, 70},
+		{"larger than the budget", true, false, 101, false, 70},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := New(100)
+			idle, _ := b.TryReserve(70)
+			b.SetEvictor(func(need uint64) uint64 {
+				if !tc.evicts {
+					return 0
+				}
+				n := idle.Held()
+				idle.Close()
+				return n
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.waiter {
+				b.SetEvictor(nil)
+				go b.Reserve(ctx, 40)
+				waitFor(t, func() bool { return b.Waiting() == 1 })
+			}
+			r, ok := b.TryReserveEvicting(tc.ask)
+			if ok != tc.wantOK || b.Used() != tc.wantUse {
+				t.Fatalf("ok %v used %d, want %v %d", ok, b.Used(), tc.wantOK, tc.wantUse)
+			}
+			r.Close()
+		})
+	}
+}
+
 func TestNotifyEvictsForWaiter(t *testing.T) {
 	b := New(100)
 	cached, _ := b.TryReserve(70)
