@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"iter"
 	"math/bits"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -16,32 +17,45 @@ type split struct {
 	scalars []fr.Element
 }
 
+// selected yields &vals[i] for every i whose density bit is set, in order
+// (every i when density is nil).
+func selected(vals []fr.Element, density *r1cs.Bitmap) iter.Seq[*fr.Element] {
+	return func(yield func(*fr.Element) bool) {
+		if density == nil {
+			for i := range vals {
+				if !yield(&vals[i]) {
+					return
+				}
+			}
+			return
+		}
+		n := len(vals)
+		for w, word := range density.Words {
+			base := w * 64
+			if base >= n {
+				return
+			}
+			if rest := n - base; rest < 64 {
+				word &= 1<<uint(rest) - 1
+			}
+			for word != 0 {
+				i := base + bits.TrailingZeros64(word)
+				word &= word - 1
+				if !yield(&vals[i]) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // walk appends vals, filtered by density (nil: dense), taking base indices
 // from cursor on; a base is consumed only where the density bit is set. It
 // returns the cursor after the last consumed base.
 func (s *split) walk(vals []fr.Element, density *r1cs.Bitmap, cursor int) int {
-	if density == nil {
-		for i := range vals {
-			s.add(uint32(cursor), &vals[i])
-			cursor++
-		}
-		return cursor
-	}
-	n := len(vals)
-	for w, word := range density.Words {
-		base := w * 64
-		if base >= n {
-			break
-		}
-		if rest := n - base; rest < 64 {
-			word &= 1<<uint(rest) - 1
-		}
-		for word != 0 {
-			i := base + bits.TrailingZeros64(word)
-			word &= word - 1
-			s.add(uint32(cursor), &vals[i])
-			cursor++
-		}
+	for v := range selected(vals, density) {
+		s.add(uint32(cursor), v)
+		cursor++
 	}
 	return cursor
 }
@@ -54,33 +68,13 @@ func (c counts) plus(o counts) counts { return counts{c.ones + o.ones, c.tail + 
 // tally counts what walk(vals, density, …) will put in ones and in tail.
 func tally(vals []fr.Element, density *r1cs.Bitmap) counts {
 	var c counts
-	count := func(v *fr.Element) {
+	for v := range selected(vals, density) {
 		switch {
 		case v.IsZero():
 		case v.IsOne():
 			c.ones++
 		default:
 			c.tail++
-		}
-	}
-	if density == nil {
-		for i := range vals {
-			count(&vals[i])
-		}
-		return c
-	}
-	n := len(vals)
-	for w, word := range density.Words {
-		base := w * 64
-		if base >= n {
-			break
-		}
-		if rest := n - base; rest < 64 {
-			word &= 1<<uint(rest) - 1
-		}
-		for word != 0 {
-			count(&vals[base+bits.TrailingZeros64(word)])
-			word &= word - 1
 		}
 	}
 	return c
