@@ -23,6 +23,7 @@ type fakeEngine struct {
 	snapshot   engine.Snapshot
 	srs        map[string]uint64 // known circuits → size; loaded if in loaded
 	loaded     map[string]bool
+	tries      map[string]int // jobs started under each id
 }
 
 type fakeJob struct {
@@ -37,6 +38,7 @@ func newFakeEngine() *fakeEngine {
 		jobs:   map[string]*fakeJob{},
 		srs:    map[string]uint64{"porep-32g": 44 << 30, "synthetic": 1 << 20},
 		loaded: map[string]bool{},
+		tries:  map[string]int{},
 	}
 }
 
@@ -61,17 +63,29 @@ func (f *fakeEngine) Submit(ctx context.Context, req engine.Request) (string, in
 		f.seq++
 		id = "job-" + strconv.Itoa(f.seq)
 	}
-	if _, ok := f.jobs[id]; ok { // idempotent
+	if j, ok := f.jobs[id]; ok && !j.retryable() { // idempotent
 		return id, 0, nil
 	}
 	j := &fakeJob{req: req, done: make(chan struct{})}
 	f.jobs[id] = j
+	f.tries[id]++
 	f.order = append(f.order, id)
 	pos := len(f.order) - 1
 	if f.autoFinish {
 		f.finishLocked(id, engine.Result{Status: engine.StatusCompleted, Proof: make([]byte, 192), Total: 1500 * time.Millisecond})
 	}
 	return id, pos, nil
+}
+
+// retryable: like the engine, a new request under the id of a job that
+// ended FAILED or CANCELLED starts a new job.
+func (j *fakeJob) retryable() bool {
+	select {
+	case <-j.done:
+		return j.res.Status == engine.StatusFailed || j.res.Status == engine.StatusCancelled
+	default:
+		return false
+	}
 }
 
 // finish ends a job with res (JobID is filled in).
@@ -184,4 +198,11 @@ func (f *fakeEngine) request(id string) engine.Request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.jobs[id].req
+}
+
+// attempts is how many jobs were started under id.
+func (f *fakeEngine) attempts(id string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.tries[id]
 }

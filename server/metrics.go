@@ -106,7 +106,7 @@ func (m *Metrics) observeResult(jobID, kind string, st string, total time.Durati
 			kind = "unknown"
 		}
 	}
-	if !m.jobKinds.markCounted(jobID) {
+	if !m.jobKinds.markCounted(jobID, st) {
 		return
 	}
 	m.outcomes.WithLabelValues(kind, st).Inc()
@@ -155,16 +155,20 @@ func (j *jobKinds) lookup(id string) (string, bool) {
 	return k, ok
 }
 
-// markCounted reports whether id was not counted before, and marks it.
-func (j *jobKinds) markCounted(id string) bool {
+// markCounted reports whether id's result with status st was not counted
+// before, and marks it. The status is part of the key because a request
+// under the id of a FAILED or CANCELLED job starts a new job, whose
+// result counts too.
+func (j *jobKinds) markCounted(id, st string) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.counted[id] {
+	key := id + "\x00" + st
+	if j.counted[key] {
 		return false
 	}
 	delete(j.kinds, id)
-	j.counted[id] = true
-	j.corder = append(j.corder, id)
+	j.counted[key] = true
+	j.corder = append(j.corder, key)
 	for len(j.corder) > j.max {
 		delete(j.counted, j.corder[0])
 		j.corder = j.corder[1:]

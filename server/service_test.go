@@ -672,3 +672,33 @@ func TestTooManyVanillaProofs(t *testing.T) {
 		t.Fatalf("engine got %d vanilla proofs", got)
 	}
 }
+
+// A retry under the id of a FAILED job is a new job: its result is
+// counted too, while awaiting one result again is not.
+func TestMetricsCountRetry(t *testing.T) {
+	h := newHarness(t)
+	ctx := ctxT(t)
+	for i, st := range []engine.Status{engine.StatusFailed, engine.StatusCompleted} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := h.cli.Prove(ctx, &cuzkv1.ProveRequest{Submit: porep("porep-1000-3")})
+			done <- err
+		}()
+		for h.eng.attempts("porep-1000-3") != i+1 {
+			time.Sleep(time.Millisecond)
+		}
+		h.eng.finish("porep-1000-3", engine.Result{Status: st, Proof: make([]byte, 192), Error: "boom"})
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.cli.AwaitProof(ctx, &cuzkv1.AwaitProofRequest{JobId: "porep-1000-3"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text, _ := h.metrics.Text()
+	for _, want := range []string{`cuzk_proofs_failed{proof_kind="porep-c2"} 1`, `cuzk_proofs_completed{proof_kind="porep-c2"} 1`} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("metrics lack %q:\n%s", want, grepLines(text, "cuzk_proofs"))
+		}
+	}
+}
