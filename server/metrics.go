@@ -106,7 +106,7 @@ func (m *Metrics) observeResult(jobID, kind string, st string, total time.Durati
 			kind = "unknown"
 		}
 	}
-	if !m.jobKinds.markCounted(jobID, st) {
+	if !m.jobKinds.markCounted(jobID, st, total) {
 		return
 	}
 	m.outcomes.WithLabelValues(kind, st).Inc()
@@ -155,14 +155,14 @@ func (j *jobKinds) lookup(id string) (string, bool) {
 	return k, ok
 }
 
-// markCounted reports whether id's result with status st was not counted
-// before, and marks it. The status is part of the key because a request
-// under the id of a FAILED or CANCELLED job starts a new job, whose
-// result counts too.
-func (j *jobKinds) markCounted(id, st string) bool {
+// markCounted reports whether id's result (status st, total time) was not
+// counted before, and marks it. A result is told apart by its status and
+// total time because a request under the id of a FAILED or CANCELLED job
+// starts a new job, whose result counts too.
+func (j *jobKinds) markCounted(id, st string, total time.Duration) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	key := id + "\x00" + st
+	key := id + "\x00" + st + "\x00" + strconv.FormatInt(int64(total), 10)
 	if j.counted[key] {
 		return false
 	}
