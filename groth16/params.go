@@ -420,25 +420,12 @@ func writeG2Vector(w io.Writer, v []bls12381.G2Affine) {
 	}
 }
 
-// parallelFor runs f(i) for i in [0, n) over runtime.NumCPU() goroutines.
+// parallelFor runs f(i) for i in [0, n) over runtime.NumCPU() goroutines,
+// at least 256 indices each.
 func parallelFor(n int, f func(i int)) {
-	workers := min(runtime.NumCPU(), (n+255)/256)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
+	parallelRange(n, 256, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
 			f(i)
 		}
-		return
-	}
-	var wg sync.WaitGroup
-	for c := 0; c < workers; c++ {
-		lo, hi := n*c/workers, n*(c+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
+	})
 }

@@ -271,9 +271,13 @@ func powers(dst []fr.Element, x, c *fr.Element) {
 	})
 }
 
-// parallelChunks splits [0, n) into one chunk per CPU.
-func parallelChunks(n int, f func(lo, hi int)) {
-	workers := min(runtime.NumCPU(), (n+1023)/1024)
+// parallelChunks splits [0, n) into one chunk per CPU, of at least 1024.
+func parallelChunks(n int, f func(lo, hi int)) { parallelRange(n, 1024, f) }
+
+// parallelRange runs f over [0, n) split into one range per CPU, each of
+// at least grain indices (one range, on this goroutine, when n is small).
+func parallelRange(n, grain int, f func(lo, hi int)) {
+	workers := min(runtime.NumCPU(), (n+grain-1)/grain)
 	if workers <= 1 {
 		if n > 0 {
 			f(0, n)
