@@ -678,7 +678,7 @@ func TestTooManyVanillaProofs(t *testing.T) {
 func TestMetricsCountRetry(t *testing.T) {
 	h := newHarness(t)
 	ctx := ctxT(t)
-	for i, st := range []engine.Status{engine.StatusFailed, engine.StatusCompleted} {
+	for i, st := range []engine.Status{engine.StatusFailed, engine.StatusFailed, engine.StatusCompleted} {
 		done := make(chan error, 1)
 		go func() {
 			_, err := h.cli.Prove(ctx, &cuzkv1.ProveRequest{Submit: porep("porep-1000-3")})
@@ -687,7 +687,7 @@ func TestMetricsCountRetry(t *testing.T) {
 		for h.eng.attempts("porep-1000-3") != i+1 {
 			time.Sleep(time.Millisecond)
 		}
-		h.eng.finish("porep-1000-3", engine.Result{Status: st, Proof: make([]byte, 192), Error: "boom"})
+		h.eng.finish("porep-1000-3", engine.Result{Status: st, Proof: make([]byte, 192), Error: "boom", Total: time.Duration(i+1) * time.Second})
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
@@ -696,7 +696,7 @@ func TestMetricsCountRetry(t *testing.T) {
 		}
 	}
 	text, _ := h.metrics.Text()
-	for _, want := range []string{`cuzk_proofs_failed{proof_kind="porep-c2"} 1`, `cuzk_proofs_completed{proof_kind="porep-c2"} 1`} {
+	for _, want := range []string{`cuzk_proofs_failed{proof_kind="porep-c2"} 2`, `cuzk_proofs_completed{proof_kind="porep-c2"} 1`} {
 		if !strings.Contains(text, want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, grepLines(text, "cuzk_proofs"))
 		}
