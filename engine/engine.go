@@ -480,7 +480,11 @@ func (e *Engine) retire(u *unit) {
 	// Last: until the parameters are back, this unit may still free memory.
 	if u.inflight {
 		u.inflight = false
-		e.inflight.Add(-1)
+		if e.inflight.Add(-1) == 0 {
+			// A memory wait begun while units were in flight may now
+			// never end: let the dispatcher look again.
+			e.synthQ.interruptWait()
+		}
 	}
 }
 

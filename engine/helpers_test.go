@@ -35,6 +35,8 @@ type testJob struct {
 	PlanGate  string `json:"plan_gate"`  // name of a gate Plan waits on
 	FailPlan  bool   `json:"fail_plan"`  // Plan rejects the request
 	Panic     string `json:"panic"`      // "plan" or "synth": that step panics
+	Circuit   string `json:"circuit"`    // circuit id ("" is "test")
+	Reserve   uint64 `json:"reserve"`    // unit reservation (0 is testReserve)
 }
 
 // testPlanner plans testJobs. Gates block synthesis of partition 0 until
@@ -80,10 +82,17 @@ func (p *testPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
 		return nil, fmt.Errorf("%w: no partitions", ErrInvalidRequest)
 	}
 	plan := &Plan{CircuitID: "test"}
+	if tj.Circuit != "" {
+		plan.CircuitID = tj.Circuit
+	}
+	reserve, abc := uint64(testReserve), uint64(testReserveABC)
+	if tj.Reserve != 0 {
+		reserve, abc = tj.Reserve, tj.Reserve/2
+	}
 	for i := 0; i < tj.Parts; i++ {
 		plan.Partitions = append(plan.Partitions, Partition{
-			Reserve:    testReserve,
-			ReserveABC: testReserveABC,
+			Reserve:    reserve,
+			ReserveABC: abc,
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				if p.onSynth != nil {
 					p.onSynth()

@@ -62,6 +62,17 @@ func (q *unitQueue) setWaiting(k unitKey, cancel context.CancelFunc) {
 	q.mu.Unlock()
 }
 
+// interruptWait ends the dispatcher's memory wait, if any, so that it
+// looks again (the last unit in flight retired).
+func (q *unitQueue) interruptWait() {
+	q.mu.Lock()
+	if q.waitCancel != nil {
+		q.waitCancel()
+		q.waitCancel = nil
+	}
+	q.mu.Unlock()
+}
+
 func (q *unitQueue) clearWaiting() {
 	q.mu.Lock()
 	q.waitCancel = nil

@@ -250,12 +250,13 @@ type chargedParams struct {
 	size uint64
 }
 
+// Circuit ids other than "test" are charged too and resolve to "test".
 func (c chargedParams) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
 	r, err := c.b.Reserve(ctx, c.size)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, _, err := testParams().Acquire(ctx, id)
+	p, _, err := testParams().Acquire(ctx, "test")
 	return p, r.Close, err
 }
 
@@ -275,4 +276,41 @@ func TestUnitThatCanNeverFitFailsItsJob(t *testing.T) {
 		t.Fatalf("stuck job: %v %v %q, want FAILED for memory", err, r.Status, r.Error)
 	}
 	waitFor(t, "memory back to zero", func() bool { return b.Used() == 0 })
+}
+
+// TestMemoryWaitEndsWhenNothingIsLeftInFlight: a unit that started waiting
+// for memory while another was in flight, and still cannot fit once that
+// one has retired, fails its job instead of waiting for good.
+func TestMemoryWaitEndsWhenNothingIsLeftInFlight(t *testing.T) {
+	b := memory.New(150)
+	env := newTestEnv(t, sim.Config{}, func(c *Config) {
+		c.Budget = b
+		c.Params = routeParams{"test": testParams()["test"], "big": chargedParams{b, 60}}
+	})
+	a := env.submit(t, "a", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 1, Reserve: 50, Gate: "a"})
+	waitFor(t, "a synthesizing", func() bool { return len(env.events(timeline.SynthStart)) == 1 })
+	big := env.submit(t, "big", KindPoRepSealCommit, 0, testJob{Tag: 2, Parts: 1, Circuit: "big"})
+	waitFor(t, "big's unit waiting for memory", func() bool { return b.Waiting() == 1 && b.Used() == 110 })
+	close(env.planner.gate("a"))
+	if r := env.await(t, a); r.Status != StatusCompleted {
+		t.Fatalf("a: %v %s", r.Status, r.Error)
+	}
+	r, err := env.e.Await(context.Background(), big, 5*time.Second)
+	if err != nil || r.Status != StatusFailed || !strings.Contains(r.Error, "no partition in flight") {
+		t.Fatalf("big: %v %v %q, want FAILED for memory", err, r.Status, r.Error)
+	}
+	waitFor(t, "memory back to zero", func() bool { return b.Used() == 0 })
+}
+
+// routeParams routes circuit ids to parameters or to parameter sources.
+type routeParams map[string]any
+
+func (m routeParams) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
+	switch s := m[id].(type) {
+	case *groth16.Params:
+		return s, func() {}, nil
+	case ParamsSource:
+		return s.Acquire(ctx, id)
+	}
+	return nil, nil, unknownCircuit(id)
 }

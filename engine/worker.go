@@ -39,7 +39,7 @@ func (e *Engine) dispatch() {
 			continue
 		}
 		res, ok := e.budget.TryReserve(u.part.Reserve)
-		if !ok && e.inflight.Load() == 0 && e.budget.Waiting() == 0 {
+		if !ok && e.stuck() {
 			// No partition holds memory that it will give back, so only
 			// the evictor can make room: waiting would stall this unit,
 			// and every one behind it, for good.
@@ -54,6 +54,9 @@ func (e *Engine) dispatch() {
 			var err error
 			wctx, preempt := context.WithCancel(j.ctx)
 			e.synthQ.setWaiting(u.key, preempt)
+			if e.stuck() { // the last unit in flight retired meanwhile
+				preempt()
+			}
 			res, err = e.budget.Reserve(wctx, u.part.Reserve)
 			e.synthQ.clearWaiting()
 			preempted := wctx.Err() != nil && j.ctx.Err() == nil
@@ -78,6 +81,10 @@ func (e *Engine) dispatch() {
 		go e.synthesize(u, slot)
 	}
 }
+
+// stuck reports that no unit in flight will give memory back and nobody
+// else waits for it: a unit that does not fit now never will by waiting.
+func (e *Engine) stuck() bool { return e.inflight.Load() == 0 && e.budget.Waiting() == 0 }
 
 // takeSlot waits until a unit is queued and a synthesis slot it may use
 // is free: a CRITICAL unit may also take the reserved slot. ok is false
