@@ -24,7 +24,8 @@ type Client struct {
 }
 
 // Target turns a daemon address into a gRPC target: "unix:///path",
-// "unix:path" and targets with a scheme pass through, an absolute path
+// "unix:path" and targets with a scheme pass through, "unix://rel/path"
+// becomes "unix:rel/path" (relative, as the daemon reads it), an absolute path
 // becomes "unix://path", "tcp://host:port" and a bare "host:port" become
 // "dns:///host:port".
 func Target(addr string) (string, error) {
@@ -33,6 +34,10 @@ func Target(addr string) (string, error) {
 		return "", errors.New("empty daemon address")
 	case strings.HasPrefix(addr, "/"):
 		return "unix://" + addr, nil
+	case strings.HasPrefix(addr, "unix://") && !strings.HasPrefix(addr, "unix:///"):
+		// The daemon's listen address reads unix://rel/path as a
+		// relative path; gRPC would read "rel" as an authority.
+		return "unix:" + strings.TrimPrefix(addr, "unix://"), nil
 	case strings.HasPrefix(addr, "tcp://"):
 		return "dns:///" + strings.TrimPrefix(addr, "tcp://"), nil
 	case strings.Contains(addr, "://"), strings.HasPrefix(addr, "unix:"):

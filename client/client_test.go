@@ -20,6 +20,7 @@ func TestTarget(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"unix:///run/curio/cuzk.sock", "unix:///run/curio/cuzk.sock"},
 		{"unix:rel.sock", "unix:rel.sock"},
+		{"unix://run/rel.sock", "unix:run/rel.sock"}, // the daemon reads it as a relative path too
 		{"/tmp/cuzk.sock", "unix:///tmp/cuzk.sock"},
 		{"127.0.0.1:9820", "dns:///127.0.0.1:9820"},
 		{"tcp://prover:9820", "dns:///prover:9820"},
