@@ -1,5 +1,9 @@
 package engine
 
+// Tests of job lifecycles at their edges: cancellation at every stage,
+// duplicate submissions, panics, Close, Await on finished jobs, memory that
+// cannot be had.
+
 import (
 	"bytes"
 	"context"
