@@ -192,7 +192,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 		SynthesisWorkers: config.Threads(cfg.Synthesis.Threads),
 		Budget:           budget,
 		Planner:          circuits.New(),
-		Params:           &daemonParams{dev: dev, cache: cache, devUse: map[string]*devUse{}},
+		Params:           &daemonParams{dev: dev, cache: cache, budget: limit, devUse: map[string]*devUse{}},
 		Recorder:         rec,
 		ResultTTL:        cfg.Engine.ResultTTL.D(),
 	})
@@ -241,8 +241,9 @@ func (d namedDevice) Name() string { return d.name }
 // development parameters, every other id to the srs residency cache. It
 // counts the synthetic sets in use so that GetStatus lists both kinds.
 type daemonParams struct {
-	dev   *circuits.DevParams
-	cache *srs.Cache
+	dev    *circuits.DevParams
+	cache  *srs.Cache
+	budget uint64 // the memory budget's limit
 
 	mu     sync.Mutex
 	devUse map[string]*devUse
@@ -293,8 +294,15 @@ func (d *daemonParams) Acquire(ctx context.Context, id string) (*groth16.Params,
 }
 
 func (d *daemonParams) Preload(ctx context.Context, id string) (bool, time.Duration, error) {
-	if !isSynthetic(id) {
+	cfg, err := circuits.ParseSyntheticID(id)
+	if err != nil {
 		return d.cache.Preload(ctx, id)
+	}
+	// No job of a circuit whose partition outgrows the budget is ever
+	// accepted, so its parameters are not worth generating.
+	if need, _ := circuits.SyntheticFootprint(cfg); need > d.budget {
+		return false, 0, fmt.Errorf("%w: %s: a partition needs %s, more than the whole memory budget (%s)",
+			engine.ErrInvalidRequest, id, config.Size(need).Human(), config.Size(d.budget).Human())
 	}
 	d.mu.Lock()
 	_, already := d.devUse[id]

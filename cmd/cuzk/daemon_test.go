@@ -481,3 +481,28 @@ func TestWriteStatus(t *testing.T) {
 		}
 	}
 }
+
+// PreloadSRS of a synthetic circuit too large for the memory budget is
+// refused as a Prove of it would be, instead of generating parameters
+// (for hours, outside the budget, at the largest ids) that no job could use.
+func TestDaemonPreloadOverBudget(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cuzkp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := testDaemonConfig(t, dir)
+	cfg.Memory.TotalBudget = config.Budget{Bytes: 8 << 20}
+	c, _ := startDaemon(t, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := circuits.SyntheticID(synthetic.Default(1 << 14)) // ~10 MiB per partition
+	_, _, err = c.Preload(ctx, id)
+	if st := status.Convert(errors.Unwrap(err)); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), "memory budget") {
+		t.Fatalf("preload of %s with an 8 MiB budget: %v, want InvalidArgument naming the memory budget", id, err)
+	}
+	small := circuits.SyntheticID(synthetic.Default(1 << 10))
+	if _, _, err := c.Preload(ctx, small); err != nil {
+		t.Fatalf("preload of %s: %v", small, err)
+	}
+}
