@@ -318,6 +318,12 @@ func (e *Engine) admit(j *job) {
 	circuit, parts := j.plan.CircuitID, j.plan.Partitions
 	t0 := time.Now()
 	params, release, err := e.cfg.Params.Acquire(j.ctx, circuit)
+	if err == nil && params == nil {
+		if release != nil {
+			release()
+		}
+		err = errors.New("the source returned no parameters")
+	}
 	if err != nil {
 		if j.ctx.Err() == nil {
 			e.end(j, StatusFailed, nil, fmt.Errorf("parameters %q: %w", circuit, err))

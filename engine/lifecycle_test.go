@@ -318,3 +318,31 @@ func (m routeParams) Acquire(ctx context.Context, id string) (*groth16.Params, f
 	}
 	return nil, nil, unknownCircuit(id)
 }
+
+// TestNilParametersFailTheJob: a parameter source that returns no
+// parameters and no error fails the job; it must not crash the engine
+// (Finish takes the verifying key from them).
+func TestNilParametersFailTheJob(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, func(c *Config) { c.Params = MapParams{"test": nil} })
+	r := env.await(t, env.submit(t, "x", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 2}))
+	if r.Status != StatusFailed || !strings.Contains(r.Error, "no parameters") {
+		t.Fatalf("%v %q, want FAILED (no parameters)", r.Status, r.Error)
+	}
+	waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
+}
+
+// nilSums is a device whose Finish returns neither sums nor an error.
+type nilSums struct{ *sim.Device }
+
+func (nilSums) Finish(context.Context, groth16.Partial) (*groth16.Sums, error) { return nil, nil }
+
+// TestDeviceWithoutSumsFailsTheJob: a device breaking its contract fails
+// the job; it must not crash the engine.
+func TestDeviceWithoutSumsFailsTheJob(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, func(c *Config) { c.Devices = []groth16.Device{nilSums{sim.New(sim.Config{})}} })
+	r := env.await(t, env.submit(t, "x", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 2}))
+	if r.Status != StatusFailed || !strings.Contains(r.Error, "finish") {
+		t.Fatalf("%v %q, want FAILED in finish", r.Status, r.Error)
+	}
+	waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
+}

@@ -265,14 +265,20 @@ func (e *Engine) finish(d *deviceState, di, worker int, u *unit, p groth16.Parti
 		return
 	}
 	e.rec.Record(timeline.FinishStart, j.id, part, worker, di)
-	var proof groth16.Proof
-	sums, err := safeStep(func() (*groth16.Sums, error) { return d.dev.Finish(e.ctx, p) })
-	if err == nil {
-		var r, s fr.Element
-		if r, s, err = e.drawRS(); err == nil {
-			proof, err = e.cfg.Assemble(&j.params.VK, sums, r, s)
+	proof, err := safeStep(func() (groth16.Proof, error) {
+		sums, err := d.dev.Finish(e.ctx, p)
+		if err == nil && sums == nil {
+			err = errors.New("device returned no sums")
 		}
-	}
+		if err != nil {
+			return groth16.Proof{}, err
+		}
+		r, s, err := e.drawRS()
+		if err != nil {
+			return groth16.Proof{}, err
+		}
+		return e.cfg.Assemble(&j.params.VK, sums, r, s)
+	})
 	e.rec.Record(timeline.FinishEnd, j.id, part, worker, di)
 	if err != nil {
 		e.unitFailed(u, "finish", err)
