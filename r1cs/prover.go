@@ -26,13 +26,18 @@ type ProvingAssignment struct {
 	BDensityAux   Bitmap
 }
 
-// NewProvingAssignment returns an empty assignment with room for hint. A,
-// B and C get room for the next power of two ≥ hint.Constraints, the
-// prover's FFT domain, so that a device can transform them in place.
+// NewProvingAssignment returns an empty assignment with room for hint.
+// When the prover's FFT domain (the next power of two ≥ hint.Constraints)
+// is at most 1/16 larger than the hint, as for a PoRep partition (3 %), A,
+// B and C get room for all of it so that a device can transform them in
+// place. Otherwise reserving it would cost synthesis up to twice the
+// zeroing of A, B and C (a device then transforms copies).
 func NewProvingAssignment(hint Shape) *ProvingAssignment {
 	rows := hint.Constraints
 	if rows > 1 {
-		rows = 1 << bits.Len(uint(rows-1))
+		if m := 1 << bits.Len(uint(rows-1)); m-rows <= rows/16 {
+			rows = m
+		}
 	}
 	p := &ProvingAssignment{
 		A:     make([]fr.Element, 0, rows),

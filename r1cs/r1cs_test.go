@@ -242,3 +242,20 @@ func TestEnforceEvaluatesEveryFactorKind(t *testing.T) {
 		}
 	}
 }
+
+// TestProvingAssignmentReservesDomain checks when a, b and c get room for
+// the whole FFT domain: only when it costs at most 1/16 over the hint.
+func TestProvingAssignmentReservesDomain(t *testing.T) {
+	for _, c := range []struct{ hint, want int }{
+		{0, 0}, {1, 1}, {2, 2}, {1024, 1024},
+		{1000, 1024},       // 2.4 % more: reserved
+		{1000000, 1 << 20}, // 4.9 % more (a PoRep partition: 3 %)
+		{532025, 532025},   // just over 2^19: not reserved
+		{1<<20 + 1, 1<<20 + 1},
+	} {
+		p := NewProvingAssignment(Shape{Constraints: c.hint})
+		if cap(p.A) != c.want || cap(p.B) != c.want || cap(p.C) != c.want {
+			t.Errorf("hint %d: capacities %d, %d, %d, want %d", c.hint, cap(p.A), cap(p.B), cap(p.C), c.want)
+		}
+	}
+}
