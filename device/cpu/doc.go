@@ -32,8 +32,10 @@
 //
 // The work is split as the groth16.Device interface asks: Prepare splits
 // scalars and compacts bases, Run computes H and the G1 MSMs, Finish the
-// B_G2 MSM. Every step uses all of GOMAXPROCS, scratch vectors are pooled
-// and reused between proofs, and a Device is safe for concurrent use.
+// B_G2 MSM. H is transformed in place in a, b and c when they have room for
+// the domain, in pooled vectors otherwise. Every step uses all of
+// GOMAXPROCS, scratch vectors are pooled and reused between proofs, and a
+// Device is safe for concurrent use.
 //
 // The package knows nothing of engines, circuits or files.
 package cpu
