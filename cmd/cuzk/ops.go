@@ -79,122 +79,100 @@ func daemonError(addr string, err error) error {
 	return fmt.Errorf("daemon at %s: %s: %s", addr, st.Code(), st.Message())
 }
 
-func init() {
-	var f opsFlags
-	var asJSON bool
-	statusCmd := &cobra.Command{
-		Use:   "status",
-		Short: "Show a daemon's devices, parameters, queues and memory",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+// opsCommand registers an operator command that makes one call to the
+// daemon: do gets the client, the arguments and the output. nargs is the
+// exact number of arguments.
+func opsCommand(use, short string, nargs int, timeout time.Duration,
+	do func(ctx context.Context, c *client.Client, args []string, out io.Writer) error) (*cobra.Command, *opsFlags) {
+	f := &opsFlags{}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.ExactArgs(nargs),
+		RunE: func(cmd *cobra.Command, args []string) error {
 			return f.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
-				st, err := c.Status(ctx)
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					b, err := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: true}.Marshal(st)
-					if err != nil {
-						return err
-					}
-					_, err = fmt.Fprintln(cmd.OutOrStdout(), string(b))
-					return err
-				}
-				return writeStatus(cmd.OutOrStdout(), f.addr, st)
+				return do(ctx, c, args, cmd.OutOrStdout())
 			})
 		},
 	}
-	f.register(statusCmd, 30*time.Second)
+	f.register(cmd, timeout)
+	rootCmd.AddCommand(cmd)
+	return cmd, f
+}
+
+func init() {
+	var asJSON bool
+	var statusFlags *opsFlags
+	statusCmd, statusFlags := opsCommand("status", "Show a daemon's devices, parameters, queues and memory", 0, 30*time.Second,
+		func(ctx context.Context, c *client.Client, _ []string, out io.Writer) error {
+			st, err := c.Status(ctx)
+			if err != nil {
+				return err
+			}
+			if !asJSON {
+				return writeStatus(out, statusFlags.addr, st)
+			}
+			b, err := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: true}.Marshal(st)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(out, string(b))
+			return err
+		})
 	statusCmd.Flags().BoolVar(&asJSON, "json", false, "print the GetStatus response as JSON")
-	rootCmd.AddCommand(statusCmd)
 
-	var mf opsFlags
-	metricsCmd := &cobra.Command{
-		Use:   "metrics",
-		Short: "Print a daemon's Prometheus metrics",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return mf.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
-				text, err := c.Metrics(ctx)
-				if err != nil {
-					return err
-				}
-				_, err = io.WriteString(cmd.OutOrStdout(), text)
+	opsCommand("metrics", "Print a daemon's Prometheus metrics", 0, 30*time.Second,
+		func(ctx context.Context, c *client.Client, _ []string, out io.Writer) error {
+			text, err := c.Metrics(ctx)
+			if err != nil {
 				return err
-			})
-		},
-	}
-	mf.register(metricsCmd, 30*time.Second)
-	rootCmd.AddCommand(metricsCmd)
+			}
+			_, err = io.WriteString(out, text)
+			return err
+		})
 
-	var cf opsFlags
-	cancelCmd := &cobra.Command{
-		Use:   "cancel <job-id>",
-		Short: "Cancel a job: queued work is dropped, running work stops at the next stage boundary",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return cf.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
-				running, err := c.Cancel(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				state := "was queued"
-				if running {
-					state = "was running"
-				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "cancelled %s (%s)\n", args[0], state)
+	opsCommand("cancel <job-id>", "Cancel a job: queued work is dropped, running work stops at the next stage boundary", 1, 30*time.Second,
+		func(ctx context.Context, c *client.Client, args []string, out io.Writer) error {
+			running, err := c.Cancel(ctx, args[0])
+			if err != nil {
 				return err
-			})
-		},
-	}
-	cf.register(cancelCmd, 30*time.Second)
-	rootCmd.AddCommand(cancelCmd)
+			}
+			state := "was queued"
+			if running {
+				state = "was running"
+			}
+			_, err = fmt.Fprintf(out, "cancelled %s (%s)\n", args[0], state)
+			return err
+		})
 
-	var pf opsFlags
-	preloadCmd := &cobra.Command{
-		Use:   "preload <circuit-id>",
-		Short: "Load a circuit's parameters ahead of the first proof (e.g. porep-32g)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return pf.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
-				already, took, err := c.Preload(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				if already {
-					_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s was already loaded\n", args[0])
-				} else {
-					_, err = fmt.Fprintf(cmd.OutOrStdout(), "loaded %s in %v\n", args[0], took)
-				}
+	// A 44 GiB parameter file takes minutes to load.
+	opsCommand("preload <circuit-id>", "Load a circuit's parameters ahead of the first proof (e.g. porep-32g)", 1, 10*time.Minute,
+		func(ctx context.Context, c *client.Client, args []string, out io.Writer) error {
+			already, took, err := c.Preload(ctx, args[0])
+			if err != nil {
 				return err
-			})
-		},
-	}
-	pf.register(preloadCmd, 10*time.Minute) // a 44 GiB parameter file takes minutes
-	rootCmd.AddCommand(preloadCmd)
+			}
+			if already {
+				_, err = fmt.Fprintf(out, "%s was already loaded\n", args[0])
+			} else {
+				_, err = fmt.Fprintf(out, "loaded %s in %v\n", args[0], took)
+			}
+			return err
+		})
 
-	var ef opsFlags
-	evictCmd := &cobra.Command{
-		Use:   "evict <circuit-id>",
-		Short: "Drop a circuit's parameters from memory if no proof is using them",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return ef.call(cmd.Context(), func(ctx context.Context, c *client.Client) error {
-				was, freed, err := c.Evict(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				if was {
-					_, err = fmt.Fprintf(cmd.OutOrStdout(), "evicted %s, freed %s\n", args[0], config.Size(freed).Human())
-				} else {
-					_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s was not loaded\n", args[0])
-				}
+	opsCommand("evict <circuit-id>", "Drop a circuit's parameters from memory if no proof is using them", 1, 30*time.Second,
+		func(ctx context.Context, c *client.Client, args []string, out io.Writer) error {
+			was, freed, err := c.Evict(ctx, args[0])
+			if err != nil {
 				return err
-			})
-		},
-	}
-	ef.register(evictCmd, 30*time.Second)
-	rootCmd.AddCommand(evictCmd)
+			}
+			if was {
+				_, err = fmt.Fprintf(out, "evicted %s, freed %s\n", args[0], config.Size(freed).Human())
+			} else {
+				_, err = fmt.Fprintf(out, "%s was not loaded\n", args[0])
+			}
+			return err
+		})
 }
 
 // writeStatus prints a GetStatusResponse as tables.
