@@ -34,7 +34,7 @@ type testJob struct {
 	Gate      string `json:"gate"`       // name of a gate partition 0 waits on
 	PlanGate  string `json:"plan_gate"`  // name of a gate Plan waits on
 	FailPlan  bool   `json:"fail_plan"`  // Plan rejects the request
-	Panic     string `json:"panic"`      // "plan" or "synth": that step panics
+	Panic     string `json:"panic"`      // "plan", "synth" or "verify": that step panics
 	Circuit   string `json:"circuit"`    // circuit id ("" is "test")
 	Reserve   uint64 `json:"reserve"`    // unit reservation (0 is testReserve)
 }
@@ -118,6 +118,9 @@ func (p *testPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
 		})
 	}
 	plan.Verify = func(vk *groth16.VerifyingKey, proofs []groth16.Proof, inputs [][]fr.Element) error {
+		if tj.Panic == "verify" {
+			panic("test verifier panics")
+		}
 		return verifySim(vk, tj, proofs, inputs)
 	}
 	return plan, nil

@@ -168,7 +168,7 @@ func TestCancelAtEachStage(t *testing.T) {
 }
 
 // TestPanicsFailOnlyTheirJob: a panicking planner rejects the request; a
-// panicking synthesizer or device fails its job once; the engine keeps
+// panicking synthesizer, device or verifier fails its job once; the engine keeps
 // serving and the budget comes back to zero.
 func TestPanicsFailOnlyTheirJob(t *testing.T) {
 	dcfg := sim.Config{Fail: func(s sim.Step, a *groth16.Assignment) bool {
@@ -183,9 +183,10 @@ func TestPanicsFailOnlyTheirJob(t *testing.T) {
 		t.Fatalf("panicking planner: err = %v, want ErrInvalidRequest", err)
 	}
 	synth := env.submit(t, "synth", KindPoRepSealCommit, 0, testJob{Tag: 2, Parts: 3, Panic: "synth"})
+	verify := env.submit(t, "verify", KindPoRepSealCommit, 0, testJob{Tag: 5, Parts: 2, Panic: "verify"})
 	dev := env.submit(t, "dev", KindPoRepSealCommit, 0, testJob{Tag: 3, Parts: 3})
 	ok := env.submit(t, "ok", KindPoRepSealCommit, 0, testJob{Tag: 4, Parts: 3})
-	for id, want := range map[string]string{synth: "partition 1: synthesis: panic", dev: "partition 2: run: panic"} {
+	for id, want := range map[string]string{synth: "partition 1: synthesis: panic", dev: "partition 2: run: panic", verify: "verification: panic"} {
 		if r := env.await(t, id); r.Status != StatusFailed || !strings.Contains(r.Error, want) {
 			t.Fatalf("%s: %v %q, want FAILED with %q", id, r.Status, r.Error, want)
 		}
@@ -194,8 +195,8 @@ func TestPanicsFailOnlyTheirJob(t *testing.T) {
 		t.Fatalf("ok: %v %s", r.Status, r.Error)
 	}
 	waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
-	if s := env.e.Status(); s.ProofsFailed != 2 {
-		t.Fatalf("%d failed, want 2", s.ProofsFailed)
+	if s := env.e.Status(); s.ProofsFailed != 3 {
+		t.Fatalf("%d failed, want 3", s.ProofsFailed)
 	}
 }
 

@@ -343,12 +343,15 @@ func (e *Engine) deliver(u *unit, proof []byte) bool {
 // verify checks what leaves the engine, the encoded bytes decoded again,
 // and ends the job.
 func (e *Engine) verify(j *job, out []byte, inputs [][]fr.Element, vk *groth16.VerifyingKey) {
-	proofs, err := groth16.DecodeProofs(out)
-	if err == nil {
-		err = j.plan.Verify(vk, proofs, inputs)
-	}
+	_, err := safeStep(func() (struct{}, error) {
+		proofs, err := groth16.DecodeProofs(out)
+		if err != nil {
+			return struct{}{}, err
+		}
+		return struct{}{}, j.plan.Verify(vk, proofs, inputs)
+	})
 	if err != nil {
-		e.fail(j, fmt.Errorf("%w: %v", ErrProofInvalid, err))
+		e.fail(j, fmt.Errorf("%w: verification: %v", ErrProofInvalid, err))
 		return
 	}
 	e.end(j, StatusCompleted, out, nil)
