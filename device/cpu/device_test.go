@@ -403,11 +403,11 @@ func TestDeviceConcurrent(t *testing.T) {
 }
 
 // TestDeviceChunkedTail forces tails longer than one chunk, so that Run and
-// Finish gather and multiply them chunk by chunk, and compares the sums with
-// the naive ones.
+// Finish gather and multiply them chunk by chunk, and MSMs longer than one
+// MultiExp call, and compares the sums with the naive ones.
 func TestDeviceChunkedTail(t *testing.T) {
-	defer func(g1, g2 int) { tailChunkG1, tailChunkG2 = g1, g2 }(tailChunkG1, tailChunkG2)
-	tailChunkG1, tailChunkG2 = 7, 3
+	defer func(g1, g2, m int) { tailChunkG1, tailChunkG2, msmMaxPoints = g1, g2, m }(tailChunkG1, tailChunkG2, msmMaxPoints)
+	tailChunkG1, tailChunkG2, msmMaxPoints = 7, 3, 5
 	r := rand.New(rand.NewPCG(23, 24))
 	var one fr.Element
 	one.SetOne()
