@@ -248,6 +248,9 @@ func (c *Config) Validate() error {
 			bad("daemon.status_listen", "%v", err)
 		}
 	}
+	if c.Daemon.ShutdownGrace <= 0 {
+		bad("daemon.shutdown_grace", "must be positive (the server would take 0 as its 30s default)")
+	}
 	if !c.Memory.TotalBudget.Auto && c.Memory.TotalBudget.Bytes == 0 {
 		bad("memory.total_budget", "must be \"auto\" or a positive size")
 	}

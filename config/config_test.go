@@ -162,6 +162,7 @@ func TestParseErrors(t *testing.T) {
 		{"zero budget", "[memory]\ntotal_budget = 0\n", "memory.total_budget"},
 		{"bad duration", "[memory]\neviction_min_idle = \"soon\"\n", "duration"},
 		{"workers", "[gpus]\ngpu_workers_per_device = 0\n", "gpus.gpu_workers_per_device"},
+		{"zero grace", "[daemon]\nshutdown_grace = \"0s\"\n", "daemon.shutdown_grace: must be positive"},
 		{"duplicate device", "[gpus]\ndevices = [0, 0]\n", "device 0 listed twice"},
 		{"device kind", "[device]\nkind = \"tpu\"\n", "device.kind"},
 		{"listen scheme", "[daemon]\nlisten = \"http://x:1\"\n", "daemon.listen"},
