@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -78,7 +79,7 @@ func BenchmarkMSMG1(b *testing.B) {
 				if _, err := d.msmG1(pts, sc); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := multiExpG1(pts, sc, d.tasks()); err != nil {
+				if _, err := multiExpG1(context.Background(), pts, sc, d.tasks()); err != nil {
 					b.Fatal(err)
 				}
 				var ours, theirs time.Duration
@@ -158,7 +159,7 @@ func BenchmarkParts(b *testing.B) {
 	})
 	b.Run("tail", func(b *testing.B) {
 		for b.Loop() {
-			multiExpG1(q.bases, q.scalars, t)
+			multiExpG1(context.Background(), q.bases, q.scalars, t)
 		}
 		b.ReportMetric(float64(len(q.scalars)), "points")
 	})
@@ -193,7 +194,7 @@ func BenchmarkChunkedTail(b *testing.B) {
 			defer func(c int) { tailChunkG1 = c }(tailChunkG1)
 			tailChunkG1 = chunk
 			for b.Loop() {
-				if _, err := d.chunkedG1(all, idx, sc, t); err != nil {
+				if _, err := d.chunkedG1(context.Background(), all, idx, sc, t); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -267,7 +267,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		return fail(err)
 	}
 	d.observe(PhaseHFFT, &start)
-	r.sums.H, err = multiExpG1(w.p.H, h, t)
+	r.sums.H, err = multiExpG1(ctx, w.p.H, h, t)
 	done()
 	if err != nil {
 		return fail(err)
@@ -282,7 +282,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
-		s, err := d.sum(q.q, t)
+		s, err := d.sum(ctx, q.q, t)
 		if err != nil {
 			return fail(err)
 		}
@@ -293,13 +293,13 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 }
 
 // sum is Σ all[ones] + MSM(tail bases, scalars).
-func (d *Device) sum(q *g1Query, tasks int) (bls12381.G1Jac, error) {
+func (d *Device) sum(ctx context.Context, q *g1Query, tasks int) (bls12381.G1Jac, error) {
 	var s bls12381.G1Jac
 	var err error
 	if q.bases == nil && len(q.tail) > 0 { // left uncompacted by Prepare
-		s, err = d.chunkedG1(q.all, q.tail, q.scalars, tasks)
+		s, err = d.chunkedG1(ctx, q.all, q.tail, q.scalars, tasks)
 	} else {
-		s, err = multiExpG1(q.bases, q.scalars, tasks)
+		s, err = multiExpG1(ctx, q.bases, q.scalars, tasks)
 	}
 	if err != nil {
 		return s, err
@@ -328,9 +328,9 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	var b2 bls12381.G2Jac
 	var err error
 	if w.b2 == nil && len(w.b1.tail) > 0 { // left uncompacted by Prepare
-		b2, err = d.chunkedG2(w.p.BG2, w.b1.tail, w.b1.scalars, t)
+		b2, err = d.chunkedG2(ctx, w.p.BG2, w.b1.tail, w.b1.scalars, t)
 	} else {
-		b2, err = multiExpG2(w.b2, w.b1.scalars, t)
+		b2, err = multiExpG2(ctx, w.b2, w.b1.scalars, t)
 	}
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -489,4 +490,80 @@ func popCount(b *r1cs.Bitmap, n int) int {
 		c += bits.OnesCount64(word)
 	}
 	return c
+}
+
+// cancelAfter is a context whose Err turns to Canceled after n calls.
+type cancelAfter struct {
+	context.Context
+	n     int
+	calls int
+}
+
+func (c *cancelAfter) Err() error {
+	c.calls++
+	if c.calls > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestRunStopsBetweenMSMCalls checks that Run and Finish look at their
+// context between the MultiExp calls of one long MSM, not only between
+// MSMs: with tiny calls there are many more checks, and a context cancelled
+// after any of them stops the step with context.Canceled.
+func TestRunStopsBetweenMSMCalls(t *testing.T) {
+	defer func(g1, g2, m int) { tailChunkG1, tailChunkG2, msmMaxPoints = g1, g2, m }(tailChunkG1, tailChunkG2, msmMaxPoints)
+	r := rand.New(rand.NewPCG(27, 28))
+	var one fr.Element
+	one.SetOne()
+	gen := func() fr.Element {
+		if r.IntN(2) == 0 {
+			return one
+		}
+		return randElement(r)
+	}
+	a0 := assignment(r, 60, 2, 50, gen, 0.9, 0.5, 0.7)
+	p := paramsFor(r, a0)
+	clone := func() *groth16.Assignment {
+		a := *a0
+		a.A, a.B, a.C = slices.Clone(a0.A), slices.Clone(a0.B), slices.Clone(a0.C)
+		return &a
+	}
+	d := New(1)
+	// checks counts the context checks of a full Run + Finish.
+	checks := func() int {
+		ctx := &cancelAfter{Context: context.Background(), n: 1 << 30}
+		w, err := d.Prepare(context.Background(), clone(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := d.Run(ctx, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Finish(ctx, pr); err != nil {
+			t.Fatal(err)
+		}
+		return ctx.calls
+	}
+	whole := checks()
+	tailChunkG1, tailChunkG2, msmMaxPoints = 4, 4, 4
+	chunked := checks()
+	if chunked < whole+10 {
+		t.Fatalf("%d context checks with 4-point calls, %d with whole MSMs: no checks between calls", chunked, whole)
+	}
+	for n := whole; n < chunked; n += 3 {
+		ctx := &cancelAfter{Context: context.Background(), n: n}
+		w, err := d.Prepare(context.Background(), clone(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := d.Run(ctx, w)
+		if err == nil {
+			_, err = d.Finish(ctx, pr)
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled after %d of %d checks: %v, want context.Canceled", n, chunked, err)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -138,13 +139,16 @@ func infinityG2() bls12381.G2Jac {
 var msmMaxPoints = 1 << 24
 
 // multiExpG1 is gnark's MultiExp, at most msmMaxPoints at a time, with the
-// identity for no points.
-func multiExpG1(bases []bls12381.G1Affine, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
+// identity for no points. It stops between calls once ctx is done.
+func multiExpG1(ctx context.Context, bases []bls12381.G1Affine, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
 	acc := infinityG1()
 	if len(bases) != len(scalars) {
 		return acc, fmt.Errorf("%w: G1 MSM over %d bases and %d scalars", ErrMismatch, len(bases), len(scalars))
 	}
 	for lo := 0; lo < len(scalars); lo += msmMaxPoints {
+		if err := ctx.Err(); lo > 0 && err != nil {
+			return acc, err
+		}
 		hi := min(lo+msmMaxPoints, len(scalars))
 		var r bls12381.G1Jac
 		if _, err := r.MultiExp(bases[lo:hi], scalars[lo:hi], msmConfig(tasks)); err != nil {
@@ -156,12 +160,15 @@ func multiExpG1(bases []bls12381.G1Affine, scalars []fr.Element, tasks int) (bls
 }
 
 // multiExpG2 is multiExpG1 in G2.
-func multiExpG2(bases []bls12381.G2Affine, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
+func multiExpG2(ctx context.Context, bases []bls12381.G2Affine, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
 	acc := infinityG2()
 	if len(bases) != len(scalars) {
 		return acc, fmt.Errorf("%w: G2 MSM over %d bases and %d scalars", ErrMismatch, len(bases), len(scalars))
 	}
 	for lo := 0; lo < len(scalars); lo += msmMaxPoints {
+		if err := ctx.Err(); lo > 0 && err != nil {
+			return acc, err
+		}
 		hi := min(lo+msmMaxPoints, len(scalars))
 		var r bls12381.G2Jac
 		if _, err := r.MultiExp(bases[lo:hi], scalars[lo:hi], msmConfig(tasks)); err != nil {
@@ -187,14 +194,17 @@ var (
 
 // chunkedG1 is Σ scalars[i]·all[idx[i]], gathering at most tailChunkG1
 // bases at a time.
-func (d *Device) chunkedG1(all []bls12381.G1Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
+func (d *Device) chunkedG1(ctx context.Context, all []bls12381.G1Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
 	buf := d.g1.get(min(len(idx), tailChunkG1))
 	defer d.g1.put(buf)
 	acc := infinityG1()
 	for lo := 0; lo < len(idx); lo += len(buf) {
+		if err := ctx.Err(); lo > 0 && err != nil {
+			return acc, err
+		}
 		hi := min(lo+len(buf), len(idx))
 		gather(buf[:hi-lo], all, idx[lo:hi], tasks)
-		s, err := multiExpG1(buf[:hi-lo], scalars[lo:hi], tasks)
+		s, err := multiExpG1(ctx, buf[:hi-lo], scalars[lo:hi], tasks)
 		if err != nil {
 			return acc, err
 		}
@@ -204,14 +214,17 @@ func (d *Device) chunkedG1(all []bls12381.G1Affine, idx []uint32, scalars []fr.E
 }
 
 // chunkedG2 is chunkedG1 in G2.
-func (d *Device) chunkedG2(all []bls12381.G2Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
+func (d *Device) chunkedG2(ctx context.Context, all []bls12381.G2Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
 	buf := d.g2.get(min(len(idx), tailChunkG2))
 	defer d.g2.put(buf)
 	acc := infinityG2()
 	for lo := 0; lo < len(idx); lo += len(buf) {
+		if err := ctx.Err(); lo > 0 && err != nil {
+			return acc, err
+		}
 		hi := min(lo+len(buf), len(idx))
 		gather(buf[:hi-lo], all, idx[lo:hi], tasks)
-		s, err := multiExpG2(buf[:hi-lo], scalars[lo:hi], tasks)
+		s, err := multiExpG2(ctx, buf[:hi-lo], scalars[lo:hi], tasks)
 		if err != nil {
 			return acc, err
 		}
@@ -239,7 +252,7 @@ func (d *Device) msmG1(bases []bls12381.G1Affine, scalars []fr.Element) (bls1238
 	d.newSplit(&q.split, tally(scalars, nil))
 	q.walk(scalars, nil, 0)
 	q.bases, q.owned = d.compactG1(bases, &q.split, t)
-	s, err := d.sum(&q, t)
+	s, err := d.sum(context.Background(), &q, t)
 	d.u32.put(q.ones)
 	d.u32.put(q.tail)
 	d.scalars.put(q.scalars)
