@@ -15,22 +15,24 @@
 // additions, and only the remaining scalars go to a Pippenger MSM
 // (gnark-crypto's MultiExp) over compacted bases.
 //
-// gnark's MultiExp wants its bases next to each other, so the bases of the
-// remaining scalars (about a quarter of L, A and B on a PoRep witness) are
-// copied. Prepare copies a tail of up to 2^22 bases (2^21 in G2: 384 MiB
-// either way); a longer tail is not copied whole but gathered and
-// multiplied one chunk at a time in Run and Finish through one pooled
-// buffer. At a 32 GiB PoRep partition (130 M aux, a quarter of them outside
-// {0, 1}: about 2^25 tail bases for L and for A) that keeps the copies at
-// 384 MiB per query in flight instead of about 9 GiB per proof (3 GiB each
-// for L and A, 0.8 GiB for B_G1, 1.6 GiB for B_G2), and also bounds
-// MultiExp's own digit buffer (34 bytes per point). The price is one bucket reduction per chunk:
+// Memory. gnark's MultiExp wants its bases next to each other, so the
+// bases of the remaining scalars (about a quarter of L, A and B on a PoRep
+// witness) are copied. Prepare copies a tail of up to 2^22 bases (2^21 in
+// G2: 384 MiB either way); a longer tail is gathered and multiplied one
+// chunk at a time in Run and Finish through one pooled buffer. At a 32 GiB
+// PoRep partition (130 M aux, a quarter outside {0, 1}: about 2^25 tail
+// bases for L and for A) that keeps the copies at 384 MiB per query in
+// flight instead of about 9 GiB per proof (3 GiB each for L and A, 0.8 GiB
+// for B_G1, 1.6 GiB for B_G2). The price is one bucket reduction per chunk:
 // about 1.5 % more additions at 2^22-point chunks by gnark's cost model
-// (measured: chunks of 2^18 over a 2^20 tail, 3.48 s against 3.27 s for one
-// MSM, BenchmarkChunkedTail). For the same reason no MultiExp call takes
-// more than 2^24 points (H at 2^27 points would need a 4.3 GiB digit buffer;
-// ≈ 0.4 % more additions). Scattered index lists straight into a
-// Pippenger MSM would avoid the copy altogether but need an MSM of our own.
+// (measured upper bound: chunks of 2^18 over a 2^20 tail, 3.48 s against
+// 3.27 s, BenchmarkChunkedTail). For the same reason no MultiExp call takes
+// more than 2^24 points: MultiExp allocates 34 bytes of digits per point,
+// 4.3 GiB for H at 2^27 points (≈ 0.4 % more additions). The split's index
+// and scalar buffers are sized by a counting pass, not for every scalar.
+// Scattered index lists fed straight to a Pippenger MSM would avoid the
+// copy altogether but need an MSM of our own. Run and Finish check their
+// context between MultiExp calls.
 //
 // The work is split as the groth16.Device interface asks: Prepare splits
 // scalars and compacts bases, Run computes H and the G1 MSMs, Finish the
