@@ -129,9 +129,9 @@ func (e *Engine) Recorder() *timeline.Recorder { return e.rec }
 // and the priority): another request under a used id is rejected with
 // ErrInvalidRequest, never given the first one's proof. A job that ended
 // FAILED or CANCELLED is not joined: the request starts a new job under
-// its id (Curio retries a failed task under the same id). A malformed request returns an error wrapping
-// ErrInvalidRequest. The request's byte slices are kept, not copied: the
-// caller must not modify them afterwards.
+// its id (Curio retries a failed task under the same id). A malformed
+// request returns an error wrapping ErrInvalidRequest. The request's byte
+// slices are kept, not copied: the caller must not modify them afterwards.
 func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos int, err error) {
 	req := &r
 	switch req.Kind {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cuzk-project/cuzk/device/sim"
+	"github.com/cuzk-project/cuzk/timeline"
 )
 
 // TestDuplicateRequestIDWithOtherContent: a request id names one request.
@@ -55,5 +56,40 @@ func TestDuplicateRequestIDWithOtherContent(t *testing.T) {
 	}
 	if n := env.planner.calls.Load(); n != 1 {
 		t.Fatalf("planned %d times, want 1", n)
+	}
+}
+
+// TestRetryAfterFailureStartsOver: a request under the id of a job that
+// failed or was cancelled starts a new job (Curio retries under the same
+// id); a completed job is joined.
+func TestRetryAfterFailureStartsOver(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, nil)
+	for _, tc := range []struct {
+		id   string
+		tj   testJob
+		want Status
+	}{
+		{"failed", testJob{Tag: 1, Parts: 2, FailSynth: 1}, StatusFailed},
+		{"cancelled", testJob{Tag: 2, Parts: 2, Gate: "c"}, StatusCancelled},
+		{"completed", testJob{Tag: 3, Parts: 2}, StatusCompleted},
+	} {
+		id := env.submit(t, tc.id, KindPoRepSealCommit, 0, tc.tj)
+		if tc.want == StatusCancelled {
+			env.e.Cancel(id)
+			close(env.planner.gate("c")) // the retry may run
+		}
+		if r := env.await(t, id); r.Status != tc.want {
+			t.Fatalf("%s: %v %s", id, r.Status, r.Error)
+		}
+		runs := env.dev.Runs()
+		env.submit(t, tc.id, KindPoRepSealCommit, 0, tc.tj) // the same request again
+		r := env.await(t, id)
+		if tc.want == StatusCompleted {
+			if r.Status != StatusCompleted || env.dev.Runs() != runs || env.count(timeline.JobSubmit, id) != 1 {
+				t.Fatalf("%s: a completed job was not joined (%v, %d more runs)", id, r.Status, env.dev.Runs()-runs)
+			}
+		} else if env.count(timeline.JobSubmit, id) != 2 {
+			t.Fatalf("%s: the retry did not start a new job (%v)", id, r.Status)
+		}
 	}
 }
