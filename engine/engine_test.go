@@ -398,7 +398,10 @@ func TestManyConcurrentJobs(t *testing.T) {
 			over.Do(func() { overUsed = u })
 		}
 	}}
-	devs := []*sim.Device{sim.New(sim.Config{}), sim.New(sim.Config{})}
+	// Runs take 1 ms so that one device's workers cannot drain the queue
+	// before the other's are scheduled (with instant Runs, a loaded machine
+	// sometimes left a device with no work at all).
+	devs := []*sim.Device{sim.New(sim.Config{Run: time.Millisecond}), sim.New(sim.Config{Run: time.Millisecond})}
 	e, err := New(Config{
 		Devices:          []groth16.Device{devs[0], devs[1]},
 		SynthesisWorkers: 8,
