@@ -19,6 +19,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/device/cpu"
+	"github.com/cuzk-project/cuzk/device/cuda"
 	"github.com/cuzk-project/cuzk/device/sim"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
@@ -224,9 +225,36 @@ func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 		}
 		return out, nil
 	case "cuda":
-		return nil, errors.New("device.kind = \"cuda\": this binary has no CUDA backend yet; use \"cpu\"")
+		return cudaDevices(cfg.GPUs.Devices)
 	}
 	return nil, fmt.Errorf("device.kind %q is not one of cpu, cuda, sim", cfg.Device.Kind)
+}
+
+// cudaDevices opens the listed CUDA ordinals (all visible ones when the list
+// is empty) through libcuzk_cuda.so.
+func cudaDevices(ordinals []int) ([]groth16.Device, error) {
+	infos, err := cuda.Devices()
+	if err != nil {
+		return nil, fmt.Errorf("device.kind = \"cuda\": %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
+	}
+	if len(ordinals) == 0 {
+		for _, in := range infos {
+			ordinals = append(ordinals, in.Index)
+		}
+	}
+	if len(ordinals) == 0 {
+		return nil, errors.New("device.kind = \"cuda\": no CUDA device is visible")
+	}
+	out := make([]groth16.Device, 0, len(ordinals))
+	for _, i := range ordinals {
+		d, err := cuda.New(i)
+		if err != nil {
+			return nil, fmt.Errorf("device.kind = \"cuda\": %w", err)
+		}
+		in := d.Info()
+		out = append(out, namedDevice{d, fmt.Sprintf("%s (cuda %d, %d SMs)", in.Name, i, in.SMs)})
+	}
+	return out, nil
 }
 
 // namedDevice gives a device without a Name method one for the status.
