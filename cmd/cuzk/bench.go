@@ -45,6 +45,7 @@ type benchOptions struct {
 	kind        string
 
 	paramsDir    string
+	device       string // in-process: cpu or cuda
 	workers      int
 	synthWorkers int
 	budgetGiB    float64
@@ -84,6 +85,7 @@ cache directory (NOT for production). With --addr it drives a daemon over gRPC; 
 	pf.StringVar(&o.kind, "kind", "porep", "proof kind the jobs are submitted as: porep, snap, wpost, winning")
 	pf.IntVarP(&o.concurrency, "jobs", "j", 2, "jobs in flight at once")
 	pf.StringVar(&o.paramsDir, "params-dir", "", "in-process: dev parameter cache (default: user cache dir/cuzk/params)")
+	pf.StringVar(&o.device, "device", "cpu", "in-process: cpu, or cuda (every visible GPU, through libcuzk_cuda.so)")
 	pf.IntVar(&o.workers, "gpu-workers", 2, "in-process: device workers sharing the device lock")
 	pf.IntVar(&o.synthWorkers, "synthesis-workers", 0, "in-process: concurrent syntheses (0: number of CPUs)")
 	pf.Float64Var(&o.budgetGiB, "budget", 8, "in-process: memory budget in GiB")
@@ -193,6 +195,8 @@ func (o *benchOptions) validate() error {
 		return fmt.Errorf("--gpu-workers %d: want 1..16", o.workers)
 	case o.synthWorkers < 0 || o.synthWorkers > 4096:
 		return fmt.Errorf("--synthesis-workers %d: want 0 (number of CPUs) .. 4096", o.synthWorkers)
+	case o.device != "cpu" && o.device != "cuda":
+		return fmt.Errorf("--device %q: want cpu or cuda", o.device)
 	case o.constraints > circuits.MaxSyntheticConstraints:
 		// No synthetic request may ask for more: refuse before any setup.
 		return fmt.Errorf("--constraints %d: at most %d", o.constraints, circuits.MaxSyntheticConstraints)
@@ -231,7 +235,7 @@ func (o *benchOptions) shape() string {
 	return fmt.Sprintf("%d partitions × %s rows", o.partitions, rows)
 }
 
-// localTarget is an in-process engine on the CPU device.
+// localTarget is an in-process engine on the CPU device (or the GPUs).
 type localTarget struct {
 	o       *benchOptions
 	e       *engine.Engine
@@ -241,6 +245,8 @@ type localTarget struct {
 	vanilla []byte
 	id      string
 	stamp   string
+
+	deviceName string // "" for the CPU device
 }
 
 func newLocalTarget(o *benchOptions) (*localTarget, error) {
@@ -258,8 +264,16 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 		id:      circuits.SyntheticID(o.circuit()),
 		stamp:   fmt.Sprint(time.Now().UnixNano()),
 	}
+	devices := []groth16.Device{cpu.New(0)}
+	if o.device == "cuda" {
+		var err error
+		if devices, err = cudaDevices(nil); err != nil {
+			return nil, err
+		}
+		t.deviceName = devices[0].(engine.Named).Name()
+	}
 	e, err := engine.New(engine.Config{
-		Devices:          []groth16.Device{cpu.New(0)},
+		Devices:          devices,
 		WorkersPerDevice: o.workers,
 		SynthesisWorkers: o.synthWorkers,
 		Budget:           memory.New(uint64(o.budgetGiB * (1 << 30))),
@@ -275,8 +289,12 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 }
 
 func (t *localTarget) describe() string {
-	return fmt.Sprintf("cuzk bench: in-process engine, CPU device (%d cores), %d device workers; jobs of %s (%s)",
-		runtime.NumCPU(), t.o.workers, t.o.shape(), t.id)
+	dev := fmt.Sprintf("CPU device (%d cores)", runtime.NumCPU())
+	if t.deviceName != "" {
+		dev = t.deviceName
+	}
+	return fmt.Sprintf("cuzk bench: in-process engine, %s, %d device workers; jobs of %s (%s)",
+		dev, t.o.workers, t.o.shape(), t.id)
 }
 
 func (t *localTarget) preload(ctx context.Context, w io.Writer) error {
@@ -338,6 +356,8 @@ type remoteTarget struct {
 	vanilla []byte
 	id      string
 	stamp   string
+
+	deviceName string // "" for the CPU device
 }
 
 func newRemoteTarget(o *benchOptions) (*remoteTarget, error) {

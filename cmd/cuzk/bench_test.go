@@ -63,7 +63,7 @@ func TestRunJobs(t *testing.T) {
 }
 
 func TestBenchOptionsValidate(t *testing.T) {
-	ok := benchOptions{count: 1, concurrency: 1, constraints: 1 << 10, partitions: 2, budgetGiB: 1, kind: "porep", workers: 2}
+	ok := benchOptions{count: 1, concurrency: 1, constraints: 1 << 10, partitions: 2, budgetGiB: 1, kind: "porep", device: "cpu", workers: 2}
 	tests := []struct {
 		name    string
 		mod     func(o *benchOptions)
@@ -81,6 +81,7 @@ func TestBenchOptionsValidate(t *testing.T) {
 		{"a billion device workers", func(o *benchOptions) { o.workers = 1e9 }, "--gpu-workers"},
 		{"a billion synthesis workers", func(o *benchOptions) { o.synthWorkers = 1e9 }, "--synthesis-workers"},
 		{"NaN budget", func(o *benchOptions) { o.budgetGiB = math.NaN() }, "--budget"},
+		{"unknown device", func(o *benchOptions) { o.device = "tpu" }, "--device"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -235,7 +235,7 @@ func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 func cudaDevices(ordinals []int) ([]groth16.Device, error) {
 	infos, err := cuda.Devices()
 	if err != nil {
-		return nil, fmt.Errorf("device.kind = \"cuda\": %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
+		return nil, fmt.Errorf("cuda devices: %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
 	}
 	if len(ordinals) == 0 {
 		for _, in := range infos {
@@ -243,13 +243,13 @@ func cudaDevices(ordinals []int) ([]groth16.Device, error) {
 		}
 	}
 	if len(ordinals) == 0 {
-		return nil, errors.New("device.kind = \"cuda\": no CUDA device is visible")
+		return nil, errors.New("cuda devices: none is visible (no GPU, or libcuzk_cuda.so not found: build it with make cuda, or set CUZK_CUDA_LIB)")
 	}
 	out := make([]groth16.Device, 0, len(ordinals))
 	for _, i := range ordinals {
 		d, err := cuda.New(i)
 		if err != nil {
-			return nil, fmt.Errorf("device.kind = \"cuda\": %w", err)
+			return nil, fmt.Errorf("cuda device %d: %w", i, err)
 		}
 		in := d.Info()
 		out = append(out, namedDevice{d, fmt.Sprintf("%s (cuda %d, %d SMs)", in.Name, i, in.SMs)})
