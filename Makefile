@@ -5,7 +5,7 @@ NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC -lineinfo --threads 2
 BIN       ?= bin
 CUDA_SRC  := cuda/cuzk.cu cuda/cuzk.h cuda/field.cuh cuda/ec.cuh cuda/ntt.cuh cuda/msm.cuh
 
-.PHONY: all cuda cuda-test go-test-bin clean
+.PHONY: all cuda cuda-test cuda-eo cuda-ptx go-test-bin clean
 
 all: cuda
 
@@ -29,6 +29,16 @@ go-test-bin:
 
 clean:
 	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test
+
+# Variant with the even/odd-row Montgomery product for Fr and Fp, in $(BIN)/eo.
+cuda-eo: $(BIN)/eo/cuzk_harness
+
+$(BIN)/eo/libcuzk_cuda.so: $(CUDA_SRC)
+	@mkdir -p $(BIN)/eo
+	$(NVCC) $(NVFLAGS) -DCUZK_EO_MUL -shared -o $@ cuda/cuzk.cu
+
+$(BIN)/eo/cuzk_harness: cuda/test/harness.cu $(BIN)/eo/libcuzk_cuda.so
+	$(NVCC) $(NVFLAGS) -DCUZK_EO_MUL -Xcompiler -fopenmp -o $@ cuda/test/harness.cu -L$(BIN)/eo -lcuzk_cuda -Xlinker -rpath,'$$ORIGIN' -lgomp
 
 # Variant with the PTX carry-chain Montgomery product, in $(BIN)/ptx.
 cuda-ptx: $(BIN)/ptx/cuzk_harness

@@ -152,7 +152,9 @@ struct Fe {
   // Montgomery product (CIOS), result fully reduced.
   HD friend Fe operator*(const Fe& a, const Fe& b) {
 #if defined(__CUDA_ARCH__)
-#if defined(CUZK_PTX_MUL)
+#if defined(CUZK_EO_MUL)
+    if (true) return mul_eo(a, b);
+#elif defined(CUZK_PTX_MUL)
     if (true) return mul_ptx(a, b);
 #else
     // measured on the H200: the PTX chains win for Fp (1.51e10 vs 1.35e10
@@ -209,6 +211,60 @@ struct Fe {
 #pragma unroll
     for (int j = 1; j < N; j++) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(x[j]), "r"(y));
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+  }
+  // Even/odd rows: the low and high halves of each product a_j*y go to
+  // adjacent words (k, k+1) of one accumulator, even j in E, odd j in O,
+  // so each pair can issue as one wide multiply-add. E gets words
+  // i..i+N-1 and its carry in word i+N; O words i+1..i+N, carry in i+N+1.
+  __device__ __forceinline__ static void row_eo(uint32_t* E, uint32_t* O, const uint32_t* x,
+                                                uint32_t y, int i) {
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[i]) : "r"(x[0]), "r"(y));
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[i + 1]) : "r"(x[0]), "r"(y));
+#pragma unroll
+    for (int j = 2; j < N; j += 2) {
+      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[i + j]) : "r"(x[j]), "r"(y));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[i + j + 1]) : "r"(x[j]), "r"(y));
+    }
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[i + N]));
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[i + 1]) : "r"(x[1]), "r"(y));
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[i + 2]) : "r"(x[1]), "r"(y));
+#pragma unroll
+    for (int j = 3; j < N; j += 2) {
+      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[i + j]) : "r"(x[j]), "r"(y));
+      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[i + j + 1]) : "r"(x[j]), "r"(y));
+    }
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(O[i + N + 1]));
+  }
+  // Montgomery product with interleaved product and reduction rows on the
+  // even/odd accumulators (no shifting); word i's total is E[i]+O[i]+cin.
+  __device__ __forceinline__ static Fe mul_eo(const Fe& a, const Fe& b) {
+    uint32_t E[2 * N + 2], O[2 * N + 2], p[N];
+#pragma unroll
+    for (int i = 0; i < N; i++) p[i] = C::mod(i);
+#pragma unroll
+    for (int i = 0; i < 2 * N + 2; i++) E[i] = O[i] = 0;
+    uint32_t cin = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      row_eo(E, O, a.v, b.v[i], i);
+      uint32_t m = (E[i] + O[i] + cin) * C::INV;
+      row_eo(E, O, p, m, i);
+      uint64_t tot = (uint64_t)E[i] + O[i] + cin;
+      cin = (uint32_t)(tot >> 32);
+    }
+    // result = E[N..2N] + O[N..2N+1] + cin at word N
+    Fe r;
+    uint32_t top;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(E[N]), "r"(O[N]));
+#pragma unroll
+    for (int k = 1; k < N; k++) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.v[k]) : "r"(E[N + k]), "r"(O[N + k]));
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(top) : "r"(E[2 * N]), "r"(O[2 * N]));
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(cin));
+#pragma unroll
+    for (int k = 1; k < N; k++) asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(r.v[k]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(top));
+    if (top != 0 || geq_mod(r.v)) sub_mod_inplace(r.v);
+    return r;
   }
   __device__ __forceinline__ static Fe mul_ptx(const Fe& a, const Fe& b) {
     uint32_t t[N + 2], p[N];
