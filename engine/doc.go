@@ -7,19 +7,15 @@
 // A request flows as follows (ARCHITECTURE.md §2):
 //
 //   - Submit checks the request, asks the Planner for a Plan (N partition
-//     units, a circuit id, the verifier) and returns at once; a second
-//     Submit with the same RequestID joins the job. A goroutine per job
-//     acquires its parameters (a slow load never blocks other jobs).
+//     units, a circuit id, the verifier), queues the units and returns at
+//     once; a second Submit with the same RequestID joins the job.
 //   - The synthesis queue orders units by (priority, job sequence,
 //     partition): the key is unique, so no unit can displace another. One
-//     dispatcher takes a free synthesis slot, the best unit, then that
-//     unit's memory reservation; a better unit arriving while it waits for
-//     memory takes the reservation first. A unit that cannot fit while no
-//     unit is in flight to give memory back (parameters of admitted jobs
-//     hold the budget) fails its job with ErrNoMemory rather than stall
-//     the dispatcher for good. One extra slot is reserved for
-//     CRITICAL units, so a WinningPoSt never waits behind long PoRep
-//     syntheses.
+//     dispatcher takes a free synthesis slot, the best unit, the unit's
+//     parameters if it is its job's first unit to start (admission, below),
+//     then the unit's memory reservation; a better unit arriving while it
+//     waits for either goes first. One extra slot is reserved for CRITICAL
+//     units, so a WinningPoSt never waits behind long PoRep syntheses.
 //   - Synthesized units enter the device queue (same order). Each device
 //     has WorkersPerDevice workers: Prepare unlocked, Run under the device
 //     lock (handed to the best waiting unit, not to whoever asks first),
@@ -30,12 +26,39 @@
 //     The last partition triggers batch verification of the decoded bytes;
 //     only a verified proof completes the job.
 //
+// Admission. A job acquires its parameters (ParamsSource.Acquire, which
+// may load them and charge them to the budget) only when the dispatcher
+// starts its first unit, so jobs are admitted one at a time in priority
+// order, and holds them until its last unit retires (the source counts
+// references; idle sets stay resident until the budget's evictor drops
+// them). The acquisition runs on its own goroutine and the dispatcher
+// waits for it, preemptible by a better unit like a memory wait; a cold
+// load therefore holds up only worse units, which it would compete with
+// for memory anyway. The rule that keeps this free of deadlock: nothing
+// the dispatcher waits for may depend on work queued behind it. Memory
+// comes back from units in flight, which finish without the budget, and
+// from idle parameter sets, which the evictor drops; parameters held by a
+// job that still has units queued come back only when those units run.
+// So when a job's parameters, or its unit's reservation, cannot be had
+// and no unit is in flight (the dispatcher polls the budget while a load
+// waits in it), the dispatcher
+//
+//  1. evicts every idle parameter set through ParamsCache, whatever its
+//     minimum idle time, and tries again if that freed anything;
+//  2. makes a job that has started no unit give its parameters back;
+//  3. if another job holding parameters has units queued, sets the job
+//     aside (parks its units) until some job gives its parameters back,
+//     and serves that job: two circuits whose parameters cannot be
+//     resident together run one after the other;
+//  4. otherwise fails it with ErrNoMemory: its parameters and one unit
+//     never fit.
+//
 // A failing unit fails its job once; the job's queued units are removed
 // and its running units stop at their next stage boundary, each giving its
 // memory back. Cancel does the same. Finished results stay for ResultTTL.
 //
 // Goroutines are owned by the Engine: the dispatcher, the device workers
-// and the pruner run for its lifetime; per-job admission, per-unit
+// and the pruner run for its lifetime; parameter acquisition, per-unit
 // synthesis, Finish and verification goroutines are short-lived. All are
 // counted, and Close cancels and waits for every one.
 //

@@ -25,17 +25,17 @@ import (
 // ErrProofInvalid fails a job whose assembled proof did not verify.
 var ErrProofInvalid = errors.New("proof failed verification")
 
-// ErrNoMemory fails a job whose unit cannot fit in the memory budget while
-// nothing in flight will give memory back (what holds it, typically
-// parameters of queued jobs, is only released when jobs end).
+// ErrNoMemory fails a job whose parameters and unit cannot fit in the
+// memory budget while nothing in flight will give memory back and no other
+// job holding parameters can run to release them.
 var ErrNoMemory = errors.New("memory budget exhausted")
 
 // Engine proves requests. All methods are safe for concurrent use.
 //
 // Goroutines: New starts one synthesis dispatcher, WorkersPerDevice device
-// workers per device and a result pruner. Submit starts one goroutine per
-// job to acquire its parameters; the dispatcher starts one per unit
-// synthesis; device workers start one per Finish. All are counted in wg;
+// workers per device and a result pruner. The dispatcher starts one per
+// parameter acquisition and one per unit synthesis; device workers start
+// one per Finish. All are counted in wg;
 // Close cancels them and waits for every one.
 type Engine struct {
 	cfg    Config
@@ -220,11 +220,19 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 		close(j.planned)
 		return "", 0, ErrClosed
 	}
-	e.wg.Add(1)
 	pos := e.queuePosition(j)
 	e.mu.Unlock()
+	j.mu.Lock()
+	if j.state == statePlanning { // a concurrent Cancel may have ended it
+		j.state = stateQueued
+	}
+	j.mu.Unlock()
 	close(j.planned)
-	go e.admit(j)
+	// The units wait in the queue without parameters: the dispatcher
+	// acquires them when it starts the job's first unit (admission).
+	for i, p := range plan.Partitions {
+		e.queue(e.synthQ, &unit{job: j, key: unitKey{j.priority, j.seq, i}, part: p})
+	}
 	return id, pos, nil
 }
 
@@ -306,48 +314,6 @@ func (e *Engine) plan(ctx context.Context, req *Request) (p *Plan, err error) {
 		}
 	}
 	return p, nil
-}
-
-// admit acquires the job's parameters (possibly loading them) and queues
-// its units for synthesis. It runs on its own goroutine so that a slow
-// parameter load never blocks other jobs (cuzk-anchor.md F8).
-func (e *Engine) admit(j *job) {
-	defer e.wg.Done()
-	// Set before admit started and dropped only after its last unit
-	// retires: safe to read here without the lock.
-	circuit, parts := j.plan.CircuitID, j.plan.Partitions
-	t0 := time.Now()
-	params, release, err := e.cfg.Params.Acquire(j.ctx, circuit)
-	if err == nil && params == nil {
-		if release != nil {
-			release()
-		}
-		err = errors.New("the source returned no parameters")
-	}
-	if err != nil {
-		if j.ctx.Err() == nil {
-			e.end(j, StatusFailed, nil, fmt.Errorf("parameters %q: %w", circuit, err))
-		}
-		j.dropPlan()
-		return
-	}
-	if release == nil {
-		release = func() {}
-	}
-	j.mu.Lock()
-	if j.state == stateDone {
-		j.mu.Unlock()
-		release()
-		j.dropPlan()
-		return
-	}
-	j.params, j.release = params, release
-	j.srsLoad = time.Since(t0)
-	j.state = stateQueued
-	j.mu.Unlock()
-	for i, p := range parts {
-		e.queue(e.synthQ, &unit{job: j, key: unitKey{j.priority, j.seq, i}, part: p})
-	}
 }
 
 // Await waits for the job's result; every caller gets its own copy. A
@@ -482,6 +448,8 @@ func (e *Engine) retire(u *unit) {
 	j.mu.Unlock()
 	if release != nil {
 		release()
+		// Jobs set aside for want of memory may fit now.
+		e.synthQ.unpark()
 	}
 	// Last: until the parameters are back, this unit may still free memory.
 	if u.inflight {

@@ -14,7 +14,7 @@ import (
 type jobState uint8
 
 const (
-	statePlanning jobState = iota // planned, waiting for its parameters
+	statePlanning jobState = iota // being planned by Submit
 	stateQueued                   // units queued, none synthesizing yet
 	stateRunning                  // at least one unit started
 	stateDone                     // result set
@@ -49,15 +49,18 @@ type job struct {
 	result   Result
 	finished time.Time
 	plan     *Plan
-	params   *groth16.Params
-	release  func() // gives the parameters back; called when live reaches 0
-	live     int    // units not yet retired
-	asm      *Assembler
-	inputs   [][]fr.Element
-	started  time.Time // first synthesis start
-	srsLoad  time.Duration
-	synth    time.Duration
-	gpu      time.Duration
+	// params are acquired when the dispatcher starts the job's first unit
+	// (admission) and held until its last unit retires.
+	params     *groth16.Params
+	release    func() // gives the parameters back; called when live reaches 0
+	live       int    // units not yet retired
+	dispatched int    // units that got their memory reservation
+	asm        *Assembler
+	inputs     [][]fr.Element
+	started    time.Time // first synthesis start
+	srsLoad    time.Duration
+	synth      time.Duration
+	gpu        time.Duration
 }
 
 // unit is one partition on its way through the pipeline.
@@ -81,12 +84,11 @@ func (j *job) finalResult() Result {
 	return r
 }
 
-// dropPlan forgets the plan of a job that ended before its units were
-// queued (no unit will retire to drop it): its closures hold the request.
-func (j *job) dropPlan() {
+// admitted reports whether j holds its parameters.
+func (j *job) admitted() bool {
 	j.mu.Lock()
-	j.plan, j.live = nil, 0
-	j.mu.Unlock()
+	defer j.mu.Unlock()
+	return j.params != nil
 }
 
 func (j *job) markStarted(now time.Time) {

@@ -26,15 +26,19 @@ func (k unitKey) less(o unitKey) bool {
 	return k.partition < o.partition
 }
 
-// unitQueue is a blocking priority queue of units.
+// unitQueue is a blocking priority queue of units. Parked units are kept
+// aside, out of the order, until unpark puts them back.
 type unitQueue struct {
-	mu   sync.Mutex
-	h    unitHeap
-	wake chan struct{} // closed and replaced on every push
+	mu     sync.Mutex
+	h      unitHeap
+	parked []*unit
+	wake   chan struct{} // closed and replaced on every push
 
 	// The dispatcher's memory wait: a push that outranks waitKey cancels it.
 	waitKey    unitKey
 	waitCancel context.CancelFunc
+	// waitIdle: interruptWait ends the wait too (a memory wait).
+	waitIdle bool
 }
 
 func newUnitQueue() *unitQueue { return &unitQueue{wake: make(chan struct{})} }
@@ -51,9 +55,59 @@ func (q *unitQueue) push(u *unit) {
 	q.mu.Unlock()
 }
 
-func (q *unitQueue) setWaiting(k unitKey, cancel context.CancelFunc) {
+// park sets u and every queued unit of its job aside.
+func (q *unitQueue) park(u *unit) {
 	q.mu.Lock()
-	q.waitKey, q.waitCancel = k, cancel
+	defer q.mu.Unlock()
+	q.parked = append(q.parked, u)
+	kept := q.h[:0]
+	for _, o := range q.h {
+		if o.job == u.job {
+			q.parked = append(q.parked, o)
+		} else {
+			kept = append(kept, o)
+		}
+	}
+	for i := len(kept); i < len(q.h); i++ {
+		q.h[i] = nil
+	}
+	q.h = kept
+	heap.Init(&q.h)
+}
+
+// unpark puts every parked unit back in the order.
+func (q *unitQueue) unpark() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.parked) == 0 {
+		return
+	}
+	for _, u := range q.parked {
+		heap.Push(&q.h, u)
+	}
+	q.parked = nil
+	close(q.wake)
+	q.wake = make(chan struct{})
+}
+
+// jobs lists the jobs that have units in the order (parked ones are not).
+func (q *unitQueue) jobs() []*job {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var out []*job
+	seen := map[*job]bool{}
+	for _, u := range q.h {
+		if !seen[u.job] {
+			seen[u.job] = true
+			out = append(out, u.job)
+		}
+	}
+	return out
+}
+
+func (q *unitQueue) setWaiting(k unitKey, cancel context.CancelFunc, interruptible bool) {
+	q.mu.Lock()
+	q.waitKey, q.waitCancel, q.waitIdle = k, cancel, interruptible
 	// Something better may have arrived between pop and now.
 	if len(q.h) > 0 && q.h[0].key.less(k) {
 		cancel()
@@ -62,11 +116,11 @@ func (q *unitQueue) setWaiting(k unitKey, cancel context.CancelFunc) {
 	q.mu.Unlock()
 }
 
-// interruptWait ends the dispatcher's memory wait, if any, so that it
-// looks again (the last unit in flight retired).
+// interruptWait ends the dispatcher's memory wait, if any (not a wait for
+// parameters), so that it looks again (the last unit in flight retired).
 func (q *unitQueue) interruptWait() {
 	q.mu.Lock()
-	if q.waitCancel != nil {
+	if q.waitCancel != nil && q.waitIdle {
 		q.waitCancel()
 		q.waitCancel = nil
 	}
@@ -137,6 +191,16 @@ func (q *unitQueue) removeJob(j *job) []*unit {
 	}
 	q.h = kept
 	heap.Init(&q.h)
+	parked := q.parked[:0]
+	for _, u := range q.parked {
+		if u.job == j {
+			out = append(out, u)
+		} else {
+			parked = append(parked, u)
+		}
+	}
+	clear(q.parked[len(parked):])
+	q.parked = parked
 	return out
 }
 
@@ -144,15 +208,15 @@ func (q *unitQueue) removeJob(j *job) []*unit {
 func (q *unitQueue) drain() []*unit {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	out := []*unit(q.h)
-	q.h = nil
+	out := append([]*unit(q.h), q.parked...)
+	q.h, q.parked = nil, nil
 	return out
 }
 
 func (q *unitQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.h)
+	return len(q.h) + len(q.parked)
 }
 
 type unitHeap []*unit

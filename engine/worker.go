@@ -13,9 +13,11 @@ import (
 )
 
 // dispatch feeds the synthesis stage: it takes a free worker slot, the
-// highest-priority queued unit, and that unit's memory reservation, in this
-// order, then starts the unit's synthesis. While it waits for memory, a
-// newly queued unit of higher priority preempts the wait and goes first.
+// highest-priority queued unit, its job's parameters when this is the job's
+// first unit (admission), and the unit's memory reservation, in this order,
+// then starts the unit's synthesis. While it waits for parameters or
+// memory, a newly queued unit of higher priority preempts the wait and
+// goes first.
 func (e *Engine) dispatch() {
 	defer e.wg.Done()
 	for {
@@ -32,54 +34,250 @@ func (e *Engine) dispatch() {
 			e.freeSlot(slot)
 			continue
 		}
-		j := u.job
-		if j.ctx.Err() != nil {
-			e.retire(u)
+		if !e.startUnit(u) {
 			e.freeSlot(slot)
 			continue
 		}
-		res, ok := e.budget.TryReserve(u.part.Reserve)
-		if !ok && e.stuck() {
-			// No partition holds memory that it will give back, so only
-			// the evictor can make room: waiting would stall this unit,
-			// and every one behind it, for good.
-			if res, ok = e.budget.TryReserveEvicting(u.part.Reserve); !ok {
-				e.unitFailed(u, "memory", fmt.Errorf("%w: %d bytes needed, %d of %d free, and no partition in flight to free more",
-					ErrNoMemory, u.part.Reserve, e.budget.Available(), e.budget.Limit()))
-				e.freeSlot(slot)
-				continue
-			}
-		}
-		if !ok {
-			var err error
-			wctx, preempt := context.WithCancel(j.ctx)
-			e.synthQ.setWaiting(u.key, preempt)
-			if e.stuck() { // the last unit in flight retired meanwhile
-				preempt()
-			}
-			res, err = e.budget.Reserve(wctx, u.part.Reserve)
-			e.synthQ.clearWaiting()
-			preempted := wctx.Err() != nil && j.ctx.Err() == nil
-			preempt()
-			if err != nil {
-				switch {
-				case j.ctx.Err() != nil: // job ended or engine closing
-					e.retire(u)
-				case preempted:
-					e.queue(e.synthQ, u)
-				default:
-					e.unitFailed(u, "memory", err)
-				}
-				e.freeSlot(slot)
-				continue
-			}
-		}
-		u.res = res
-		u.inflight = true
-		e.inflight.Add(1)
 		e.wg.Add(1)
 		go e.synthesize(u, slot)
 	}
+}
+
+// errWait ends a wait for parameters or memory without failing the job:
+// errPreempted when a better unit arrived, errStuck when the wait could
+// only end by memory that nothing in flight will give back.
+var (
+	errPreempted = errors.New("preempted")
+	errStuck     = errors.New("stuck")
+)
+
+// startUnit admits u's job if u is its first unit to start, then reserves u's
+// memory. It reports whether u may synthesize; otherwise u was queued
+// again, set aside, retired or failed its job.
+func (e *Engine) startUnit(u *unit) bool {
+	j := u.job
+	if j.ctx.Err() != nil {
+		e.retire(u)
+		return false
+	}
+	if !j.admitted() {
+		err := e.admit(u)
+		switch {
+		case err == nil:
+		case j.ctx.Err() != nil: // job ended or engine closing
+			e.retire(u)
+			return false
+		case errors.Is(err, errPreempted):
+			e.queue(e.synthQ, u)
+			return false
+		case errors.Is(err, errStuck):
+			e.noMemory(u)
+			return false
+		default:
+			e.fail(j, err)
+			e.retire(u)
+			return false
+		}
+	}
+	res, ok := e.budget.TryReserve(u.part.Reserve)
+	if !ok && e.stuck() {
+		// No partition holds memory that it will give back, so only
+		// the evictor can make room: waiting would stall this unit,
+		// and every one behind it, for good.
+		res, ok = e.budget.TryReserveEvicting(u.part.Reserve)
+		if !ok {
+			e.noMemory(u)
+			return false
+		}
+	}
+	if !ok {
+		wctx, preempt := context.WithCancel(j.ctx)
+		e.synthQ.setWaiting(u.key, preempt, true)
+		if e.stuck() { // the last unit in flight retired meanwhile
+			preempt()
+		}
+		var err error
+		res, err = e.budget.Reserve(wctx, u.part.Reserve)
+		e.synthQ.clearWaiting()
+		preempted := wctx.Err() != nil && j.ctx.Err() == nil
+		preempt()
+		if err != nil {
+			switch {
+			case j.ctx.Err() != nil:
+				e.retire(u)
+			case preempted: // or stuck: the next look decides
+				e.queue(e.synthQ, u)
+			default:
+				e.unitFailed(u, "memory", err)
+			}
+			return false
+		}
+	}
+	u.res = res
+	u.inflight = true
+	e.inflight.Add(1)
+	j.mu.Lock()
+	j.dispatched++
+	j.mu.Unlock()
+	return true
+}
+
+// admit acquires the parameters of u's job for its first unit. The source
+// runs on its own goroutine while the dispatcher waits, so that a better
+// unit arriving, or the wait becoming hopeless (the load waits for memory
+// and nothing is in flight to give any back), abandons the acquisition
+// rather than let it hold up the dispatcher (cuzk-anchor.md F8). It
+// returns nil once the job holds its parameters, errPreempted, errStuck,
+// or why the source failed.
+func (e *Engine) admit(u *unit) error {
+	j := u.job
+	circuit := j.plan.CircuitID // the plan lives as long as u does
+	actx, cancel := context.WithCancel(j.ctx)
+	defer cancel()
+	type acquired struct {
+		p       *groth16.Params
+		release func()
+		err     error
+	}
+	got := make(chan acquired, 1)
+	t0 := time.Now()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		var a acquired
+		_, a.err = safeStep(func() (struct{}, error) {
+			var err error
+			a.p, a.release, err = e.cfg.Params.Acquire(actx, circuit)
+			return struct{}{}, err
+		})
+		got <- a
+	}()
+	// Not interrupted when the last unit in flight retires: a load that
+	// is decoding must not be abandoned; the poll sees a hopeless one.
+	e.synthQ.setWaiting(u.key, cancel, false)
+	poll := time.NewTicker(5 * time.Millisecond)
+	var a acquired
+	var why error
+wait:
+	for {
+		select {
+		case a = <-got:
+			break wait
+		case <-actx.Done():
+			why = errPreempted
+			break wait
+		case <-poll.C:
+			// The budget is only ever waited on by this acquisition (or a
+			// Preload): with nothing in flight it waits for good.
+			if e.inflight.Load() == 0 && e.budget.Waiting() > 0 {
+				why = errStuck
+				break wait
+			}
+		}
+	}
+	poll.Stop()
+	e.synthQ.clearWaiting()
+	if why != nil {
+		cancel()
+		// The source returns soon after its context ends; whatever it
+		// hands over late goes straight back.
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			if a := <-got; a.err == nil && a.release != nil {
+				a.release()
+			}
+		}()
+		return why
+	}
+	if a.err == nil && a.p == nil {
+		if a.release != nil {
+			a.release()
+		}
+		a.err = errors.New("the source returned no parameters")
+	}
+	if a.err != nil {
+		return fmt.Errorf("parameters %q: %w", circuit, a.err)
+	}
+	if a.release == nil {
+		a.release = func() {}
+	}
+	j.mu.Lock()
+	if j.state == stateDone {
+		j.mu.Unlock()
+		a.release()
+		return ErrCancelled
+	}
+	j.params, j.release = a.p, a.release
+	j.srsLoad += time.Since(t0)
+	j.mu.Unlock()
+	return nil
+}
+
+// noMemory handles u when its job's parameters or its own reservation
+// cannot be had and nothing in flight will give memory back. In order:
+// idle parameter sets are evicted, however recently used, and u tries
+// again; a job that has started no unit gives its parameters back (they
+// are idle now, evictable); if another job holding parameters has units
+// queued, u's job is set aside until some job gives its parameters back
+// (it may fit then); otherwise it never will and fails with ErrNoMemory.
+func (e *Engine) noMemory(u *unit) {
+	if e.evictIdle() > 0 {
+		e.queue(e.synthQ, u)
+		return
+	}
+	j := u.job
+	j.mu.Lock()
+	var release func()
+	if j.dispatched == 0 {
+		release, j.release, j.params = j.release, nil, nil
+	}
+	j.mu.Unlock()
+	if release != nil {
+		release()
+	}
+	for _, o := range e.synthQ.jobs() {
+		if o != j && o.admitted() {
+			e.park(u)
+			return
+		}
+	}
+	e.unitFailed(u, "memory", fmt.Errorf("%w: %d bytes needed with the job's parameters, %d of %d free, and no partition in flight to free more",
+		ErrNoMemory, u.part.Reserve, e.budget.Available(), e.budget.Limit()))
+}
+
+// park sets u's job aside (see unitQueue.park), or retires u if the job
+// has ended: as in queue, under the job's lock.
+func (e *Engine) park(u *unit) {
+	j := u.job
+	j.mu.Lock()
+	ended := j.state == stateDone
+	if !ended {
+		e.synthQ.park(u)
+	}
+	j.mu.Unlock()
+	if ended {
+		e.retire(u)
+	}
+}
+
+// evictIdle evicts every parameter set nobody holds, through the
+// ParamsCache, whatever its minimum idle time: the alternative is a job
+// failed for want of memory. It returns the bytes freed.
+func (e *Engine) evictIdle() (freed uint64) {
+	c, ok := e.cfg.Params.(ParamsCache)
+	if !ok {
+		return 0
+	}
+	for _, s := range c.Status() {
+		if s.RefCount != 0 || s.Tier != TierHot {
+			continue
+		}
+		if _, n, err := c.Evict(s.CircuitID); err == nil {
+			freed += n
+		}
+	}
+	return freed
 }
 
 // stuck reports that no unit in flight will give memory back and nobody
