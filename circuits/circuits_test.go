@@ -13,6 +13,7 @@ import (
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/srs"
 	"github.com/cuzk-project/cuzk/timeline"
 )
 
@@ -201,4 +202,37 @@ func FuzzPlan(f *testing.F) {
 			t.Fatalf("plan's circuit id %q: %v", p.CircuitID, err)
 		}
 	})
+}
+
+// TestDevParamsBytesBoundsLoad: the estimate the daemon reserves before a
+// dev load is at least what the loaded parameters take, and not wildly
+// more (the cache gives the excess back, but it is held while loading).
+// Load keeps nothing: a second Load of a cached id reads the file again.
+func TestDevParamsBytesBoundsLoad(t *testing.T) {
+	dir := t.TempDir()
+	d := NewDevParams(dir)
+	for _, cfg := range []synthetic.Config{synthetic.Default(256), synthetic.Default(1000)} {
+		id := SyntheticID(cfg)
+		est, err := DevParamsBytes(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := d.Load(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := srs.ParamsBytes(p)
+		if est < got || est > 2*got {
+			t.Fatalf("%s: estimate %d bytes, loaded %d", id, est, got)
+		}
+		if _, err := os.Stat(d.Path(id)); err != nil {
+			t.Fatalf("%s: not cached on disk: %v", id, err)
+		}
+		if len(d.entries) != 0 {
+			t.Fatalf("Load kept %d entries in memory", len(d.entries))
+		}
+	}
+	if _, err := DevParamsBytes("porep-32g"); err == nil {
+		t.Fatal("DevParamsBytes accepted a non-synthetic id")
+	}
 }

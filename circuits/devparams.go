@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+	"unsafe"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/engine"
@@ -87,6 +90,58 @@ func (d *DevParams) Acquire(ctx context.Context, id string) (*groth16.Params, fu
 		return nil, nil, e.err
 	}
 	return e.p, func() {}, nil
+}
+
+// Load reads or generates the parameters of a synthetic circuit id as
+// Acquire does, but keeps nothing in memory: the caller owns them. The
+// daemon loads through an srs cache this way, so that dev parameters are
+// charged to the memory budget and evicted when idle like Filecoin ones.
+// Concurrent calls for one id each load; the cache makes them one.
+func (d *DevParams) Load(ctx context.Context, id string) (*groth16.Params, error) {
+	cfg, err := ParseSyntheticID(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLimits(cfg); err != nil {
+		return nil, fmt.Errorf("%w: %q: %v", engine.ErrUnknownCircuit, id, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return d.loadOrSetup(id, cfg)
+}
+
+// Path is where Load caches the parameters of id ("" when Dir is "").
+func (d *DevParams) Path(id string) string {
+	if d.Dir == "" {
+		return ""
+	}
+	return filepath.Join(d.Dir, id+".params")
+}
+
+// DevParamsBytes bounds from above the memory the parameters of a
+// synthetic circuit id take once decoded (srs.ParamsBytes of what Load
+// returns), for reserving it before they are read or generated. Ids that
+// Load would refuse return its error.
+func DevParamsBytes(id string) (uint64, error) {
+	cfg, err := ParseSyntheticID(id)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkLimits(cfg); err != nil {
+		return 0, fmt.Errorf("%w: %q: %v", engine.ErrUnknownCircuit, id, err)
+	}
+	g1 := uint64(unsafe.Sizeof(bls12381.G1Affine{}))
+	g2 := uint64(unsafe.Sizeof(bls12381.G2Affine{}))
+	inputs := uint64(cfg.Inputs) + 1
+	vars := inputs + uint64(cfg.CircuitConstraints())
+	domain := uint64(1) // H has one point per domain element, at most
+	for domain < uint64(cfg.Constraints)+inputs {
+		domain <<= 1
+	}
+	vk := uint64(unsafe.Sizeof(groth16.VerifyingKey{}))
+	// IC (inputs), L (aux), A and B in G1 (every variable), H, and B in G2.
+	return vk + (inputs+vars+2*vars+domain)*g1 + vars*g2, nil
 }
 
 func (d *DevParams) load(e *devEntry, id string, cfg synthetic.Config) {

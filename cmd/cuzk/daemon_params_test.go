@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+
+	"github.com/cuzk-project/cuzk/circuits"
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
+	"github.com/cuzk-project/cuzk/engine"
+)
+
+// TestDaemonChargesDevParams: the daemon's synthetic dev parameters are
+// charged to the memory budget while resident, so the status's memory
+// figure is their size once the job is done; they are listed with that
+// size and no reference, evicted on request (the budget back to zero), and
+// read again from the user cache directory by the next job.
+func TestDaemonChargesDevParams(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cuzkm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := testDaemonConfig(t, dir)
+	eng, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	sc := synthetic.Default(1 << 8)
+	id := circuits.SyntheticID(sc)
+	prove := func() {
+		t.Helper()
+		r, err := eng.Prove(context.Background(), engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(sc, 2)})
+		if err != nil || r.Status != engine.StatusCompleted {
+			t.Fatalf("prove: %v %v %q", err, r.Status, r.Error)
+		}
+	}
+	prove()
+	s := eng.Status()
+	if len(s.SRS) != 1 || s.SRS[0].CircuitID != id || s.SRS[0].Tier != engine.TierHot || s.SRS[0].RefCount != 0 {
+		t.Fatalf("SRS status %+v, want %s hot with no reference", s.SRS, id)
+	}
+	if s.MemoryUsed == 0 || s.MemoryUsed != s.SRS[0].SizeBytes {
+		t.Fatalf("memory used %d with nothing running, want the dev parameters' %d bytes", s.MemoryUsed, s.SRS[0].SizeBytes)
+	}
+	was, freed, err := eng.Evict(id)
+	if err != nil || !was || freed != s.SRS[0].SizeBytes {
+		t.Fatalf("evict: %v %v %d, want %d bytes freed", err, was, freed, s.SRS[0].SizeBytes)
+	}
+	if used := eng.Budget().Used(); used != 0 {
+		t.Fatalf("%d bytes used after evicting the only parameter set", used)
+	}
+	prove() // loads them again, from the user cache directory
+	if s := eng.Status(); s.MemoryUsed != s.SRS[0].SizeBytes || s.SRS[0].Tier != engine.TierHot {
+		t.Fatalf("after reloading: %+v, memory used %d", s.SRS, s.MemoryUsed)
+	}
+}
