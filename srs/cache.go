@@ -177,13 +177,29 @@ func (c *Cache) touch(e *entry) {
 // nothing) when the caller no longer uses them. While any reference is
 // held the entry is never evicted. Acquires that arrive during a load wait
 // for that load; if ctx is done first they return ctx.Err(), and the load
-// is abandoned once nobody waits for it.
+// is abandoned (cancelled) once nobody waits for it. An Acquire that
+// arrives while an abandoned load is still running waits for it to end,
+// then takes what it left or starts a new load.
 func (c *Cache) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
 	c.mu.Lock()
 	e, ok := c.entries[id]
 	if !ok {
 		c.mu.Unlock()
 		return nil, nil, unknown(id)
+	}
+	for e.load != nil && e.load.abandoned {
+		// Every waiter gave up on this load and it was cancelled, but a
+		// loader that does not stop may still finish it: wait for it
+		// rather than load a second copy beside it (twice the memory), and
+		// rather than join it and inherit its cancellation error.
+		done := e.load.done
+		c.mu.Unlock()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		c.mu.Lock()
 	}
 	if e.params != nil {
 		e.refs++
@@ -193,9 +209,7 @@ func (c *Cache) Acquire(ctx context.Context, id string) (*groth16.Params, func()
 		return p, c.releaser(e), nil
 	}
 	a := e.load
-	if a == nil || a.abandoned {
-		// An abandoned load may still be finishing with its context's error;
-		// a new caller starts afresh rather than inherit that error.
+	if a == nil {
 		lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		a = &attempt{done: make(chan struct{}), cancel: cancel}
 		e.load = a

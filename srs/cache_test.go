@@ -508,17 +508,19 @@ func ExampleCache() {
 	// Output: cold
 }
 
-func TestOverlappingLoadsKeepOne(t *testing.T) {
-	// Load 1 is abandoned by its only caller but ignores the cancellation;
-	// load 2 starts for a new caller; load 1 then finishes first.
-	gates := []chan struct{}{make(chan struct{}), make(chan struct{})}
+func TestAbandonedLoadIsWaitedFor(t *testing.T) {
+	// Load 1 is abandoned by its only caller but ignores the cancellation.
+	// A new caller waits for it instead of starting a second load beside it
+	// (twice the memory), and gets what it loaded.
+	gate := make(chan struct{})
 	var calls atomic.Int32
-	loaded := make([]*groth16.Params, 2)
+	var loaded atomic.Pointer[groth16.Params]
 	load := func(ctx context.Context, _, _ string) (*groth16.Params, error) {
-		i := calls.Add(1) - 1
-		<-gates[i]
-		loaded[i] = fakeParams(1000)
-		return loaded[i], nil
+		calls.Add(1)
+		<-gate
+		p := fakeParams(1000)
+		loaded.Store(p)
+		return p, nil
 	}
 	budget := memory.New(4 * unit)
 	c := New(Config{Circuits: map[string]Source{"a": {Size: unit}}, Load: load, Budget: budget})
@@ -540,25 +542,47 @@ func TestOverlappingLoadsKeepOne(t *testing.T) {
 	}
 	res := make(chan result)
 	go func() { p, r, err := c.Acquire(context.Background(), "a"); res <- result{p, r, err} }()
-	for calls.Load() < 2 {
-		time.Sleep(time.Millisecond)
+	time.Sleep(20 * time.Millisecond)
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("%d loads started while the abandoned one runs, want 1", n)
 	}
-	close(gates[0])
-	for c.Status()[0].Tier != Hot {
-		time.Sleep(time.Millisecond)
-	}
-	close(gates[1])
+	close(gate)
 	r := <-res
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	if r.p != loaded[0] {
-		t.Fatal("the waiter got the duplicate, not the installed parameters")
+	if r.p != loaded.Load() {
+		t.Fatal("the waiter did not get what the abandoned load left")
 	}
 	if st := c.Status()[0]; st.RefCount != 1 || st.Loads != 1 || budget.Used() != unit {
 		t.Fatalf("status %+v, budget used %d; want 1 ref, 1 load, %d bytes", st, budget.Used(), unit)
 	}
 	r.release()
+}
+
+func TestCancelledAbandonedLoadIsRetried(t *testing.T) {
+	// Load 1 is abandoned and stops with its context's error; the next
+	// caller (whether it waited for that load's end or came after) does
+	// not inherit the error: it loads afresh.
+	f := &fakeLoader{gate: make(chan struct{})}
+	budget := memory.New(2 * unit)
+	c := newCache(t, budget, f, "a")
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error)
+	go func() { _, _, err := c.Acquire(ctx, "a"); errc <- err }()
+	for f.count("a") == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	close(f.gate)
+	_, release, err := c.Acquire(context.Background(), "a")
+	if err != nil {
+		t.Fatalf("acquire after an abandoned load: %v", err)
+	}
+	release()
 }
 
 func BenchmarkAcquireHot(b *testing.B) {
