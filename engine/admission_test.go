@@ -76,6 +76,17 @@ func watchBudget(t *testing.T, env *testEnv) func() {
 	}
 }
 
+// drained waits until the budget holds nothing once idle parameter sets
+// are evicted (a job's last unit gives its set back just after the job's
+// result is out).
+func (env *srsEnv) drained(t *testing.T) {
+	t.Helper()
+	waitFor(t, "memory back to zero", func() bool {
+		env.cache.EvictIdle(^uint64(0))
+		return env.budget.Used() == 0
+	})
+}
+
 // awaitBounded waits for a job at most 10 s: a deadlock reads as a
 // timeout, not a hung test.
 func (env *testEnv) awaitBounded(t *testing.T, id string) Result {
@@ -129,8 +140,7 @@ func TestCircuitsTakeTurnsInMemory(t *testing.T) {
 				}
 			}
 			check()
-			env.cache.EvictIdle(^uint64(0))
-			waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
+			env.drained(t)
 		})
 	}
 }
@@ -139,7 +149,9 @@ func TestCircuitsTakeTurnsInMemory(t *testing.T) {
 // circuit arrives while a NORMAL job holds its parameters and has units
 // left. The two sets cannot be resident together with a unit, so the HIGH
 // job waits for the NORMAL job to end (its parameters cannot be taken from
-// it) instead of deadlocking or failing either; then it runs.
+// it) instead of deadlocking or failing either; then it runs. Later NORMAL
+// jobs of the first circuit are not admitted meanwhile: they would keep
+// its set held, and the HIGH job would wait until no such job is left.
 func TestHigherPriorityCircuitWaitsForPinnedParameters(t *testing.T) {
 	var unit uint64
 	env := newSRSEnv(t, []string{"circuit-a", "circuit-b"}, func(size uint64) uint64 {
@@ -150,16 +162,26 @@ func TestHigherPriorityCircuitWaitsForPinnedParameters(t *testing.T) {
 	normal := env.submit(t, "normal", KindPoRepSealCommit, PriorityNormal, testJob{Tag: 1, Parts: 3, Circuit: "circuit-a", Reserve: unit, Gate: "normal"})
 	waitFor(t, "normal/0 synthesizing", func() bool { return len(env.events(timeline.SynthStart)) == 1 })
 	high := env.submit(t, "high", KindPoRepSealCommit, PriorityHigh, testJob{Tag: 2, Parts: 2, Circuit: "circuit-b", Reserve: unit})
-	time.Sleep(20 * time.Millisecond)
+	var later []string
+	for i, id := range []string{"later-1", "later-2"} {
+		later = append(later, env.submit(t, id, KindPoRepSealCommit, PriorityNormal, testJob{Tag: uint64(3 + i), Parts: 2, Circuit: "circuit-a", Reserve: unit}))
+	}
 	close(env.planner.gate("normal"))
-	for _, id := range []string{normal, high} {
+	for _, id := range append([]string{normal, high}, later...) {
 		if r := env.awaitBounded(t, id); r.Status != StatusCompleted {
 			t.Fatalf("%s: %v %q, want COMPLETED", id, r.Status, r.Error)
 		}
 	}
+	waitFor(t, "every JOB_DONE event", func() bool { return len(env.events(timeline.JobDone)) == 4 })
+	var order []string
+	for _, e := range env.events(timeline.JobDone) {
+		order = append(order, e.Job)
+	}
+	if got, want := strings.Join(order, " "), "normal high later-1 later-2"; got != want {
+		t.Fatalf("jobs done in order %s, want %s", got, want)
+	}
 	check()
-	env.cache.EvictIdle(^uint64(0))
-	waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
+	env.drained(t)
 }
 
 // TestParametersAndUnitThatNeverFitFail: a job whose parameters plus one
@@ -182,8 +204,7 @@ func TestParametersAndUnitThatNeverFitFail(t *testing.T) {
 		t.Fatalf("small: %v %q", r.Status, r.Error)
 	}
 	check()
-	env.cache.EvictIdle(^uint64(0))
-	waitFor(t, "memory back to zero", func() bool { return env.budget.Used() == 0 })
+	env.drained(t)
 }
 
 // panicParams panics in Acquire for the circuit "boom".

@@ -45,13 +45,20 @@
 //
 //  1. evicts every idle parameter set through ParamsCache, whatever its
 //     minimum idle time, and tries again if that freed anything;
-//  2. makes a job that has started no unit give its parameters back;
+//  2. makes a job that has started no unit give its parameters back (it
+//     does so too when its first unit's memory wait is preempted: a job
+//     waiting in the queue never holds parameters);
 //  3. if another job holding parameters has units queued, sets the job
 //     aside (parks its units) until some job gives its parameters back,
 //     and serves that job: two circuits whose parameters cannot be
 //     resident together run one after the other;
 //  4. otherwise fails it with ErrNoMemory: its parameters and one unit
 //     never fit.
+//
+// While a job is parked, no job that would come after it is admitted (its
+// units are parked too): otherwise a stream of lower-priority jobs sharing
+// the admitted jobs' parameters would keep them held, and the parked job
+// would wait for good.
 //
 // A failing unit fails its job once; the job's queued units are removed
 // and its running units stop at their next stage boundary, each giving its

@@ -90,6 +90,19 @@ func (q *unitQueue) unpark() {
 	q.wake = make(chan struct{})
 }
 
+// parkedBefore reports whether a parked unit would go before a unit of
+// key k.
+func (q *unitQueue) parkedBefore(k unitKey) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, u := range q.parked {
+		if u.key.less(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // jobs lists the jobs that have units in the order (parked ones are not).
 func (q *unitQueue) jobs() []*job {
 	q.mu.Lock()

@@ -43,9 +43,9 @@ func (e *Engine) dispatch() {
 	}
 }
 
-// errWait ends a wait for parameters or memory without failing the job:
-// errPreempted when a better unit arrived, errStuck when the wait could
-// only end by memory that nothing in flight will give back.
+// errPreempted and errStuck end a wait for parameters without failing the
+// job: a better unit arrived, or the wait could only end by memory that
+// nothing in flight will give back.
 var (
 	errPreempted = errors.New("preempted")
 	errStuck     = errors.New("stuck")
@@ -61,6 +61,12 @@ func (e *Engine) startUnit(u *unit) bool {
 		return false
 	}
 	if !j.admitted() {
+		if e.synthQ.parkedBefore(u.key) {
+			// A better job waits for memory held by jobs already admitted:
+			// admitting more would keep that memory held, maybe for good.
+			e.park(u)
+			return false
+		}
 		err := e.admit(u)
 		switch {
 		case err == nil:
@@ -71,7 +77,11 @@ func (e *Engine) startUnit(u *unit) bool {
 			e.queue(e.synthQ, u)
 			return false
 		case errors.Is(err, errStuck):
-			e.noMemory(u)
+			if e.evictIdle() > 0 {
+				e.queue(e.synthQ, u) // try again with the room made
+			} else {
+				e.noMemory(u)
+			}
 			return false
 		default:
 			e.fail(j, err)
@@ -80,15 +90,18 @@ func (e *Engine) startUnit(u *unit) bool {
 		}
 	}
 	res, ok := e.budget.TryReserve(u.part.Reserve)
-	if !ok && e.stuck() {
+	for !ok && e.stuck() {
 		// No partition holds memory that it will give back, so only
-		// the evictor can make room: waiting would stall this unit,
-		// and every one behind it, for good.
-		res, ok = e.budget.TryReserveEvicting(u.part.Reserve)
-		if !ok {
+		// eviction can make room: waiting would stall this unit, and
+		// every one behind it, for good.
+		if res, ok = e.budget.TryReserveEvicting(u.part.Reserve); ok {
+			break
+		}
+		if e.evictIdle() == 0 {
 			e.noMemory(u)
 			return false
 		}
+		res, ok = e.budget.TryReserve(u.part.Reserve)
 	}
 	if !ok {
 		wctx, preempt := context.WithCancel(j.ctx)
@@ -106,6 +119,7 @@ func (e *Engine) startUnit(u *unit) bool {
 			case j.ctx.Err() != nil:
 				e.retire(u)
 			case preempted: // or stuck: the next look decides
+				e.unadmit(j)
 				e.queue(e.synthQ, u)
 			default:
 				e.unitFailed(u, "memory", err)
@@ -215,18 +229,29 @@ wait:
 }
 
 // noMemory handles u when its job's parameters or its own reservation
-// cannot be had and nothing in flight will give memory back. In order:
-// idle parameter sets are evicted, however recently used, and u tries
-// again; a job that has started no unit gives its parameters back (they
-// are idle now, evictable); if another job holding parameters has units
-// queued, u's job is set aside until some job gives its parameters back
-// (it may fit then); otherwise it never will and fails with ErrNoMemory.
+// cannot be had, nothing in flight will give memory back, and no idle
+// parameter set is left to evict. A job that has started no unit gives its
+// parameters back (they are idle now, evictable). If another job holding
+// parameters has units queued, u's job is set aside until some job gives
+// its parameters back (it may fit then); otherwise it never will and fails
+// with ErrNoMemory.
 func (e *Engine) noMemory(u *unit) {
-	if e.evictIdle() > 0 {
-		e.queue(e.synthQ, u)
-		return
-	}
 	j := u.job
+	e.unadmit(j)
+	for _, o := range e.synthQ.jobs() {
+		if o != j && o.admitted() {
+			e.park(u)
+			return
+		}
+	}
+	e.unitFailed(u, "memory", fmt.Errorf("%w: %d bytes needed with the job's parameters, %d of %d free, and no partition in flight to free more",
+		ErrNoMemory, u.part.Reserve, e.budget.Available(), e.budget.Limit()))
+}
+
+// unadmit gives back the parameters of a job that has started no unit, so
+// that, outside the dispatcher's step for it, a job holds parameters only
+// once it has a unit started: a job waiting in the queue never pins memory.
+func (e *Engine) unadmit(j *job) {
 	j.mu.Lock()
 	var release func()
 	if j.dispatched == 0 {
@@ -236,14 +261,6 @@ func (e *Engine) noMemory(u *unit) {
 	if release != nil {
 		release()
 	}
-	for _, o := range e.synthQ.jobs() {
-		if o != j && o.admitted() {
-			e.park(u)
-			return
-		}
-	}
-	e.unitFailed(u, "memory", fmt.Errorf("%w: %d bytes needed with the job's parameters, %d of %d free, and no partition in flight to free more",
-		ErrNoMemory, u.part.Reserve, e.budget.Available(), e.budget.Limit()))
 }
 
 // park sets u's job aside (see unitQueue.park), or retires u if the job
