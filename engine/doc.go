@@ -55,6 +55,11 @@
 //  4. otherwise fails it with ErrNoMemory: its parameters and one unit
 //     never fit.
 //
+// Preload loads outside this order, so it must not hold up what is in it:
+// a Preload still waiting for memory once no unit is in flight gives up
+// with ErrNoMemory (the budget's waiters are served in order, and the
+// units behind it may be what frees the memory it waits for).
+//
 // While a job is parked, no job that would come after it is admitted (its
 // units are parked too): otherwise a stream of lower-priority jobs sharing
 // the admitted jobs' parameters would keep them held, and the parked job

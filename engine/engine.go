@@ -462,8 +462,55 @@ func (e *Engine) retire(u *unit) {
 	}
 }
 
-// Preload makes a parameter set resident ahead of use.
+// Preload makes a parameter set resident ahead of use. A load that waits
+// in the memory budget while no unit is in flight is given up with
+// ErrNoMemory: the budget serves waiters in order, so it would hold up
+// every unit behind it, and the memory it waits for may be held by the
+// parameters of jobs that only those units can finish.
 func (e *Engine) Preload(ctx context.Context, circuitID string) (alreadyLoaded bool, loadTime time.Duration, err error) {
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		already bool
+		took    time.Duration
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		_, r.err = safeStep(func() (struct{}, error) {
+			var err error
+			r.already, r.took, err = e.preload(pctx, circuitID)
+			return struct{}{}, err
+		})
+		done <- r
+	}()
+	poll := time.NewTicker(5 * time.Millisecond)
+	defer poll.Stop()
+	seen := 0 // consecutive polls that saw a hopeless wait
+	for {
+		select {
+		case r := <-done:
+			return r.already, r.took, r.err
+		case <-poll.C:
+			if e.inflight.Load() != 0 || e.budget.Waiting() == 0 {
+				seen = 0
+				continue
+			}
+			if seen++; seen < 2 {
+				continue
+			}
+			cancel()
+			if r := <-done; r.err == nil { // it got there meanwhile
+				return r.already, r.took, nil
+			}
+			return false, 0, fmt.Errorf("%w: preloading %q: %d of %d bytes are held by parameters in use and no partition is in flight to free more",
+				ErrNoMemory, circuitID, e.budget.Limit()-e.budget.Available(), e.budget.Limit())
+		}
+	}
+}
+
+func (e *Engine) preload(ctx context.Context, circuitID string) (bool, time.Duration, error) {
 	if c, ok := e.cfg.Params.(ParamsCache); ok {
 		return c.Preload(ctx, circuitID)
 	}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
@@ -39,7 +40,7 @@ func TestDaemonChargesDevParams(t *testing.T) {
 		}
 	}
 	prove()
-	s := eng.Status()
+	s := settled(t, eng)
 	if len(s.SRS) != 1 || s.SRS[0].CircuitID != id || s.SRS[0].Tier != engine.TierHot || s.SRS[0].RefCount != 0 {
 		t.Fatalf("SRS status %+v, want %s hot with no reference", s.SRS, id)
 	}
@@ -54,7 +55,25 @@ func TestDaemonChargesDevParams(t *testing.T) {
 		t.Fatalf("%d bytes used after evicting the only parameter set", used)
 	}
 	prove() // loads them again, from the user cache directory
-	if s := eng.Status(); s.MemoryUsed != s.SRS[0].SizeBytes || s.SRS[0].Tier != engine.TierHot {
+	if s := settled(t, eng); s.MemoryUsed != s.SRS[0].SizeBytes || s.SRS[0].Tier != engine.TierHot {
 		t.Fatalf("after reloading: %+v, memory used %d", s.SRS, s.MemoryUsed)
+	}
+}
+
+// settled is the engine's status once no parameter set is referenced: a
+// job's last unit gives its set back just after the job's result is out.
+func settled(t *testing.T, eng *engine.Engine) engine.Snapshot {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := eng.Status()
+		busy := false
+		for _, e := range s.SRS {
+			busy = busy || e.RefCount != 0
+		}
+		if !busy || time.Now().After(deadline) {
+			return s
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
