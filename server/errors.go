@@ -29,6 +29,8 @@ func toStatus(err error) error {
 		code = codes.InvalidArgument
 	case errors.Is(err, srs.ErrInUse):
 		code = codes.FailedPrecondition
+	case errors.Is(err, engine.ErrNoMemory):
+		code = codes.ResourceExhausted
 	case errors.Is(err, engine.ErrNotFound):
 		code = codes.NotFound
 	case errors.Is(err, engine.ErrClosed):
