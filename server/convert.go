@@ -213,22 +213,6 @@ func snapshotToProto(s engine.Snapshot) *cuzkv1.GetStatusResponse {
 	return out
 }
 
-// kindLabel is the string identifier of a proof kind, as the Rust cuzk
-// uses in queues, metrics and GPU status.
-func kindLabel(k engine.ProofKind) string {
-	switch k {
-	case engine.KindPoRepSealCommit:
-		return "porep-c2"
-	case engine.KindSnapDealsUpdate:
-		return "snap-update"
-	case engine.KindWindowPoStPartition:
-		return "window-post"
-	case engine.KindWinningPoSt:
-		return "winning-post"
-	}
-	return "unknown"
-}
-
 func statusLabel(s engine.Status) string {
 	switch s {
 	case engine.StatusCompleted:

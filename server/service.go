@@ -39,7 +39,7 @@ func (s *Service) SubmitProof(ctx context.Context, req *cuzkv1.SubmitProofReques
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	s.metrics.rememberKind(id, kindLabel(r.Kind))
+	s.metrics.rememberKind(id, r.Kind.String())
 	return &cuzkv1.SubmitProofResponse{JobId: id, QueuePosition: clampU32(pos)}, nil
 }
 
@@ -70,7 +70,7 @@ func (s *Service) Prove(ctx context.Context, req *cuzkv1.ProveRequest) (*cuzkv1.
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	s.observe(res, kindLabel(r.Kind))
+	s.observe(res, r.Kind.String())
 	return &cuzkv1.ProveResponse{Result: resultToProto(res)}, nil
 }
 
