@@ -194,52 +194,36 @@ func (r *reader) verifyingKey(vk *VerifyingKey, workers int) error {
 }
 
 func (r *reader) g1Vector(name string, chk pointCheck, workers int) ([]bls12381.G1Affine, error) {
-	n, err := r.count(name, G1Size)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]bls12381.G1Affine, n)
-	src := r.b[r.off : r.off+n*G1Size]
-	var sub func(lo, hi int) int
-	if chk&checkSubgroup != 0 {
-		sub = func(lo, hi int) int {
-			if bls12381.IsInSubGroupBatchG1(out[lo:hi]) {
-				return -1
-			}
-			for i := lo; i < hi; i++ {
-				if !out[i].IsInSubGroup() {
-					return i
-				}
-			}
-			return -1
-		}
-	}
-	dchk := chk &^ checkSubgroup
-	err = parallelDecode(n, workers, func(i int) error {
-		return decodeG1(&out[i], src[i*G1Size:], dchk)
-	}, sub, r.file, name)
-	if err != nil {
-		return nil, err
-	}
-	r.off += n * G1Size
-	return out, nil
+	return decodeVector(r, name, G1Size, chk, workers, decodeG1, bls12381.IsInSubGroupBatchG1,
+		(*bls12381.G1Affine).IsInSubGroup)
 }
 
 func (r *reader) g2Vector(name string, chk pointCheck, workers int) ([]bls12381.G2Affine, error) {
-	n, err := r.count(name, G2Size)
+	return decodeVector(r, name, G2Size, chk, workers, decodeG2, bls12381.IsInSubGroupBatchG2,
+		(*bls12381.G2Affine).IsInSubGroup)
+}
+
+// decodeVector reads one length-prefixed vector of points of size bytes
+// each, decoding in parallel. With checkSubgroup, each chunk is tested in a
+// batch and rescanned point by point only when the batch fails, so that the
+// error names the first bad index.
+func decodeVector[P any](r *reader, name string, size int, chk pointCheck, workers int,
+	decode func(*P, []byte, pointCheck) error, inSubgroup func([]P) bool, pointInSubgroup func(*P) bool,
+) ([]P, error) {
+	n, err := r.count(name, size)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]bls12381.G2Affine, n)
-	src := r.b[r.off : r.off+n*G2Size]
+	out := make([]P, n)
+	src := r.b[r.off : r.off+n*size]
 	var sub func(lo, hi int) int
 	if chk&checkSubgroup != 0 {
 		sub = func(lo, hi int) int {
-			if bls12381.IsInSubGroupBatchG2(out[lo:hi]) {
+			if inSubgroup(out[lo:hi]) {
 				return -1
 			}
 			for i := lo; i < hi; i++ {
-				if !out[i].IsInSubGroup() {
+				if !pointInSubgroup(&out[i]) {
 					return i
 				}
 			}
@@ -248,12 +232,12 @@ func (r *reader) g2Vector(name string, chk pointCheck, workers int) ([]bls12381.
 	}
 	dchk := chk &^ checkSubgroup
 	err = parallelDecode(n, workers, func(i int) error {
-		return decodeG2(&out[i], src[i*G2Size:], dchk)
+		return decode(&out[i], src[i*size:], dchk)
 	}, sub, r.file, name)
 	if err != nil {
 		return nil, err
 	}
-	r.off += n * G2Size
+	r.off += n * size
 	return out, nil
 }
 
