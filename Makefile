@@ -5,7 +5,7 @@ NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC -lineinfo --threads 2
 BIN       ?= bin
 CUDA_SRC  := cuda/cuzk.cu cuda/cuzk.h cuda/field.cuh cuda/ec.cuh cuda/ntt.cuh cuda/msm.cuh
 
-.PHONY: all cuda cuda-test cuda-eo cuda-ptx go-test-bin clean
+.PHONY: all cuda cuda-test cuda-portable cuda-host-check go-test-bin clean
 
 all: cuda
 
@@ -30,22 +30,19 @@ go-test-bin:
 clean:
 	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test
 
-# Variant with the even/odd-row Montgomery product for Fr and Fp, in $(BIN)/eo.
-cuda-eo: $(BIN)/eo/cuzk_harness
+# Host check of the device's Montgomery product (carry flag emulated).
+cuda-host-check:
+	@mkdir -p $(BIN)
+	$(CXX) -O2 -std=c++17 -Wno-unknown-pragmas -o $(BIN)/field_host cuda/test/field_host.cc
+	$(BIN)/field_host
 
-$(BIN)/eo/libcuzk_cuda.so: $(CUDA_SRC)
-	@mkdir -p $(BIN)/eo
-	$(NVCC) $(NVFLAGS) -DCUZK_EO_MUL -shared -o $@ cuda/cuzk.cu
+# Variant with the portable CIOS product on the device (the baseline of the
+# wide product), in $(BIN)/portable.
+cuda-portable: $(BIN)/portable/cuzk_harness
 
-$(BIN)/eo/cuzk_harness: cuda/test/harness.cu $(BIN)/eo/libcuzk_cuda.so
-	$(NVCC) $(NVFLAGS) -DCUZK_EO_MUL -Xcompiler -fopenmp -o $@ cuda/test/harness.cu -L$(BIN)/eo -lcuzk_cuda -Xlinker -rpath,'$$ORIGIN' -lgomp
+$(BIN)/portable/libcuzk_cuda.so: $(CUDA_SRC)
+	@mkdir -p $(BIN)/portable
+	$(NVCC) $(NVFLAGS) -DCUZK_PORTABLE_MUL -shared -o $@ cuda/cuzk.cu
 
-# Variant with the PTX carry-chain Montgomery product, in $(BIN)/ptx.
-cuda-ptx: $(BIN)/ptx/cuzk_harness
-
-$(BIN)/ptx/libcuzk_cuda.so: $(CUDA_SRC)
-	@mkdir -p $(BIN)/ptx
-	$(NVCC) $(NVFLAGS) -DCUZK_PTX_MUL -shared -o $@ cuda/cuzk.cu
-
-$(BIN)/ptx/cuzk_harness: cuda/test/harness.cu $(BIN)/ptx/libcuzk_cuda.so
-	$(NVCC) $(NVFLAGS) -DCUZK_PTX_MUL -Xcompiler -fopenmp -o $@ cuda/test/harness.cu -L$(BIN)/ptx -lcuzk_cuda -Xlinker -rpath,'$$ORIGIN' -lgomp
+$(BIN)/portable/cuzk_harness: cuda/test/harness.cu $(BIN)/portable/libcuzk_cuda.so
+	$(NVCC) $(NVFLAGS) -DCUZK_PORTABLE_MUL -Xcompiler -fopenmp -o $@ cuda/test/harness.cu -L$(BIN)/portable -lcuzk_cuda -Xlinker -rpath,'$$ORIGIN' -lgomp

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #if defined(__CUDACC__)
 #define HD __host__ __device__ __forceinline__
@@ -45,6 +46,140 @@ struct FpCfg {
     return m[i];
   }
 };
+
+// mc: the carry-chain steps of Fe::mul_wide. On the device each is PTX
+// whose carry flag ptxas threads through the chain (the asm statements are
+// volatile so that they stay in order); on the host the flag is a variable,
+// so the same algorithm runs, and is checked, on the CPU.
+namespace mc {
+#if defined(__CUDACC__)
+// The moduli and -p^-1 mod 2^32, in constant memory (declared for the host
+// pass too, which registers them).
+static __constant__ uint32_t fr_mod[9] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u,
+                                          0x3339d808u, 0x299d7d48u, 0x73eda753u, FrCfg::INV};
+static __constant__ uint32_t fp_mod[13] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u,
+                                           0x6730d2a0u, 0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u,
+                                           0x397fe69au, 0x1a0111eau, FpCfg::INV};
+#endif
+#if defined(__CUDA_ARCH__)
+struct flag {};
+template <class C>
+__device__ __forceinline__ uint32_t mod(int i) {
+  return C::N == 8 ? fr_mod[i] : fp_mod[i];
+}
+template <class C>
+__device__ __forceinline__ uint32_t inv() {
+  return C::N == 8 ? fr_mod[8] : fp_mod[12];
+}
+// lo:hi = a*b
+__device__ __forceinline__ void mul2(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b) {
+  asm("mul.lo.u32 %0, %2, %3; mul.hi.u32 %1, %2, %3;" : "=r"(lo), "=r"(hi) : "r"(a), "r"(b));
+}
+// lo:hi += a*b, carry out
+__device__ __forceinline__ void mac2_first(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, flag&) {
+  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;" : "+r"(lo), "+r"(hi) : "r"(a), "r"(b));
+}
+// lo:hi += a*b + carry, carry out
+__device__ __forceinline__ void mac2(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, flag&) {
+  asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.cc.u32 %1, %2, %3, %1;" : "+r"(lo), "+r"(hi) : "r"(a), "r"(b));
+}
+// lo:hi += a*b + carry, no carry out
+__device__ __forceinline__ void mac2_last(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, flag&) {
+  asm volatile("madc.lo.cc.u32 %0, %2, %3, %0; madc.hi.u32 %1, %2, %3, %1;" : "+r"(lo), "+r"(hi) : "r"(a), "r"(b));
+}
+// lo:hi = a*b + xlo:xhi + carry, carry out
+__device__ __forceinline__ void mac2_to(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, uint32_t xlo,
+                                        uint32_t xhi, flag&) {
+  asm volatile("madc.lo.cc.u32 %0, %2, %3, %4; madc.hi.cc.u32 %1, %2, %3, %5;"
+               : "=r"(lo), "=r"(hi)
+               : "r"(a), "r"(b), "r"(xlo), "r"(xhi));
+}
+// lo:hi = a*b + carry, no carry out
+__device__ __forceinline__ void mac2_to_last(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, flag&) {
+  asm volatile("madc.lo.cc.u32 %0, %2, %3, 0; madc.hi.u32 %1, %2, %3, 0;" : "=r"(lo), "=r"(hi) : "r"(a), "r"(b));
+}
+__device__ __forceinline__ void add_cc(uint32_t& d, uint32_t b, flag&) {
+  asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d) : "r"(b));
+}
+__device__ __forceinline__ void addc0(uint32_t& d, flag&) { asm volatile("addc.u32 %0, %0, 0;" : "+r"(d)); }
+__device__ __forceinline__ void add_to(uint32_t& d, uint32_t a, uint32_t b, flag&) {
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+__device__ __forceinline__ void addc_to(uint32_t& d, uint32_t a, uint32_t b, flag&) {
+  asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+__device__ __forceinline__ void addc_to_last(uint32_t& d, uint32_t a, flag&) {
+  asm volatile("addc.u32 %0, %1, 0;" : "=r"(d) : "r"(a));
+}
+#else
+struct flag {
+  uint32_t c = 0;
+};
+template <class C>
+inline uint32_t mod(int i) {
+  return C::mod(i);
+}
+template <class C>
+inline uint32_t inv() {
+  return C::INV;
+}
+inline void mul2(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b) {
+  uint64_t p = (uint64_t)a * b;
+  lo = (uint32_t)p;
+  hi = (uint32_t)(p >> 32);
+}
+inline void mac2_to(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, uint32_t xlo, uint32_t xhi, flag& f) {
+  uint64_t p = (uint64_t)a * b;
+  uint64_t s = (uint64_t)(uint32_t)p + xlo + f.c;
+  uint64_t t = (p >> 32) + xhi + (s >> 32);
+  lo = (uint32_t)s;
+  hi = (uint32_t)t;
+  f.c = (uint32_t)(t >> 32);
+}
+inline void mac2_first(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, flag& f) {
+  f.c = 0;
+  mac2_to(lo, hi, a, b, lo, hi, f);
+}
+inline void mac2(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, flag& f) { mac2_to(lo, hi, a, b, lo, hi, f); }
+// The steps without a carry out drop it on the device; the bound says it is
+// zero, and the host aborts if it is not. The flag is undefined after them.
+inline void no_carry(flag& f) {
+  if (f.c != 0) abort();
+  f.c = 0xdead;
+}
+inline void mac2_last(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, flag& f) {
+  mac2_to(lo, hi, a, b, lo, hi, f);
+  no_carry(f);
+}
+inline void mac2_to_last(uint32_t& lo, uint32_t& hi, uint32_t a, uint32_t b, flag& f) {
+  mac2_to(lo, hi, a, b, 0, 0, f);
+  no_carry(f);
+}
+inline void add_cc(uint32_t& d, uint32_t b, flag& f) {
+  uint64_t s = (uint64_t)d + b;
+  d = (uint32_t)s;
+  f.c = (uint32_t)(s >> 32);
+}
+inline void addc0(uint32_t& d, flag& f) {
+  add_cc(d, f.c, f);
+  no_carry(f);
+}
+inline void add_to(uint32_t& d, uint32_t a, uint32_t b, flag& f) {
+  uint64_t s = (uint64_t)a + b;
+  d = (uint32_t)s;
+  f.c = (uint32_t)(s >> 32);
+}
+inline void addc_to(uint32_t& d, uint32_t a, uint32_t b, flag& f) {
+  uint64_t s = (uint64_t)a + b + f.c;
+  d = (uint32_t)s;
+  f.c = (uint32_t)(s >> 32);
+}
+inline void addc_to_last(uint32_t& d, uint32_t a, flag& f) {
+  add_to(d, a, f.c, f);
+  no_carry(f);
+}
+#endif
+}  // namespace mc
 
 template <class C>
 struct Fe {
@@ -149,19 +284,19 @@ struct Fe {
   }
   HD Fe dbl() const { return *this + *this; }
 
-  // Montgomery product (CIOS), result fully reduced.
+  // Montgomery product, result fully reduced. On the device: the wide
+  // product below; on the host (and with CUZK_PORTABLE_MUL): CIOS in C++.
   HD friend Fe operator*(const Fe& a, const Fe& b) {
-#if defined(__CUDA_ARCH__)
-#if defined(CUZK_EO_MUL)
-    if (true) return mul_eo(a, b);
-#elif defined(CUZK_PTX_MUL)
-    if (true) return mul_ptx(a, b);
+#if defined(__CUDA_ARCH__) && !defined(CUZK_PORTABLE_MUL)
+    return mul_wide(a, b);
 #else
-    // measured on the H200: the PTX chains win for Fp (1.51e10 vs 1.35e10
-    // mul/s), the portable code for Fr (3.51e10 vs 3.37e10).
-    if (N == 12) return mul_ptx(a, b);
+    return mul_portable(a, b);
 #endif
-#endif
+  }
+  HD Fe sqr() const { return *this * *this; }
+
+  // CIOS with 64-bit intermediates: portable C++, the host reference.
+  HD static Fe mul_portable(const Fe& a, const Fe& b) {
     uint32_t t[N + 2];
 #pragma unroll
     for (int i = 0; i < N + 2; i++) t[i] = 0;
@@ -196,98 +331,74 @@ struct Fe {
     if (t[N] != 0 || geq_mod(r.v)) sub_mod_inplace(r.v);
     return r;
   }
-  HD Fe sqr() const { return *this * *this; }
 
-#if defined(__CUDA_ARCH__)
-  // CIOS with PTX carry chains: per word of b, the low halves of the
-  // products go in one chain and the high halves in another.
-  __device__ __forceinline__ static void madd_row(uint32_t* t, const uint32_t* x, uint32_t y) {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(x[0]), "r"(y));
+  // The wide product: CIOS on two N-word accumulators. The even one holds
+  // words 0..N-1 and takes the products a[j]*y of even j, the odd one holds
+  // words 1..N and takes those of odd j, so each 64-bit product lands on an
+  // aligned register pair and a carry chain of N/2 wide multiply-adds
+  // (IMAD.WIDE.U32.X on sm_90) adds a whole row into one accumulator.
+  // After the reduction word 0 is zero; dividing by 2^32 turns the odd
+  // accumulator into the next even one, and the even one, shifted down two
+  // words while the next row is added, into the next odd one; its word 1
+  // (the new word 0) is added into the new even word 0, whose carry enters
+  // the odd chain at word 1. The total stays below 2^33*p < 2^(32(N+1)), so
+  // the odd accumulator never overflows its N words and the even chain's
+  // carry out goes into the odd top word. The modulus comes from constant
+  // memory (mc::mod): with immediates ptxas splits some of the pairs.
+  HD static Fe mul_wide(const Fe& a, const Fe& b) {
+    uint32_t A[N], B[N], p[N];
+    mc::flag cf;
 #pragma unroll
-    for (int j = 1; j < N; j++) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(x[j]), "r"(y));
-    asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(x[0]), "r"(y));
+    for (int j = 0; j < N; j++) p[j] = mc::mod<C>(j);
+    const uint32_t inv = mc::inv<C>();
+    {  // row 0 on (A even, B odd)
+      const uint32_t y = b.v[0];
 #pragma unroll
-    for (int j = 1; j < N; j++) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(x[j]), "r"(y));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-  }
-  // Even/odd rows: the low and high halves of each product a_j*y go to
-  // adjacent words (k, k+1) of one accumulator, even j in E, odd j in O,
-  // so each pair can issue as one wide multiply-add. E gets words
-  // i..i+N-1 and its carry in word i+N; O words i+1..i+N, carry in i+N+1.
-  __device__ __forceinline__ static void row_eo(uint32_t* E, uint32_t* O, const uint32_t* x,
-                                                uint32_t y, int i) {
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[i]) : "r"(x[0]), "r"(y));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[i + 1]) : "r"(x[0]), "r"(y));
+      for (int j = 0; j < N; j += 2) mc::mul2(A[j], A[j + 1], a.v[j], y);
 #pragma unroll
-    for (int j = 2; j < N; j += 2) {
-      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(E[i + j]) : "r"(x[j]), "r"(y));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(E[i + j + 1]) : "r"(x[j]), "r"(y));
+      for (int j = 1; j < N; j += 2) mc::mul2(B[j - 1], B[j], a.v[j], y);
+      const uint32_t m = A[0] * inv;
+      mc::mac2_first(B[0], B[1], p[1], m, cf);
+#pragma unroll
+      for (int j = 3; j < N - 1; j += 2) mc::mac2(B[j - 1], B[j], p[j], m, cf);
+      mc::mac2_last(B[N - 2], B[N - 1], p[N - 1], m, cf);
+      mc::mac2_first(A[0], A[1], p[0], m, cf);
+#pragma unroll
+      for (int j = 2; j < N; j += 2) mc::mac2(A[j], A[j + 1], p[j], m, cf);
+      mc::addc0(B[N - 1], cf);
     }
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(E[i + N]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[i + 1]) : "r"(x[1]), "r"(y));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[i + 2]) : "r"(x[1]), "r"(y));
 #pragma unroll
-    for (int j = 3; j < N; j += 2) {
-      asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(O[i + j]) : "r"(x[j]), "r"(y));
-      asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(O[i + j + 1]) : "r"(x[j]), "r"(y));
+    for (int i = 1; i < N; i++) {
+      uint32_t* E = (i & 1) ? B : A;  // even role: the previous odd accumulator
+      uint32_t* X = (i & 1) ? A : B;  // the previous even one, shifted into the odd role
+      const uint32_t y = b.v[i];
+      mc::add_cc(E[0], X[1], cf);
+#pragma unroll
+      for (int j = 1; j < N - 1; j += 2) mc::mac2_to(X[j - 1], X[j], a.v[j], y, X[j + 1], X[j + 2], cf);
+      mc::mac2_to_last(X[N - 2], X[N - 1], a.v[N - 1], y, cf);
+      mc::mac2_first(E[0], E[1], a.v[0], y, cf);
+#pragma unroll
+      for (int j = 2; j < N; j += 2) mc::mac2(E[j], E[j + 1], a.v[j], y, cf);
+      mc::addc0(X[N - 1], cf);
+      const uint32_t m = E[0] * inv;
+      mc::mac2_first(X[0], X[1], p[1], m, cf);
+#pragma unroll
+      for (int j = 3; j < N - 1; j += 2) mc::mac2(X[j - 1], X[j], p[j], m, cf);
+      mc::mac2_last(X[N - 2], X[N - 1], p[N - 1], m, cf);
+      mc::mac2_first(E[0], E[1], p[0], m, cf);
+#pragma unroll
+      for (int j = 2; j < N; j += 2) mc::mac2(E[j], E[j + 1], p[j], m, cf);
+      mc::addc0(X[N - 1], cf);
     }
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(O[i + N + 1]));
-  }
-  // Montgomery product with interleaved product and reduction rows on the
-  // even/odd accumulators (no shifting); word i's total is E[i]+O[i]+cin.
-  __device__ __forceinline__ static Fe mul_eo(const Fe& a, const Fe& b) {
-    uint32_t E[2 * N + 2], O[2 * N + 2], p[N];
-#pragma unroll
-    for (int i = 0; i < N; i++) p[i] = C::mod(i);
-#pragma unroll
-    for (int i = 0; i < 2 * N + 2; i++) E[i] = O[i] = 0;
-    uint32_t cin = 0;
-#pragma unroll
-    for (int i = 0; i < N; i++) {
-      row_eo(E, O, a.v, b.v[i], i);
-      uint32_t m = (E[i] + O[i] + cin) * C::INV;
-      row_eo(E, O, p, m, i);
-      uint64_t tot = (uint64_t)E[i] + O[i] + cin;
-      cin = (uint32_t)(tot >> 32);
-    }
-    // result = E[N..2N] + O[N..2N+1] + cin at word N
+    // N is even, so after row N-1 B is even and A odd: word k = A[k] + B[k+1].
     Fe r;
-    uint32_t top;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(E[N]), "r"(O[N]));
+    mc::add_to(r.v[0], A[0], B[1], cf);
 #pragma unroll
-    for (int k = 1; k < N; k++) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.v[k]) : "r"(E[N + k]), "r"(O[N + k]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(top) : "r"(E[2 * N]), "r"(O[2 * N]));
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(cin));
-#pragma unroll
-    for (int k = 1; k < N; k++) asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(r.v[k]));
-    asm volatile("addc.u32 %0, %0, 0;" : "+r"(top));
-    if (top != 0 || geq_mod(r.v)) sub_mod_inplace(r.v);
+    for (int k = 1; k < N - 1; k++) mc::addc_to(r.v[k], A[k], B[k + 1], cf);
+    mc::addc_to_last(r.v[N - 1], A[N - 1], cf);
+    if (geq_mod(r.v)) sub_mod_inplace(r.v);
     return r;
   }
-  __device__ __forceinline__ static Fe mul_ptx(const Fe& a, const Fe& b) {
-    uint32_t t[N + 2], p[N];
-#pragma unroll
-    for (int i = 0; i < N; i++) p[i] = C::mod(i);
-#pragma unroll
-    for (int i = 0; i < N + 2; i++) t[i] = 0;
-#pragma unroll
-    for (int i = 0; i < N; i++) {
-      madd_row(t, a.v, b.v[i]);
-      uint32_t m = t[0] * C::INV;
-      madd_row(t, p, m);
-#pragma unroll
-      for (int j = 0; j <= N; j++) t[j] = t[j + 1];
-      t[N + 1] = 0;
-    }
-    Fe r;
-#pragma unroll
-    for (int i = 0; i < N; i++) r.v[i] = t[i];
-    if (t[N] != 0 || geq_mod(r.v)) sub_mod_inplace(r.v);
-    return r;
-  }
-#endif
 
   // pow by a little-endian exponent of nw 32-bit words.
   HD Fe pow(const uint32_t* e, int nw) const {

@@ -75,13 +75,7 @@ __global__ void __launch_bounds__(512) ntt_pass(fr_t* data, uint32_t lgn, uint32
       fr_t w = ldfr(W + ((m * (half / h)) << (10 - t)));
       fr_t u = S[j], v = S[j + h];
       S[j] = u + v;
-      // even/odd product: faster here on the H200 (DIF 2^27 85 vs 99 ms),
-      // slower in the DIT kernel and the MSM (docs/gpu-notes.md v4).
-#if defined(__CUDA_ARCH__)
-      S[j + h] = fr_t::mul_eo(u - v, w);
-#else
       S[j + h] = (u - v) * w;
-#endif
       __syncthreads();
     }
   } else {
