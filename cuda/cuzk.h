@@ -88,7 +88,9 @@ typedef struct {
 typedef struct {
   uint8_t points[4][192]; /* H, L, A, B_G1 (XYZZ) */
   /* CUDA event times in milliseconds */
-  /* ms_h2d spans all uploads; b, c and the tails overlap ms_ntt. */
+  /* ms_h2d spans all uploads; b, c and the tails' inputs overlap ms_ntt, and
+     the L, A and B_G1 MSMs (ms_msm_l, _a, _b) run beside the NTTs too; the
+     H MSM follows both. */
   float ms_total, ms_h2d, ms_ntt, ms_msm_h, ms_msm_l, ms_msm_a, ms_msm_b;
   float pad;
 } cuzk_result;

@@ -111,6 +111,23 @@ __device__ __forceinline__ void addc_to(uint32_t& d, uint32_t a, uint32_t b, fla
 __device__ __forceinline__ void addc_to_last(uint32_t& d, uint32_t a, flag&) {
   asm volatile("addc.u32 %0, %1, 0;" : "=r"(d) : "r"(a));
 }
+// d = a + b + carry, no carry out
+__device__ __forceinline__ void addc_last(uint32_t& d, uint32_t a, uint32_t b, flag&) {
+  asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+// subtraction chains: the flag is the borrow
+__device__ __forceinline__ void sub_to(uint32_t& d, uint32_t a, uint32_t b, flag&) {
+  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+__device__ __forceinline__ void subc_to(uint32_t& d, uint32_t a, uint32_t b, flag&) {
+  asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+}
+// all ones if the chain borrowed, else zero
+__device__ __forceinline__ uint32_t borrow_mask(flag&) {
+  uint32_t m;
+  asm volatile("subc.u32 %0, 0, 0;" : "=r"(m));
+  return m;
+}
 #else
 struct flag {
   uint32_t c = 0;
@@ -178,6 +195,24 @@ inline void addc_to_last(uint32_t& d, uint32_t a, flag& f) {
   add_to(d, a, f.c, f);
   no_carry(f);
 }
+inline void addc_last(uint32_t& d, uint32_t a, uint32_t b, flag& f) {  // the carry out is dropped
+  d = a + b + f.c;
+  f.c = 0xdead;
+}
+inline void sub_to(uint32_t& d, uint32_t a, uint32_t b, flag& f) {
+  d = a - b;
+  f.c = a < b;
+}
+inline void subc_to(uint32_t& d, uint32_t a, uint32_t b, flag& f) {
+  uint64_t t = (uint64_t)a - b - f.c;
+  d = (uint32_t)t;
+  f.c = (uint32_t)(t >> 63);
+}
+inline uint32_t borrow_mask(flag& f) {
+  uint32_t m = 0u - f.c;
+  f.c = 0xdead;
+  return m;
+}
 #endif
 }  // namespace mc
 
@@ -238,6 +273,21 @@ struct Fe {
   }
 
   HD friend Fe operator+(const Fe& a, const Fe& b) {
+#if defined(__CUDA_ARCH__) && !defined(CUZK_PORTABLE_MUL)
+    return add_chain(a, b);
+#else
+    return add_portable(a, b);
+#endif
+  }
+  HD friend Fe operator-(const Fe& a, const Fe& b) {
+#if defined(__CUDA_ARCH__) && !defined(CUZK_PORTABLE_MUL)
+    return sub_chain(a, b);
+#else
+    return sub_portable(a, b);
+#endif
+  }
+  HD Fe neg() const { return zero() - *this; }
+  HD static Fe add_portable(const Fe& a, const Fe& b) {
     Fe r;
     uint64_t c = 0;
 #pragma unroll
@@ -250,7 +300,7 @@ struct Fe {
     if (geq_mod(r.v)) sub_mod_inplace(r.v);
     return r;
   }
-  HD friend Fe operator-(const Fe& a, const Fe& b) {
+  HD static Fe sub_portable(const Fe& a, const Fe& b) {
     Fe r;
     uint64_t br = 0;
 #pragma unroll
@@ -270,17 +320,42 @@ struct Fe {
     }
     return r;
   }
-  HD Fe neg() const {
-    if (is_zero()) return *this;
+
+  // Carry-chain versions, branch-free (the device's): a + b, then minus p
+  // unless that borrows; a - b, plus p masked by the borrow.
+  HD static Fe add_chain(const Fe& a, const Fe& b) {
     Fe r;
-    uint64_t br = 0;
+    mc::flag cf;
+    mc::add_to(r.v[0], a.v[0], b.v[0], cf);
 #pragma unroll
-    for (int i = 0; i < N; i++) {
-      uint64_t d = (uint64_t)C::mod(i) - v[i] - br;
-      r.v[i] = (uint32_t)d;
-      br = (d >> 63) & 1;
-    }
+    for (int i = 1; i < N - 1; i++) mc::addc_to(r.v[i], a.v[i], b.v[i], cf);
+    mc::addc_last(r.v[N - 1], a.v[N - 1], b.v[N - 1], cf);  // a + b < 2p < 2^(32N)
+    reduce_once(r.v);
     return r;
+  }
+  HD static Fe sub_chain(const Fe& a, const Fe& b) {
+    Fe r;
+    mc::flag cf;
+    mc::sub_to(r.v[0], a.v[0], b.v[0], cf);
+#pragma unroll
+    for (int i = 1; i < N; i++) mc::subc_to(r.v[i], a.v[i], b.v[i], cf);
+    const uint32_t m = mc::borrow_mask(cf);
+    mc::add_to(r.v[0], r.v[0], mc::mod<C>(0) & m, cf);
+#pragma unroll
+    for (int i = 1; i < N - 1; i++) mc::addc_to(r.v[i], r.v[i], mc::mod<C>(i) & m, cf);
+    mc::addc_last(r.v[N - 1], r.v[N - 1], mc::mod<C>(N - 1) & m, cf);
+    return r;
+  }
+  // r < 2p to r mod p without branches.
+  HD static void reduce_once(uint32_t* r) {
+    uint32_t t[N];
+    mc::flag cf;
+    mc::sub_to(t[0], r[0], mc::mod<C>(0), cf);
+#pragma unroll
+    for (int i = 1; i < N; i++) mc::subc_to(t[i], r[i], mc::mod<C>(i), cf);
+    const uint32_t m = mc::borrow_mask(cf);  // r < p: keep r
+#pragma unroll
+    for (int i = 0; i < N; i++) r[i] = (r[i] & m) | (t[i] & ~m);
   }
   HD Fe dbl() const { return *this + *this; }
 
@@ -396,7 +471,7 @@ struct Fe {
 #pragma unroll
     for (int k = 1; k < N - 1; k++) mc::addc_to(r.v[k], A[k], B[k + 1], cf);
     mc::addc_to_last(r.v[N - 1], A[N - 1], cf);
-    if (geq_mod(r.v)) sub_mod_inplace(r.v);
+    reduce_once(r.v);
     return r;
   }
 

@@ -85,7 +85,10 @@ __global__ void msm_starts(const uint32_t* keys, uint64_t n, uint32_t nkeys, uin
 // Phase 1: thread j sums sorted entries [j*C, (j+1)*C) run by run; a run
 // strictly inside the chunk is a whole bucket and is stored; the chunk's
 // first run goes to head[j], its last (if another) to tail[j].
-__global__ void __launch_bounds__(128) msm_acc_chunks(const g1_affine* __restrict__ bases,
+#ifndef CUZK_ACC_MIN_BLOCKS
+#define CUZK_ACC_MIN_BLOCKS 1
+#endif
+__global__ void __launch_bounds__(128, CUZK_ACC_MIN_BLOCKS) msm_acc_chunks(const g1_affine* __restrict__ bases,
                                                       const uint32_t* __restrict__ keys,
                                                       const uint32_t* __restrict__ vals,
                                                       const uint32_t* __restrict__ starts,
@@ -165,23 +168,28 @@ __global__ void __launch_bounds__(128) msm_segments(const g1_xyzz* buckets, uint
   S[sg] = s;
 }
 
-// Per window: sum_k T_k + L * sum_k k*S_k.
-__global__ void msm_windows(const g1_xyzz* T, const g1_xyzz* S, uint32_t nw, uint32_t K,
-                            uint32_t lgL, g1_xyzz* win) {
+// Per window, from the two levels of segments (see msm_dev): with
+// T1sum = sum_k T1_k, the weighted bucket sum is
+//   T1sum + L1 * (sum_k' T2_k' + L2 * sum_k' k' S2_k' - sum_k' S2_k').
+__global__ void msm_windows(const g1_xyzz* T1sum, const g1_xyzz* T2, const g1_xyzz* S2, uint32_t nw,
+                            uint32_t K2, uint32_t lgL1, uint32_t lgL2, g1_xyzz* win) {
   uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= nw) return;
-  const g1_xyzz* t = T + (uint64_t)w * K;
-  const g1_xyzz* s = S + (uint64_t)w * K;
-  g1_xyzz sum = g1_xyzz::inf();
-  for (uint32_t k = 0; k < K; k++) sum.add(t[k]);
-  g1_xyzz rs = g1_xyzz::inf(), rt = g1_xyzz::inf();
-  for (uint32_t k = K - 1; k >= 1; k--) {
+  const g1_xyzz* t = T2 + (uint64_t)w * K2;
+  const g1_xyzz* s = S2 + (uint64_t)w * K2;
+  g1_xyzz inner = g1_xyzz::inf(), rs = g1_xyzz::inf(), rt = g1_xyzz::inf();
+  for (uint32_t k = 0; k < K2; k++) inner.add(t[k]);
+  for (uint32_t k = K2 - 1; k >= 1; k--) {
     rs.add(s[k]);
     rt.add(rs);
   }
-  for (uint32_t i = 0; i < lgL; i++) rt = rt.dbl();
-  sum.add(rt);
-  win[w] = sum;
+  rs.add(s[0]);  // rs = sum S2
+  for (uint32_t i = 0; i < lgL2; i++) rt = rt.dbl();
+  inner.add(rt);
+  inner.add(rs.neg());
+  for (uint32_t i = 0; i < lgL1; i++) inner = inner.dbl();
+  inner.add(T1sum[w]);
+  win[w] = inner;
 }
 
 // out = sum_w 2^(c*w) win[w] (+ extra if non-null).

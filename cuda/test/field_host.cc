@@ -1,5 +1,5 @@
-// Host check of Fe::mul_wide (the device's Montgomery product, with its
-// carry flag emulated) against the portable CIOS product, for Fr and Fp:
+// Host check of the device's field arithmetic (Fe::mul_wide, add_chain,
+// sub_chain, with the carry flag emulated) against the portable C++, for Fr and Fp:
 // random elements, the extremes (0, 1, p-1, R mod p) and random products of
 // them. Build and run: make cuda-host-check (needs only a C++ compiler).
 #include <stdio.h>
@@ -36,8 +36,9 @@ static int check(const char* name, int n) {
   special.push_back(F::zero() - F::raw_one());  // p - 1 exactly
   int bad = 0;
   auto cmp = [&](const F& a, const F& b) {
-    F w = F::mul_wide(a, b), q = F::mul_portable(a, b);
-    if (w != q) {
+    bool ok = F::mul_wide(a, b) == F::mul_portable(a, b) && F::add_chain(a, b) == F::add_portable(a, b) &&
+              F::sub_chain(a, b) == F::sub_portable(a, b) && F::sub_chain(F::zero(), a) == F::sub_portable(F::zero(), a);
+    if (!ok) {
       if (bad < 5) printf("%s: mismatch\n", name);
       bad++;
     }
@@ -63,7 +64,7 @@ static int check(const char* name, int n) {
     cmp(c, b);
     cmp(c, c);
   }
-  printf("%s: %d products, %d mismatches\n", name, n * (2 * (int)special.size() + 3), bad);
+  printf("%s: %d pairs (product, sum, difference, negation), %d mismatches\n", name, n * (2 * (int)special.size() + 3), bad);
   return bad;
 }
 

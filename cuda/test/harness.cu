@@ -3,6 +3,9 @@
 //
 //   cuzk_harness check          correctness checks (small and medium sizes)
 //   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
+//   cuzk_harness bench msm 27 HI LO   MSMs of 2^LO..2^HI points
+//   CUZK_MSM_C=c forces the window of the large MSMs; CUZK_RUN_SERIAL=1
+//   keeps the partition's L/A/B MSMs from overlapping its NTTs.
 //
 // It links libcuzk_cuda.so and uses the C ABI only.
 #include <cuda_runtime.h>
@@ -590,7 +593,7 @@ int main(int argc, char** argv) {
       bench_mul<fp_t>("fp");
     }
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(ctx, 20, hi_ntt);
-    if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, 20, hi_msm);
+    if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, argc > 5 ? atoi(argv[5]) : 20, hi_msm);
     if (!strcmp(what, "all") || !strcmp(what, "part")) {
       uint32_t lg = argc > 5 ? atoi(argv[5]) : 27;
       uint64_t naux = argc > 6 ? strtoull(argv[6], 0, 10) : 130000000ull;

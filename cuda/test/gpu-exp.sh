@@ -1,0 +1,42 @@
+#!/bin/bash
+# Experiment session: use bin/local (library and harness built on the Go
+# machine, carried) when they run here, else build; then the checks, the Go
+# tests, the NTT table, an MSM window sweep and the partition with and without
+# the L/A/B overlap. Logs to $OUT/log.
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/log") 2>&1
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used,temperature.gpu --format=csv,noheader
+H=bin/local/cuzk_harness
+LIB=$PWD/bin/local/libcuzk_cuda.so
+if ! $H bench field; then
+  echo "carried binaries do not run here: building"
+  start=$(date +%s)
+  make -j4 cuda-test > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  echo "build: $(( $(date +%s) - start )) s"
+  H=bin/cuzk_harness
+  LIB=$PWD/bin/libcuzk_cuda.so
+  $H bench field
+fi
+echo "=== harness check"
+timeout 200 $H check
+echo "=== go test ./device/cuda"
+(cd device/cuda && CUZK_CUDA_LIB=$LIB timeout 200 ../../bin/cuda.test -test.v -test.timeout 190s > "$OUT/gotest.log" 2>&1; echo "go test exit $?")
+grep -E "^(--- |PASS|FAIL|ok|panic)|_test.go" "$OUT/gotest.log" | head -40
+echo "=== bench ntt"
+timeout 60 $H bench ntt ${NTT_HI:-27}
+for c in ${MSM_CS:-16 20 22}; do
+  echo "=== bench msm, c=$c"
+  CUZK_MSM_C=$c timeout 100 $H bench msm 27 27 ${MSM_LO:-25}
+done
+# build variants carried in bin/<name>/ (library + harness), e.g. VARIANTS="acc3 acc4"
+for v in $VARIANTS; do
+  echo "=== variant $v: bench msm"
+  timeout 100 bin/$v/cuzk_harness bench msm 27 27 ${MSM_LO:-25}
+done
+echo "=== bench part (L/A/B overlapping the NTTs)"
+timeout 150 $H bench part 27 27 27 130000000
+if [ -n "$SERIAL" ]; then
+  echo "=== bench part (serial)"
+  CUZK_RUN_SERIAL=1 timeout 150 $H bench part 27 27 27 130000000
+fi
