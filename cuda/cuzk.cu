@@ -818,7 +818,8 @@ extern "C" cuzk_srs* cuzk_srs_synthetic(int dev, uint64_t nh, uint64_t nl, uint6
 // ---------------------------------------------------------------- run
 
 extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res) {
-  if (!ctx || !srs || !job || !res) return set_err(CUZK_ERR_ARG, "run: nil argument");
+  if (!ctx || !srs || !job || !res || (job->nrows && (!job->a || !job->b)))
+    return set_err(CUZK_ERR_ARG, "run: nil argument");
   if (ctx->dev != srs->dev) return set_err(CUZK_ERR_ARG, "run: srs on device %d, context on %d", srs->dev, ctx->dev);
   uint32_t lgn = job->lgn;
   if (lgn < 1 || lgn > 28) return set_err(CUZK_ERR_ARG, "run: lgn %u out of [1, 28]", lgn);
@@ -875,10 +876,17 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   CK(cudaEventRecord(ev[0], st));
   CK(cudaStreamWaitEvent(st2, ev[0], 0));
   TRY(upload_one(&ctx->va, job->a, nrows, m, st));
+  if (!job->c)  // c = a∘b: keep a copy of a in vc before its NTT
+    CK(cudaMemcpyAsync(ctx->vc.p, ctx->va.p, m * 32, cudaMemcpyDeviceToDevice, st));
   CK(cudaEventRecord(ev[1], st));
   TRY(upload_one(&ctx->vb, job->b, nrows, m, st2));
+  if (!job->c) {
+    CK(cudaStreamWaitEvent(st2, ev[1], 0));
+    mul_inplace<<<(m + 255) / 256, 256, 0, st2>>>(ctx->vc.as<fr_t>(), ctx->vb.as<fr_t>(), m);
+    CKL();
+  }
   CK(cudaEventRecord(ev[8], st2));
-  TRY(upload_one(&ctx->vc, job->c, nrows, m, st2));
+  if (job->c) TRY(upload_one(&ctx->vc, job->c, nrows, m, st2));
   CK(cudaEventRecord(ev[9], st2));
   for (int p = 0; p < 3; p++) {
     const cuzk_msm_part& pt = job->part[p];

@@ -78,7 +78,11 @@ typedef struct {
 } cuzk_msm_part;
 
 typedef struct {
-  const void *a, *b, *c; /* nrows scalars each (pinned host memory preferred) */
+  /* nrows scalars each (pinned host memory preferred). c may be NULL: then
+     the device computes c = a∘b, which is c for a witness that satisfies
+     the constraints (and saves a third of the upload); for one that does
+     not, H is not C's and the proof fails verification, as it would anyway. */
+  const void *a, *b, *c;
   uint64_t nrows;
   uint32_t lgn;          /* domain 2^lgn; the SRS h query has 2^lgn - 1 points */
   uint32_t pad;

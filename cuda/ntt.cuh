@@ -193,6 +193,13 @@ __global__ void h_pointwise(fr_t* a, const fr_t* b, const fr_t* c, fr_t z, uint6
   a[i] = (a[i] * b[i] - c[i]) * z;
 }
 
+// c[i] *= b[i]
+__global__ void mul_inplace(fr_t* c, const fr_t* b, uint64_t n) {
+  uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  c[i] = c[i] * b[i];
+}
+
 // out[i] = in[brev(i)] for i < n_out
 __global__ void gather_brev(fr_t* out, const fr_t* in, uint32_t lgn, uint64_t n_out) {
   uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;

@@ -167,7 +167,7 @@ type prepared struct {
 	srs   uintptr
 	lgn   uint32
 	nrows int
-	abc   pinned
+	ab    pinned   // a then b; the device computes c = a∘b
 	st    [3]stage // L, A, B
 	ran   atomic.Bool
 }
@@ -227,14 +227,17 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		return nil, err
 	}
 	w := &prepared{a: a, p: p, srs: srs, lgn: log2(m), nrows: n}
-	if w.abc, err = d.pool.get(uint64(3 * n * 32)); err != nil {
+	// Only a and b are staged: for a satisfied witness c = a∘b row by row,
+	// and the device computes it (a third less to stage and upload). A
+	// witness that does not satisfy the constraints gets an H that is not
+	// its C's, so its proof fails verification, as it would anyway.
+	if w.ab, err = d.pool.get(uint64(2 * n * 32)); err != nil {
 		return nil, err
 	}
-	abc := unsafe.Slice((*fr.Element)(w.abc.p), 3*n)
+	ab := unsafe.Slice((*fr.Element)(w.ab.p), 2*n)
 	var wg sync.WaitGroup
-	parallelCopy(&wg, abc[:n], a.A, d.tasks())
-	parallelCopy(&wg, abc[n:2*n], a.B, d.tasks())
-	parallelCopy(&wg, abc[2*n:], a.C, d.tasks())
+	parallelCopy(&wg, ab[:n], a.A, d.tasks())
+	parallelCopy(&wg, ab[n:], a.B, d.tasks())
 
 	// The three walks: (values, density or nil) segments in base order.
 	type seg struct {
@@ -333,8 +336,8 @@ func (d *Device) split(s *stage, nbases int, walk func(func(v *fr.Element))) err
 }
 
 func (d *Device) release(w *prepared) {
-	d.pool.put(w.abc)
-	w.abc = pinned{}
+	d.pool.put(w.ab)
+	w.ab = pinned{}
 	for q := range w.st {
 		d.pool.put(w.st[q].bits)
 		d.pool.put(w.st[q].scal)
@@ -387,11 +390,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		return nil, err
 	}
 	n := uint64(w.nrows)
-	abc := w.abc.p
-	job := cJob{
-		A: abc, B: unsafe.Add(abc, n*32), C: unsafe.Add(abc, 2*n*32),
-		NRows: n, Lgn: w.lgn,
-	}
+	job := cJob{A: w.ab.p, B: unsafe.Add(w.ab.p, n*32), NRows: n, Lgn: w.lgn}
 	for q := 0; q < 3; q++ {
 		s := &w.st[q]
 		job.Part[q] = cPart{Ones: s.bits.p, Scalars: s.scal.p, Idx: s.idx.p, NTail: uint64(s.ntail)}
@@ -418,8 +417,8 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	r.a = xyzzToJac(res.Points[2][:])
 	r.b = xyzzToJac(res.Points[3][:])
 	w.a.ReleaseABC()
-	d.pool.put(w.abc)
-	w.abc = pinned{}
+	d.pool.put(w.ab)
+	w.ab = pinned{}
 	return r, nil
 }
 

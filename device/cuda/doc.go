@@ -10,8 +10,9 @@
 // once and stay resident, reference-counted (Retain/Release; Prepare
 // uploads on first use and keeps them until Release or Close). Prepare
 // works on the CPU: shape checks, the 0/1 split of the L, A and B scalars,
-// staging of a, b, c and the split vectors into pinned buffers the library
-// allocates. Run launches only device work (the H sequence and the four G1
+// staging of a, b and the split vectors into pinned buffers the library
+// allocates (c is not staged: the device computes c = a∘b, which is c for
+// a witness that satisfies the constraints). Run launches only device work (the H sequence and the four G1
 // MSMs) and reports its kernel interval measured with CUDA events. Finish
 // computes B_G2 on the CPU with gnark-crypto.
 package cuda
