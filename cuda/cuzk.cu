@@ -166,7 +166,8 @@ struct cuzk_ctx {
   int dev;
   cudaStream_t st, st2;
   cudaEvent_t ev[16];
-  dbuf W;  // w_1024^k and w_1024^-k, 512 each
+  dbuf W;   // w_1024^k and w_1024^-k, 512 each
+  dbuf Wd;  // w_{2^18}^k then w_{2^18}^-k, 2^18 each: the direct inter-pass twiddles
   std::map<uint32_t, ntt_tabs*> ntt;
   dbuf va, vb, vc, tmp;
   dbuf keys, vals, keys2, vals2, cubtmp, starts, buckets, segT, segS, segT2, segS2, red1, red2, win, part1, part2, ba1, ba2;
@@ -245,6 +246,23 @@ extern "C" cuzk_ctx* cuzk_ctx_new(int dev) {
     delete c;
     return nullptr;
   }
+  const size_t nd = 1u << 18;
+  std::vector<fr_t> Wd(2 * nd);
+  fr_t wd = root_of(18), wdi = wd.inv();
+  x = fr_t::one();
+  y = fr_t::one();
+  for (size_t k = 0; k < nd; k++) {
+    Wd[k] = x;
+    Wd[nd + k] = y;
+    x = x * wd;
+    y = y * wdi;
+  }
+  if (c->Wd.ensure(2 * nd * sizeof(fr_t)) ||
+      cudaMemcpy(c->Wd.p, Wd.data(), 2 * nd * sizeof(fr_t), cudaMemcpyHostToDevice) != cudaSuccess) {
+    c->W.release();
+    delete c;
+    return nullptr;
+  }
   return c;
 }
 
@@ -256,7 +274,7 @@ extern "C" void cuzk_ctx_free(cuzk_ctx* c) {
     kv.second->buf.release();
     delete kv.second;
   }
-  dbuf* bufs[] = {&c->W, &c->va, &c->vb, &c->vc, &c->tmp, &c->keys, &c->vals, &c->keys2,
+  dbuf* bufs[] = {&c->W, &c->Wd, &c->va, &c->vb, &c->vc, &c->tmp, &c->keys, &c->vals, &c->keys2,
                   &c->vals2, &c->cubtmp, &c->starts, &c->buckets, &c->segT, &c->segS, &c->segT2, &c->segS2, &c->red1, &c->red2, &c->win, &c->ba1, &c->ba2,
                   &c->part1, &c->part2, &c->d_scal, &c->d_idx, &c->d_bits, &c->d_bases, &c->d_out};
   for (dbuf* b : bufs) b->release();
@@ -300,6 +318,7 @@ static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
   ntt_tabs* T;
   TRY(ctx_ntt_tabs(ctx, lgn, &T));
   const fr_t* W = ctx->W.as<fr_t>() + (inverse ? 512 : 0);
+  const fr_t* Wd = ctx->Wd.as<fr_t>() + (inverse ? (1u << 18) : 0);
   pow_tab tw = inverse ? T->w_inv : T->w_fwd;
   pow_tab none = {nullptr, nullptr};
   std::vector<uint32_t> ts;
@@ -321,7 +340,8 @@ static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
       uint64_t groups = n >> t, G = 1024 >> t;
       uint64_t grid = (groups + G - 1) / G;
       bool hin = i == 0 && in_scale, hout = i == P - 1 && out_scale;
-      ntt_pass<true><<<grid, 256, 0, st>>>(d, lgn, t, s, W, tw, hin ? *in_scale : none, hin,
+      ntt_pass<true><<<grid, 256, 0, st>>>(d, lgn, t, s, W, tw, s + t <= 18 ? Wd : nullptr,
+                                           hin ? *in_scale : none, hin,
                                             hout ? *out_scale : none, hout);
       CKL();
     }
@@ -332,7 +352,8 @@ static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
       uint64_t groups = n >> t, G = 1024 >> t;
       uint64_t grid = (groups + G - 1) / G;
       bool hin = i == (int)P - 1 && in_scale, hout = i == 0 && out_scale;
-      ntt_pass<false><<<grid, 256, 0, st>>>(d, lgn, t, s, W, tw, hin ? *in_scale : none, hin,
+      ntt_pass<false><<<grid, 256, 0, st>>>(d, lgn, t, s, W, tw, s + t <= 18 ? Wd : nullptr,
+                                           hin ? *in_scale : none, hin,
                                              hout ? *out_scale : none, hout);
       CKL();
       s += t;

@@ -102,7 +102,14 @@ __global__ void __launch_bounds__(128, CUZK_ACC_MIN_BLOCKS) msm_acc_chunks(const
   uint32_t run = __ldg(keys + b);
   bool first = true;
   g1_xyzz acc = g1_xyzz::inf();
+  // the next point is loaded while this one is added (the gathers are
+  // random reads from the whole SRS vector)
+  uint32_t v = __ldg(vals + b);
+  g1_affine p = ldaff(bases + (v & 0x7fffffffu));
   for (uint64_t i = b; i < e; i++) {
+    const uint64_t in = i + 1 < e ? i + 1 : i;
+    const uint32_t vn = __ldg(vals + in);
+    const g1_affine pn = ldaff(bases + (vn & 0x7fffffffu));
     uint32_t k = __ldg(keys + i);
     if (k != run) {
       if (first)
@@ -113,10 +120,10 @@ __global__ void __launch_bounds__(128, CUZK_ACC_MIN_BLOCKS) msm_acc_chunks(const
       acc = g1_xyzz::inf();
       run = k;
     }
-    uint32_t v = __ldg(vals + i);
-    g1_affine p = ldaff(bases + (v & 0x7fffffffu));
     if (v >> 31) p.y = p.y.neg();
     acc.add_affine(p);
+    v = vn;
+    p = pn;
   }
   if (first) {
     head[j] = acc;

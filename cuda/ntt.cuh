@@ -34,6 +34,13 @@ __device__ __forceinline__ uint32_t brev(uint32_t x, uint32_t bits) {
   return bits == 0 ? 0 : (__brev(x) >> (32 - bits));
 }
 
+// The inter-pass twiddle w_{2^(s+t)}^e: from Wd (w_{2^18}^k, k < 2^18) in one
+// load when s + t <= 18 (the host passes Wd only then), else from the
+// two-level table of w_n (one product more).
+__device__ __forceinline__ fr_t twiddle(const pow_tab& tw, const fr_t* Wd, uint32_t e, uint32_t st, uint32_t twsh) {
+  return Wd ? ldfr(Wd + (e << (18 - st))) : tabpow(tw, e << twsh);
+}
+
 // Shared-memory elements are split in two planes of 16-byte halves, so that
 // consecutive elements fall in distinct banks.
 struct sh_planes {
@@ -56,10 +63,11 @@ struct sh_planes {
 // elements per thread; the butterfly stages run two at a time on the four
 // elements they connect (radix 4: one shared-memory round trip per two
 // stages), and a stage whose twiddles are all 1 skips its products.
-// W: w_1024^k, k < 512 (for the direction). tw: powers of w_n.
+// W: w_1024^k, k < 512 (for the direction). tw: powers of w_n; Wd: see twiddle.
 template <bool DIF>
 __global__ void __launch_bounds__(256, 2) ntt_pass(fr_t* data, uint32_t lgn, uint32_t t, uint32_t s,
-                                                   const fr_t* __restrict__ W, pow_tab tw, pow_tab in_scale,
+                                                   const fr_t* __restrict__ W, pow_tab tw,
+                                                   const fr_t* __restrict__ Wd, pow_tab in_scale,
                                                    int has_in, pow_tab out_scale, int has_out) {
   __shared__ uint4 plane_lo[1024], plane_hi[1024];
   const uint32_t N = 1u << t, Q = N >> 2;
@@ -83,7 +91,7 @@ __global__ void __launch_bounds__(256, 2) ntt_pass(fr_t* data, uint32_t lgn, uin
       if (has_in) v = v * tabpow(in_scale, (uint32_t)idx);
     } else {
       if (has_in) v = v * tabpow(in_scale, brev((uint32_t)idx, lgn));
-      if (s > 0) v = v * tabpow(tw, ((uint32_t)lo * brev(q, t)) << twsh);
+      if (s > 0) v = v * twiddle(tw, Wd, (uint32_t)lo * brev(q, t), s + t, twsh);
     }
     S.put(q, v);
   }
@@ -160,7 +168,7 @@ __global__ void __launch_bounds__(256, 2) ntt_pass(fr_t* data, uint32_t lgn, uin
     uint64_t idx = base + ((uint64_t)q << s);
     fr_t v = S.get(q);
     if (DIF) {
-      if (s > 0) v = v * tabpow(tw, ((uint32_t)lo * brev(q, t)) << twsh);
+      if (s > 0) v = v * twiddle(tw, Wd, (uint32_t)lo * brev(q, t), s + t, twsh);
       if (has_out) v = v * tabpow(out_scale, brev((uint32_t)idx, lgn));
     } else {
       if (has_out) v = v * tabpow(out_scale, (uint32_t)idx);
