@@ -1,8 +1,9 @@
 #!/bin/bash
 # One device session: build the library, the harness and the portable-product
-# baseline here (bin/cuda.test is built on the Go machine and carried), then
-# resources, field rates (wide and portable), the harness checks, the Go
-# tests of device/cuda and the benchmark table. Logs to $OUT/log.
+# baseline here (bin/cuda.test and bin/cuzk are built on the Go machine and
+# carried), then resources, field rates (wide and portable), the harness
+# checks, the Go tests of device/cuda, the benchmark table and the engine
+# with 2 workers on the GPU (cuzk bench --device cuda). Logs to $OUT/log.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log") 2>&1
@@ -24,5 +25,10 @@ echo "=== go test ./device/cuda"
 grep -E "^(--- |PASS|FAIL|ok|panic)|_test.go" "$OUT/gotest.log" | head -40
 echo "=== bench"
 timeout 60 $H bench ntt ${NTT_HI:-27}
-timeout 100 $H bench msm 27 ${MSM_HI:-26}
+timeout 120 $H bench msm 27 ${MSM_HI:-27} 20
 timeout 150 $H bench part 27 27 27 130000000
+if [ -x bin/cuzk ]; then  # carried: the engine with 2 workers on the GPU
+  echo "=== cuzk bench --device cuda"
+  CUZK_CUDA_LIB=$PWD/bin/libcuzk_cuda.so timeout 240 bin/cuzk bench --device cuda --constraints 1048576 \
+    --partitions 10 --count 4 --params-dir /tmp/cuzk-params --budget 64
+fi
