@@ -57,6 +57,15 @@ struct sh_planes {
     lo[k] = make_uint4(x.v[0], x.v[1], x.v[2], x.v[3]);
     hi[k] = make_uint4(x.v[4], x.v[5], x.v[6], x.v[7]);
   }
+  // The stage of stride 1 (twiddles 1, DIF and DIT alike) on elements 4x..4x+3.
+  __device__ __forceinline__ void stage_h1(uint32_t x) const {
+    const uint32_t j = x << 2;
+    fr_t u0 = get(j), u1 = get(j + 1), u2 = get(j + 2), u3 = get(j + 3);
+    put(j, u0 + u1);
+    put(j + 1, u0 - u1);
+    put(j + 2, u2 + u3);
+    put(j + 3, u2 - u3);
+  }
 };
 
 // One pass: 256 threads, 1024/2^t groups of 2^t elements (2 <= t <= 10), 4
@@ -120,23 +129,13 @@ __global__ void __launch_bounds__(256, 2) ntt_pass(fr_t* data, uint32_t lgn, uin
       __syncthreads();
     }
     if (h == 1) {  // odd t: the last stage, twiddles 1
-      const uint32_t j = x << 2;
-      fr_t u0 = S.get(j), u1 = S.get(j + 1), u2 = S.get(j + 2), u3 = S.get(j + 3);
-      S.put(j, u0 + u1);
-      S.put(j + 1, u0 - u1);
-      S.put(j + 2, u2 + u3);
-      S.put(j + 3, u2 - u3);
+      S.stage_h1(x);
       __syncthreads();
     }
   } else {
     uint32_t h1 = 1;
     if (t & 1) {  // odd t: the first stage, twiddles 1
-      const uint32_t j = x << 2;
-      fr_t u0 = S.get(j), u1 = S.get(j + 1), u2 = S.get(j + 2), u3 = S.get(j + 3);
-      S.put(j, u0 + u1);
-      S.put(j + 1, u0 - u1);
-      S.put(j + 2, u2 + u3);
-      S.put(j + 3, u2 - u3);
+      S.stage_h1(x);
       __syncthreads();
       h1 = 2;
     }

@@ -18,11 +18,19 @@ import (
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
+// skipReason says why the GPU tests skip: no library, or no device.
+func skipReason() string {
+	if err := load(); err != nil {
+		return fmt.Sprintf("no CUDA library: %v", err)
+	}
+	return "the CUDA library sees no device"
+}
+
 // gpu opens device 0 or skips the test.
 func gpu(t testing.TB) *Device {
 	t.Helper()
 	if !Available() {
-		t.Skipf("no CUDA library or device: %v", load())
+		t.Skip(skipReason())
 	}
 	d, err := New(0)
 	if err != nil {
@@ -52,7 +60,7 @@ func maxLg(t testing.TB) int {
 
 func TestDevices(t *testing.T) {
 	if !Available() {
-		t.Skipf("no CUDA library or device: %v", load())
+		t.Skip(skipReason())
 	}
 	infos, err := Devices()
 	if err != nil {
