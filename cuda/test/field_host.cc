@@ -1,8 +1,11 @@
 // Host check of the device's field arithmetic (Fe::mul_wide, add_chain,
 // sub_chain, with the carry flag emulated) against the portable C++, for Fr and Fp:
 // random elements, the extremes (0, 1, p-1, R mod p) and random products of
-// them. Build and run: make cuda-host-check (needs only a C++ compiler).
+// them. Build and run: make cuda-host-check (needs only a C++ compiler); the
+// argument is the number of random pairs per field (default 200000). The Go
+// test TestFieldHostCheck (device/cuda) builds and runs it when it finds one.
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <vector>
 
@@ -68,8 +71,10 @@ static int check(const char* name, int n) {
   return bad;
 }
 
-int main() {
-  int bad = check<fr_t>("fr", 200000) + check<fp_t>("fp", 200000);
+int main(int argc, char** argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 200000;
+  if (n < 1) n = 1;
+  int bad = check<fr_t>("fr", n) + check<fp_t>("fp", n);
   printf("%s\n", bad ? "FAIL" : "PASS");
   return bad ? 1 : 0;
 }
