@@ -28,7 +28,8 @@ go-test-bin:
 	CGO_ENABLED=0 go test -c -o $(BIN)/cuda.test ./device/cuda
 
 clean:
-	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test
+	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test $(BIN)/field_host
+	rm -rf $(BIN)/portable $(BIN)/local
 
 # Host check of the device's Montgomery product (carry flag emulated).
 cuda-host-check:
