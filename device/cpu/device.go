@@ -328,7 +328,7 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	var b2 bls12381.G2Jac
 	var err error
 	if w.b2 == nil && len(w.b1.tail) > 0 { // left uncompacted by Prepare
-		b2, err = d.chunkedG2(ctx, w.p.BG2, w.b1.tail, w.b1.scalars, t)
+		b2, err = chunkedG2(ctx, &d.g2, w.p.BG2, w.b1.tail, w.b1.scalars, t)
 	} else {
 		b2, err = multiExpG2(ctx, w.b2, w.b1.scalars, t)
 	}

@@ -213,10 +213,10 @@ func (d *Device) chunkedG1(ctx context.Context, all []bls12381.G1Affine, idx []u
 	return acc, nil
 }
 
-// chunkedG2 is chunkedG1 in G2.
-func (d *Device) chunkedG2(ctx context.Context, all []bls12381.G2Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
-	buf := d.g2.get(min(len(idx), tailChunkG2))
-	defer d.g2.put(buf)
+// chunkedG2 is chunkedG1 in G2, with its gather buffer from bufs.
+func chunkedG2(ctx context.Context, bufs *pool[bls12381.G2Affine], all []bls12381.G2Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
+	buf := bufs.get(min(len(idx), tailChunkG2))
+	defer bufs.put(buf)
 	acc := infinityG2()
 	for lo := 0; lo < len(idx); lo += len(buf) {
 		if err := ctx.Err(); lo > 0 && err != nil {
@@ -260,4 +260,35 @@ func (d *Device) msmG1(bases []bls12381.G1Affine, scalars []fr.Element) (bls1238
 		d.g1.put(q.bases)
 	}
 	return s, err
+}
+
+// sharedG2 holds the gather buffers of SumG2.
+var sharedG2 pool[bls12381.G2Affine]
+
+// SumG2 is the B_G2 sum of a 0/1 split computed the way this device's Run
+// computes it: Σ bases[i] for i in ones, by batched affine additions, plus
+// Σ scalars[j]·bases[tail[j]], by gnark's MultiExp over at most 2^21
+// gathered bases at a time. Another device's Finish (device/cuda) uses it, so
+// that B_G2 has one implementation.
+func SumG2(ctx context.Context, bases []bls12381.G2Affine, ones, tail []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
+	if len(tail) != len(scalars) {
+		return infinityG2(), fmt.Errorf("%w: G2 tail of %d bases and %d scalars", ErrMismatch, len(tail), len(scalars))
+	}
+	for _, idx := range [][]uint32{ones, tail} {
+		for _, i := range idx {
+			if int(i) >= len(bases) {
+				return infinityG2(), fmt.Errorf("%w: G2 base index %d of %d bases", ErrMismatch, i, len(bases))
+			}
+		}
+	}
+	if tasks < 1 {
+		tasks = 1
+	}
+	acc, err := chunkedG2(ctx, &sharedG2, bases, tail, scalars, tasks)
+	if err != nil {
+		return acc, err
+	}
+	s := sumG2(bases, ones, tasks)
+	acc.AddAssign(&s)
+	return acc, nil
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -422,8 +421,26 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	return r, nil
 }
 
-// Finish computes B_G2 on the CPU (the B split's ones summed, the tail by
-// gnark-crypto's MSM) and returns the sums.
+// setBits lists the set bits of the first n bits of words (bit i of word i/32).
+func setBits(words []uint32, n int) []uint32 {
+	c := 0
+	for _, w := range words {
+		c += bits.OnesCount32(w)
+	}
+	out := make([]uint32, 0, c)
+	for wi, w := range words {
+		for x := w; x != 0; x &= x - 1 {
+			if i := wi*32 + bits.TrailingZeros32(x); i < n {
+				out = append(out, uint32(i))
+			}
+		}
+	}
+	return out
+}
+
+// Finish computes B_G2 on the CPU with the CPU device's code (cpu.SumG2:
+// the B split's ones by batched affine additions, the tail by gnark-crypto's
+// MSM over chunks of gathered bases) and returns the sums.
 func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums, error) {
 	r, ok := rp.(*Partial)
 	if !ok || r == nil {
@@ -442,47 +459,18 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	if len(bg2) != s.nbases {
 		return nil, fmt.Errorf("%w: b_g2 has %d points, b_g1 %d", cpu.ErrMismatch, len(bg2), s.nbases)
 	}
-	words := unsafe.Slice((*uint32)(s.bits.p), (s.nbases+31)/32)
-	tasks := d.tasks()
-	parts := make([]bls12381.G2Jac, tasks)
-	var wg sync.WaitGroup
-	per := (len(words) + tasks - 1) / tasks
-	for t := 0; t < tasks; t++ {
-		wg.Add(1)
-		go func(t int) {
-			defer wg.Done()
-			parts[t].X.SetOne()
-			parts[t].Y.SetOne()
-			for wi := t * per; wi < min((t+1)*per, len(words)); wi++ {
-				for x := words[wi]; x != 0; x &= x - 1 {
-					i := wi*32 + bits.TrailingZeros32(x)
-					parts[t].AddMixed(&bg2[i])
-				}
-			}
-		}(t)
-	}
-	var tail bls12381.G2Jac
-	var terr error
+	ones := setBits(unsafe.Slice((*uint32)(s.bits.p), (s.nbases+31)/32), s.nbases)
+	var idx []uint32
+	var scal []fr.Element
 	if s.ntail > 0 {
-		idx := unsafe.Slice((*uint32)(s.idx.p), s.ntail)
-		scal := unsafe.Slice((*fr.Element)(s.scal.p), s.ntail)
-		bases := make([]bls12381.G2Affine, s.ntail)
-		for j, i := range idx {
-			bases[j] = bg2[i]
-		}
-		_, terr = tail.MultiExp(bases, scal, ecc.MultiExpConfig{NbTasks: tasks})
-	} else {
-		tail.X.SetOne()
-		tail.Y.SetOne()
+		idx = unsafe.Slice((*uint32)(s.idx.p), s.ntail)
+		scal = unsafe.Slice((*fr.Element)(s.scal.p), s.ntail)
 	}
-	wg.Wait()
-	if terr != nil {
-		return nil, fmt.Errorf("cuda: B_G2 MSM: %w", terr)
+	b2, err := cpu.SumG2(ctx, bg2, ones, idx, scal, d.tasks())
+	if err != nil {
+		return nil, fmt.Errorf("cuda: B_G2: %w", err)
 	}
-	for t := range parts {
-		tail.AddAssign(&parts[t])
-	}
-	return &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: tail}, nil
+	return &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: b2}, nil
 }
 
 // pinnedPool reuses pinned host buffers (cudaHostAlloc is slow).
