@@ -536,7 +536,7 @@ static msm_scratch msm_scratch_for(uint64_t n) {
 
 // Allocates the scratch for s (and the sort's temporary storage) up front,
 // so that MSMs queued on two streams never reallocate under each other.
-static int msm_reserve(cuzk_ctx* ctx, const msm_scratch& s, uint64_t max_pairs) {
+static int msm_reserve(cuzk_ctx* ctx, const msm_scratch& s) {
   TRY(ctx->keys.ensure(s.pairs));
   TRY(ctx->vals.ensure(s.pairs));
   TRY(ctx->keys2.ensure(s.pairs));
@@ -554,7 +554,7 @@ static int msm_reserve(cuzk_ctx* ctx, const msm_scratch& s, uint64_t max_pairs) 
   TRY(ctx->part2.ensure(s.chunks));
   size_t tb = 0;
   CK(cub::DeviceRadixSort::SortPairs(nullptr, tb, ctx->keys.as<uint32_t>(), ctx->keys2.as<uint32_t>(),
-                                     ctx->vals.as<uint32_t>(), ctx->vals2.as<uint32_t>(), (int)max_pairs, 0, 32));
+                                     ctx->vals.as<uint32_t>(), ctx->vals2.as<uint32_t>(), (int)(s.pairs / 4), 0, 32));
   TRY(ctx->cubtmp.ensure(tb));
   return 0;
 }
@@ -575,7 +575,7 @@ static int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars,
   }
   if (n >= (1ull << 31)) return set_err(CUZK_ERR_ARG, "msm: %llu points", (unsigned long long)n);
   const msm_plan p = msm_plan_for(n);
-  TRY(msm_reserve(ctx, msm_scratch_for(n), p.pairs));
+  TRY(msm_reserve(ctx, msm_scratch_for(n)));
   g1_xyzz* T1 = ctx->segT.as<g1_xyzz>();
   g1_xyzz* S1 = ctx->segS.as<g1_xyzz>();
   g1_xyzz* T2 = ctx->segT2.as<g1_xyzz>();
@@ -633,15 +633,25 @@ static int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars,
   return 0;
 }
 
+// Batch addition: bases per first-level chunk; the partial sums are reduced 32 at a time.
+static const uint32_t batch_chunk = 256;
+
+static uint64_t batch_chunks(uint64_t n) { return n ? (n + batch_chunk - 1) / batch_chunk : 1; }
+
+// Allocates the batch addition's scratch for up to n bases.
+static int batch_add_reserve(cuzk_ctx* ctx, uint64_t n) {
+  const uint64_t nch = batch_chunks(n);
+  TRY(ctx->ba1.ensure(nch * sizeof(g1_xyzz)));
+  TRY(ctx->ba2.ensure(((nch + 31) / 32 + 1) * sizeof(g1_xyzz)));
+  return 0;
+}
+
 // out = sum of bases whose bit is set.
 static int batch_add_dev(cuzk_ctx* ctx, const g1_affine* bases, uint64_t n, const uint32_t* bits,
                          g1_xyzz* out, cudaStream_t st) {
-  const uint32_t chunk = 256;
-  uint64_t nch = (n + chunk - 1) / chunk;
-  if (nch == 0) nch = 1;
-  TRY(ctx->ba1.ensure(nch * sizeof(g1_xyzz)));
-  TRY(ctx->ba2.ensure(((nch + 31) / 32 + 1) * sizeof(g1_xyzz)));
-  batch_add_chunks<<<(nch + 127) / 128, 128, 0, st>>>(bases, n, bits, chunk, nch, ctx->ba1.as<g1_xyzz>());
+  const uint64_t nch = batch_chunks(n);
+  TRY(batch_add_reserve(ctx, n));
+  batch_add_chunks<<<(nch + 127) / 128, 128, 0, st>>>(bases, n, bits, batch_chunk, nch, ctx->ba1.as<g1_xyzz>());
   CKL();
   g1_xyzz* in = ctx->ba1.as<g1_xyzz>();
   g1_xyzz* o = ctx->ba2.as<g1_xyzz>();
@@ -871,18 +881,14 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   // Scratch for every MSM of the run, before anything is queued: the tails
   // run on st2 while st runs the NTTs, and nothing may reallocate under them.
   msm_scratch need = msm_scratch_for(m - 1);
-  uint64_t max_pairs = msm_plan_for(m - 1).pairs, max_ones = 0;
+  uint64_t max_ones = 0;
   for (int p = 0; p < 3; p++) {
     const cuzk_msm_part& pt = job->part[p];
-    if (pt.ntail) {
-      need.max_with(msm_scratch_for(pt.ntail));
-      max_pairs = std::max(max_pairs, msm_plan_for(pt.ntail).pairs);
-    }
+    if (pt.ntail) need.max_with(msm_scratch_for(pt.ntail));
     if (pt.ones) max_ones = std::max(max_ones, srs->n[p + 1]);
   }
-  TRY(msm_reserve(ctx, need, max_pairs));
-  TRY(ctx->ba1.ensure(((max_ones + 255) / 256 + 1) * sizeof(g1_xyzz)));
-  TRY(ctx->ba2.ensure(((max_ones + 255) / 256 / 32 + 2) * sizeof(g1_xyzz)));
+  TRY(msm_reserve(ctx, need));
+  TRY(batch_add_reserve(ctx, max_ones));
   ntt_tabs* T;
   TRY(ctx_ntt_tabs(ctx, lgn, &T));
   // st: a, the H sequence, then (once the tails are done: shared scratch)

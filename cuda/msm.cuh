@@ -85,10 +85,7 @@ __global__ void msm_starts(const uint32_t* keys, uint64_t n, uint32_t nkeys, uin
 // Phase 1: thread j sums sorted entries [j*C, (j+1)*C) run by run; a run
 // strictly inside the chunk is a whole bucket and is stored; the chunk's
 // first run goes to head[j], its last (if another) to tail[j].
-#ifndef CUZK_ACC_MIN_BLOCKS
-#define CUZK_ACC_MIN_BLOCKS 1
-#endif
-__global__ void __launch_bounds__(128, CUZK_ACC_MIN_BLOCKS) msm_acc_chunks(const g1_affine* __restrict__ bases,
+__global__ void __launch_bounds__(128) msm_acc_chunks(const g1_affine* __restrict__ bases,
                                                       const uint32_t* __restrict__ keys,
                                                       const uint32_t* __restrict__ vals,
                                                       const uint32_t* __restrict__ starts,

@@ -494,16 +494,16 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
          std::chrono::duration<double>(t1 - t0).count(), (unsigned long long)(m - 1),
          (unsigned long long)naux, (unsigned long long)naux, (unsigned long long)nb);
   uint64_t rows = m - 1000;
-  fr_t* abc = (fr_t*)cuzk_host_alloc(rows * 32 * 3);
-  if (!abc) {
+  fr_t* ab = (fr_t*)cuzk_host_alloc(rows * 32 * 2);  // a, b (the device computes c = a∘b)
+  if (!ab) {
     printf("ERROR pinned alloc: %s\n", cuzk_last_error());
     exit(2);
   }
-  fill_random(abc, rows * 3, 11);
+  fill_random(ab, rows * 2, 11);
   cuzk_job job = {};
-  job.a = abc;
-  job.b = abc + rows;
-  job.c = nullptr;  // the device computes c = a∘b (as the Go device asks)
+  job.a = ab;
+  job.b = ab + rows;
+  job.c = nullptr;
   job.nrows = rows;
   job.lgn = lgn;
   // witness: 37.5 % zero, 37.5 % one, 25 % random
@@ -566,7 +566,7 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
     cuzk_host_free(idxs[p]);
     cuzk_host_free(bitss[p]);
   }
-  cuzk_host_free(abc);
+  cuzk_host_free(ab);
   cuzk_srs_free(srs);
 }
 
