@@ -1,7 +1,8 @@
 # cuzk build helpers. `make cuda` builds the CUDA library (needs nvcc).
 NVCC      ?= nvcc
 CUDA_ARCH ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
-NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC -lineinfo --threads 2
+# No -lineinfo: ptxas 11.8 crashes on the out-of-line doublings (cuda/ec.cuh) with it.
+NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC --threads 2
 BIN       ?= bin
 CUDA_SRC  := cuda/cuzk.cu cuda/cuzk.h cuda/field.cuh cuda/ec.cuh cuda/ntt.cuh cuda/msm.cuh
 

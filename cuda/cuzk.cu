@@ -108,6 +108,61 @@ struct dbuf {
   }
 };
 
+// ---------------------------------------------------------------- profile
+
+// CUZK_PROFILE=1: the NTT passes and the MSM phases are timed with events
+// and the stream is synchronized after each call (so overlap is lost);
+// totals per phase go to stderr at exit. For experiments only.
+struct prof {
+  static bool on() {
+    static const bool v = [] {
+      const char* s = getenv("CUZK_PROFILE");
+      return s && s[0] == '1';
+    }();
+    return v;
+  }
+  struct tot {
+    double ms = 0;
+    long n = 0;
+  };
+  static std::map<std::string, tot>& table() {
+    static std::map<std::string, tot>* t = [] {
+      atexit([] {
+        for (auto& kv : prof::table())
+          fprintf(stderr, "profile %-28s %10.3f ms total, %6ld calls, %9.3f ms each\n", kv.first.c_str(),
+                  kv.second.ms, kv.second.n, kv.second.ms / kv.second.n);
+      });
+      return new std::map<std::string, tot>();
+    }();
+    return *t;
+  }
+  cudaStream_t st = nullptr;
+  std::vector<std::pair<std::string, cudaEvent_t>> marks;
+  explicit prof(cudaStream_t s) {
+    if (on()) st = s;
+    mark("");
+  }
+  void mark(const std::string& name) {  // name: the phase that ends here
+    if (!st) return;
+    cudaEvent_t e;
+    cudaEventCreate(&e);
+    cudaEventRecord(e, st);
+    marks.push_back({name, e});
+  }
+  ~prof() {
+    if (!st) return;
+    cudaStreamSynchronize(st);
+    for (size_t i = 1; i < marks.size(); i++) {
+      float ms = 0;
+      cudaEventElapsedTime(&ms, marks[i - 1].second, marks[i].second);
+      tot& t = table()[marks[i].first];
+      t.ms += ms;
+      t.n++;
+    }
+    for (auto& m : marks) cudaEventDestroy(m.second);
+  }
+};
+
 // ---------------------------------------------------------------- NTT tables
 
 static fr_t fr_from_u64(uint64_t x) {  // Montgomery form of a small integer
@@ -164,8 +219,8 @@ static void fill_pow(std::vector<fr_t>& host, size_t off, fr_t base, fr_t c) {
 
 struct cuzk_ctx {
   int dev;
-  cudaStream_t st, st2;
-  cudaEvent_t ev[16];
+  cudaStream_t st, st2, st3;  // st3: cuzk_run's uploads
+  cudaEvent_t ev[24];
   dbuf W;   // w_1024^k and w_1024^-k, 512 each
   dbuf Wd;  // w_{2^18}^k then w_{2^18}^-k, 2^18 each: the direct inter-pass twiddles
   std::map<uint32_t, ntt_tabs*> ntt;
@@ -227,12 +282,13 @@ extern "C" cuzk_ctx* cuzk_ctx_new(int dev) {
   cuzk_ctx* c = new cuzk_ctx();
   c->dev = dev;
   if (cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking) != cudaSuccess ||
-      cudaStreamCreateWithFlags(&c->st2, cudaStreamNonBlocking) != cudaSuccess) {
+      cudaStreamCreateWithFlags(&c->st2, cudaStreamNonBlocking) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&c->st3, cudaStreamNonBlocking) != cudaSuccess) {
     set_err(CUZK_ERR_CUDA, "stream: %s", cudaGetErrorString(cudaGetLastError()));
     delete c;
     return nullptr;
   }
-  for (int i = 0; i < 16; i++) cudaEventCreate(&c->ev[i]);
+  for (int i = 0; i < 24; i++) cudaEventCreate(&c->ev[i]);
   std::vector<fr_t> W(1024);
   fr_t w = root_of(10), wi = w.inv(), x = fr_t::one(), y = fr_t::one();
   for (int k = 0; k < 512; k++) {
@@ -283,9 +339,10 @@ extern "C" void cuzk_ctx_free(cuzk_ctx* c) {
     c->p_idx[i].release();
     c->p_bits[i].release();
   }
-  for (int i = 0; i < 16; i++) cudaEventDestroy(c->ev[i]);
+  for (int i = 0; i < 24; i++) cudaEventDestroy(c->ev[i]);
   cudaStreamDestroy(c->st);
   cudaStreamDestroy(c->st2);
+  cudaStreamDestroy(c->st3);
   delete c;
 }
 
@@ -304,10 +361,36 @@ extern "C" void cuzk_host_free(void* p) {
 
 // ---------------------------------------------------------------- NTT driver
 
-static void ntt_split(uint32_t lgn, std::vector<uint32_t>& ts) {
-  uint32_t P = (lgn + 9) / 10;
+static uint32_t ntt_npasses(uint32_t lgn, uint32_t max_t) { return (lgn + max_t - 1) / max_t; }
+
+// The 256-thread shape only where it needs fewer passes than the 128-thread one.
+static bool ntt_wide(uint32_t lgn) {
+  return ntt_npasses(lgn, ntt_shape<256>::max_t) < ntt_npasses(lgn, ntt_shape<128>::max_t);
+}
+
+// Pass sizes, most significant first, as even as possible.
+static void ntt_split(uint32_t lgn, uint32_t max_t, std::vector<uint32_t>& ts) {
+  uint32_t P = ntt_npasses(lgn, max_t);
   ts.clear();
   for (uint32_t i = 0; i < P; i++) ts.push_back(lgn / P + (i < lgn % P ? 1 : 0));
+}
+
+struct ntt_pass_args {
+  fr_t* d;
+  uint32_t lgn;
+  const fr_t* W;
+  pow_tab tw;
+  const fr_t* Wd;
+};
+
+template <bool DIF, uint32_t TH>
+static void ntt_launch(const ntt_pass_args& a, uint32_t t, uint32_t s, const pow_tab* in, const pow_tab* out,
+                       cudaStream_t st) {
+  const pow_tab none = {nullptr, nullptr};
+  const uint64_t groups = (1ull << a.lgn) >> t, G = ntt_shape<TH>::elems >> t;
+  ntt_pass<DIF, TH><<<(groups + G - 1) / G, TH, 0, st>>>(a.d, a.lgn, t, s, a.W, a.tw, s + t <= 18 ? a.Wd : nullptr,
+                                                         in ? *in : none, in != nullptr, out ? *out : none,
+                                                         out != nullptr);
 }
 
 // dif: natural -> bit-reversed; otherwise bit-reversed -> natural.
@@ -317,47 +400,37 @@ static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
   if (lgn > 28) return set_err(CUZK_ERR_ARG, "ntt: lgn %u > 28", lgn);
   ntt_tabs* T;
   TRY(ctx_ntt_tabs(ctx, lgn, &T));
-  const fr_t* W = ctx->W.as<fr_t>() + (inverse ? 512 : 0);
-  const fr_t* Wd = ctx->Wd.as<fr_t>() + (inverse ? (1u << 18) : 0);
-  pow_tab tw = inverse ? T->w_inv : T->w_fwd;
-  pow_tab none = {nullptr, nullptr};
-  std::vector<uint32_t> ts;
-  ntt_split(lgn, ts);
-  uint32_t P = ts.size();
-  uint64_t n = 1ull << lgn;
+  const ntt_pass_args a = {d, lgn, ctx->W.as<fr_t>() + (inverse ? 512 : 0), inverse ? T->w_inv : T->w_fwd,
+                           ctx->Wd.as<fr_t>() + (inverse ? (1u << 18) : 0)};
   if (lgn == 1) {
+    const pow_tab none = {nullptr, nullptr};
     ntt_size2<<<1, 1, 0, st>>>(d, in_scale ? *in_scale : none, in_scale != nullptr, out_scale ? *out_scale : none,
                                out_scale != nullptr);
     CKL();
     return 0;
   }
-  if (dif) {
-    uint32_t done = 0;
-    for (uint32_t i = 0; i < P; i++) {
-      uint32_t t = ts[i];
-      done += t;
-      uint32_t s = lgn - done;
-      uint64_t groups = n >> t, G = 1024 >> t;
-      uint64_t grid = (groups + G - 1) / G;
-      bool hin = i == 0 && in_scale, hout = i == P - 1 && out_scale;
-      ntt_pass<true><<<grid, 256, 0, st>>>(d, lgn, t, s, W, tw, s + t <= 18 ? Wd : nullptr,
-                                           hin ? *in_scale : none, hin,
-                                            hout ? *out_scale : none, hout);
-      CKL();
-    }
-  } else {
-    uint32_t s = 0;
-    for (int i = P - 1; i >= 0; i--) {
-      uint32_t t = ts[i];
-      uint64_t groups = n >> t, G = 1024 >> t;
-      uint64_t grid = (groups + G - 1) / G;
-      bool hin = i == (int)P - 1 && in_scale, hout = i == 0 && out_scale;
-      ntt_pass<false><<<grid, 256, 0, st>>>(d, lgn, t, s, W, tw, s + t <= 18 ? Wd : nullptr,
-                                           hin ? *in_scale : none, hin,
-                                             hout ? *out_scale : none, hout);
-      CKL();
-      s += t;
-    }
+  const bool wide = ntt_wide(lgn);
+  std::vector<uint32_t> ts;
+  ntt_split(lgn, wide ? ntt_shape<256>::max_t : ntt_shape<128>::max_t, ts);
+  const int P = (int)ts.size();
+  prof pf(st);
+  // DIF passes from the top (s decreasing to 0), DIT passes in the reverse order.
+  uint32_t s = dif ? lgn : 0;
+  for (int k = 0; k < P; k++) {
+    const int i = dif ? k : P - 1 - k;
+    const uint32_t t = ts[i];
+    if (dif) s -= t;
+    const pow_tab* in = (dif ? i == 0 : i == P - 1) ? in_scale : nullptr;
+    const pow_tab* out = (dif ? i == P - 1 : i == 0) ? out_scale : nullptr;
+    if (dif)
+      wide ? ntt_launch<true, 256>(a, t, s, in, out, st) : ntt_launch<true, 128>(a, t, s, in, out, st);
+    else
+      wide ? ntt_launch<false, 256>(a, t, s, in, out, st) : ntt_launch<false, 128>(a, t, s, in, out, st);
+    CKL();
+    if (prof::on())
+      pf.mark(std::string(dif ? "ntt dif" : "ntt dit") + " lg" + std::to_string(lgn) + " t" + std::to_string(t) +
+              " s" + std::to_string(s));
+    if (!dif) s += t;
   }
   return 0;
 }
@@ -386,13 +459,19 @@ extern "C" int cuzk_ntt(cuzk_ctx* ctx, void* data, uint32_t lgn, uint32_t mode) 
 }
 
 // H on device buffers va, vb, vc (each 2^lgn, zero padded). Result in va, bit-reversed.
-// ready[i], if set, is waited for before vector i is used.
-static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st, cudaEvent_t* ready = nullptr) {
+// ready[i], if set, is waited for before vector i is used. c_ab: vc holds a
+// copy of a, and c = a∘b is formed before b's transforms.
+static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st, cudaEvent_t* ready = nullptr, bool c_ab = false) {
   ntt_tabs* T;
   TRY(ctx_ntt_tabs(ctx, lgn, &T));
   fr_t* v[3] = {ctx->va.as<fr_t>(), ctx->vb.as<fr_t>(), ctx->vc.as<fr_t>()};
+  const uint64_t m = 1ull << lgn;
   for (int i = 0; i < 3; i++) {
     if (ready && ready[i]) CK(cudaStreamWaitEvent(st, ready[i], 0));
+    if (i == 1 && c_ab) {
+      mul_inplace<<<(m + 255) / 256, 256, 0, st>>>(v[2], v[1], m);
+      CKL();
+    }
     TRY(ntt_dev(ctx, v[i], lgn, true, true, nullptr, &T->coset_fwd_n, st));
     TRY(ntt_dev(ctx, v[i], lgn, false, false, nullptr, nullptr, st));
   }
@@ -488,11 +567,17 @@ static msm_plan msm_plan_for(uint64_t n) {
   uint64_t wb = (1ull << 29) / (n ? n : 1);
   p.wb = (uint32_t)(wb < 1 ? 1 : (wb > p.W ? p.W : wb));
   p.pairs = (uint64_t)p.wb * n;
-  // about 2^15 first-level segments per batch, 128 second-level per window
-  uint64_t l1 = ((uint64_t)p.wb * p.B) >> 15;
+  // about 2^15 first-level segments per batch (CUZK_MSM_SEG = 12..20 for
+  // experiments), msm_k2 second-level per window
+  static const uint32_t seg = [] {
+    const char* e = getenv("CUZK_MSM_SEG");
+    int v = e ? atoi(e) : 15;
+    return (uint32_t)(v >= 12 && v <= 20 ? v : 15);
+  }();
+  uint64_t l1 = ((uint64_t)p.wb * p.B) >> seg;
   p.L1 = (uint32_t)(l1 < 1 ? 1 : (l1 > p.B ? p.B : 1ull << lg2(l1)));
   p.K1 = p.B / p.L1;
-  p.L2 = p.K1 > 128 ? p.K1 / 128 : 1;
+  p.L2 = p.K1 > msm_k2 ? p.K1 / msm_k2 : 1;
   p.K2 = p.K1 / p.L2;
   p.lgL1 = lg2(p.L1);
   p.lgL2 = lg2(p.L2);
@@ -514,6 +599,8 @@ struct msm_scratch {
   }
 };
 
+static const uint32_t msm_red_fan = 8;  // partial sums per thread in the T1 reduction
+
 static uint64_t msm_chunk(uint64_t np) {  // entries per accumulation chunk
   uint64_t C = (np + (1ull << 18) - 1) >> 18;
   return C < 16 ? 16 : C;
@@ -528,7 +615,7 @@ static msm_scratch msm_scratch_for(uint64_t n) {
   s.buckets = (uint64_t)p.wb * p.B * P;
   s.seg1 = (uint64_t)p.wb * p.K1 * P;
   s.seg2 = (uint64_t)p.wb * p.K2 * P;
-  s.red = (std::max<uint64_t>((uint64_t)p.wb * p.K1 / 64, p.wb) + 1) * P;
+  s.red = (std::max<uint64_t>((uint64_t)p.wb * p.K1 / msm_red_fan, p.wb) + 1) * P;
   s.win = p.W * P;
   s.chunks = (p.pairs + msm_chunk(p.pairs) - 1) / msm_chunk(p.pairs) * P;
   return s;
@@ -580,6 +667,11 @@ static int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars,
   g1_xyzz* S1 = ctx->segS.as<g1_xyzz>();
   g1_xyzz* T2 = ctx->segT2.as<g1_xyzz>();
   g1_xyzz* S2 = ctx->segS2.as<g1_xyzz>();
+  prof pf(st);
+  const std::string pn = "msm lg" + std::to_string(lg2(n)) + " ";
+  auto mark = [&](const char* what) {
+    if (prof::on()) pf.mark(pn + what);
+  };
   for (uint32_t w0 = 0; w0 < p.W; w0 += p.wb) {
     uint32_t nb = (uint32_t)((p.W - w0) < p.wb ? (p.W - w0) : p.wb);
     uint64_t np = (uint64_t)nb * n;
@@ -587,15 +679,18 @@ static int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars,
     msm_digits<<<(n + 255) / 256, 256, 0, st>>>(scalars, idx, n, brev_lg, p.c, w0, nb,
                                                 ctx->keys.as<uint32_t>(), ctx->vals.as<uint32_t>());
     CKL();
+    mark("1 digits");
     int end_bit = 1;
     while ((1u << end_bit) <= nkeys) end_bit++;
     size_t tb2 = ctx->cubtmp.cap;
     CK(cub::DeviceRadixSort::SortPairs(ctx->cubtmp.p, tb2, ctx->keys.as<uint32_t>(),
                                        ctx->keys2.as<uint32_t>(), ctx->vals.as<uint32_t>(),
                                        ctx->vals2.as<uint32_t>(), (int)np, 0, end_bit, st));
+    mark("2 sort");
     msm_starts<<<(nkeys + 1 + 255) / 256, 256, 0, st>>>(ctx->keys2.as<uint32_t>(), np, nkeys,
                                                        ctx->starts.as<uint32_t>());
     CKL();
+    mark("3 starts");
     uint64_t C = msm_chunk(np);
     uint64_t nch = (np + C - 1) / C;
     msm_acc_chunks<<<(nch + 127) / 128, 128, 0, st>>>(bases, ctx->keys2.as<uint32_t>(), ctx->vals2.as<uint32_t>(),
@@ -603,33 +698,39 @@ static int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars,
                                                      ctx->part1.as<g1_xyzz>(), ctx->part2.as<g1_xyzz>(),
                                                      ctx->buckets.as<g1_xyzz>());
     CKL();
+    mark("4 acc chunks");
     msm_acc_merge<<<(nkeys + 127) / 128, 128, 0, st>>>(ctx->starts.as<uint32_t>(), nkeys, (uint32_t)C,
                                                       ctx->part1.as<g1_xyzz>(), ctx->part2.as<g1_xyzz>(),
                                                       ctx->buckets.as<g1_xyzz>());
     CKL();
+    mark("5 acc merge");
     // level 1: segments of L1 buckets; level 2: segments of L2 of the S1.
     uint32_t nseg1 = nb * p.K1, nseg2 = nb * p.K2;
     msm_segments<<<(nseg1 + 127) / 128, 128, 0, st>>>(ctx->buckets.as<g1_xyzz>(), nseg1, p.L1, T1, S1);
     CKL();
+    mark("6 segments 1");
     msm_segments<<<(nseg2 + 127) / 128, 128, 0, st>>>(S1, nseg2, p.L2, T2, S2);
     CKL();
-    // T1sum per window: sums of 64 (or what is left of a window) until one.
+    // T1sum per window: sums of msm_red_fan (or what is left of a window)
+    // until one; a small fan keeps each thread's chain of additions short.
     const g1_xyzz* in = T1;
     g1_xyzz* bufs[2] = {ctx->red1.as<g1_xyzz>(), ctx->red2.as<g1_xyzz>()};
     uint64_t K = p.K1;
     for (int r = 0; K > 1; r ^= 1) {
-      uint32_t F = K > 64 ? 64 : (uint32_t)K;
+      uint32_t F = K > msm_red_fan ? msm_red_fan : (uint32_t)K;
       uint64_t nout = (uint64_t)nb * (K / F);
       reduce_xyzz<<<(nout + 127) / 128, 128, 0, st>>>(in, (uint64_t)nb * K, F, bufs[r], nout);
       CKL();
       in = bufs[r];
       K /= F;
     }
-    msm_windows<<<(nb + 31) / 32, 32, 0, st>>>(in, T2, S2, nb, p.K2, p.lgL1, p.lgL2, ctx->win.as<g1_xyzz>() + w0);
+    msm_windows<<<nb, p.K2, 0, st>>>(in, T2, S2, p.K2, p.lgL1, p.lgL2, ctx->win.as<g1_xyzz>() + w0);
     CKL();
+    mark("7 segments 2, windows");
   }
   msm_combine<<<1, 1, 0, st>>>(ctx->win.as<g1_xyzz>(), p.W, p.c, extra, out);
   CKL();
+  mark("8 combine");
   return 0;
 }
 
@@ -651,8 +752,10 @@ static int batch_add_dev(cuzk_ctx* ctx, const g1_affine* bases, uint64_t n, cons
                          g1_xyzz* out, cudaStream_t st) {
   const uint64_t nch = batch_chunks(n);
   TRY(batch_add_reserve(ctx, n));
+  prof pf(st);
   batch_add_chunks<<<(nch + 127) / 128, 128, 0, st>>>(bases, n, bits, batch_chunk, nch, ctx->ba1.as<g1_xyzz>());
   CKL();
+  if (prof::on()) pf.mark("batch add chunks");
   g1_xyzz* in = ctx->ba1.as<g1_xyzz>();
   g1_xyzz* o = ctx->ba2.as<g1_xyzz>();
   uint64_t m = nch;
@@ -863,7 +966,6 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   cudaEvent_t* ev = ctx->ev;
   TRY(ctx->d_out.ensure(8 * sizeof(g1_xyzz)));
   g1_xyzz* o = ctx->d_out.as<g1_xyzz>();
-  // a on st; b, c and then the three tails on st2, overlapping the NTTs.
   uint64_t nrows = job->nrows;
   if (nrows > m) return set_err(CUZK_ERR_ARG, "run: %llu rows exceed the domain 2^%u", (unsigned long long)nrows, lgn);
   TRY(ctx->va.ensure(m * 32));
@@ -891,50 +993,57 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   TRY(batch_add_reserve(ctx, max_ones));
   ntt_tabs* T;
   TRY(ctx_ntt_tabs(ctx, lgn, &T));
-  // st: a, the H sequence, then (once the tails are done: shared scratch)
-  // the H MSM. st2: b and c (the NTTs wait for them), the tails' inputs,
-  // then the L, A and B_G1 MSMs, overlapping the NTTs. CUZK_RUN_SERIAL=1
-  // holds the tails back until the NTTs are done, for comparison.
+  // st3 uploads, in the order the work needs them: the L tail first (L
+  // starts while the rest uploads), a, b (and c), then the A and B tails.
+  // st: the H sequence once a is in, then (after the tails: shared scratch)
+  // the H MSM. st2: the L, A and B_G1 MSMs as their inputs arrive,
+  // overlapping the NTTs. CUZK_RUN_SERIAL=1 holds the tails back until the
+  // NTTs are done, for comparison.
   static const bool serial = [] {
     const char* s = getenv("CUZK_RUN_SERIAL");
     return s && s[0] == '1';
   }();
-  cudaStream_t st2 = ctx->st2;
+  cudaStream_t st2 = ctx->st2, st3 = ctx->st3;
+  cudaEvent_t tail_in[3] = {ev[16], ev[17], ev[18]};
   CK(cudaEventRecord(ev[0], st));
   CK(cudaStreamWaitEvent(st2, ev[0], 0));
-  TRY(upload_one(&ctx->va, job->a, nrows, m, st));
-  if (!job->c)  // c = a∘b: keep a copy of a in vc before its NTT
-    CK(cudaMemcpyAsync(ctx->vc.p, ctx->va.p, m * 32, cudaMemcpyDeviceToDevice, st));
-  CK(cudaEventRecord(ev[1], st));
-  TRY(upload_one(&ctx->vb, job->b, nrows, m, st2));
-  if (!job->c) {
-    CK(cudaStreamWaitEvent(st2, ev[1], 0));
-    mul_inplace<<<(m + 255) / 256, 256, 0, st2>>>(ctx->vc.as<fr_t>(), ctx->vb.as<fr_t>(), m);
-    CKL();
-  }
-  CK(cudaEventRecord(ev[8], st2));
-  if (job->c) TRY(upload_one(&ctx->vc, job->c, nrows, m, st2));
-  CK(cudaEventRecord(ev[9], st2));
-  for (int p = 0; p < 3; p++) {
+  CK(cudaStreamWaitEvent(st3, ev[0], 0));
+  auto upload_tail = [&](int p) -> int {
     const cuzk_msm_part& pt = job->part[p];
     uint64_t nw = (srs->n[p + 1] + 31) / 32;
     if (pt.ntail) {
-      CK(cudaMemcpyAsync(ctx->p_scal[p].p, pt.scalars, pt.ntail * 32, cudaMemcpyHostToDevice, st2));
-      CK(cudaMemcpyAsync(ctx->p_idx[p].p, pt.idx, pt.ntail * 4, cudaMemcpyHostToDevice, st2));
+      CK(cudaMemcpyAsync(ctx->p_scal[p].p, pt.scalars, pt.ntail * 32, cudaMemcpyHostToDevice, st3));
+      CK(cudaMemcpyAsync(ctx->p_idx[p].p, pt.idx, pt.ntail * 4, cudaMemcpyHostToDevice, st3));
     }
-    if (pt.ones && nw) CK(cudaMemcpyAsync(ctx->p_bits[p].p, pt.ones, nw * 4, cudaMemcpyHostToDevice, st2));
-  }
-  CK(cudaEventRecord(ev[10], st2));
+    if (pt.ones && nw) CK(cudaMemcpyAsync(ctx->p_bits[p].p, pt.ones, nw * 4, cudaMemcpyHostToDevice, st3));
+    CK(cudaEventRecord(tail_in[p], st3));
+    return 0;
+  };
+  TRY(upload_tail(0));
+  TRY(upload_one(&ctx->va, job->a, nrows, m, st3));
+  CK(cudaEventRecord(ev[7], st3));
+  TRY(upload_one(&ctx->vb, job->b, nrows, m, st3));
+  CK(cudaEventRecord(ev[8], st3));
+  if (job->c) TRY(upload_one(&ctx->vc, job->c, nrows, m, st3));
+  CK(cudaEventRecord(ev[9], st3));
+  TRY(upload_tail(1));
+  TRY(upload_tail(2));
+  CK(cudaEventRecord(ev[10], st3));
+  CK(cudaStreamWaitEvent(st, ev[7], 0));
+  if (!job->c)  // c = a∘b: keep a copy of a in vc before its NTT
+    CK(cudaMemcpyAsync(ctx->vc.p, ctx->va.p, m * 32, cudaMemcpyDeviceToDevice, st));
+  CK(cudaEventRecord(ev[1], st));
   cudaEvent_t ready[3] = {nullptr, ev[8], ev[9]};
-  TRY(h_dev(ctx, lgn, st, ready));
+  TRY(h_dev(ctx, lgn, st, ready, !job->c));
   CK(cudaEventRecord(ev[2], st));
   if (serial) CK(cudaStreamWaitEvent(st2, ev[2], 0));
-  CK(cudaEventRecord(ev[11], st2));
   for (int p = 0; p < 3; p++) {
     const cuzk_msm_part& pt = job->part[p];
     const g1_affine* bases = srs->q[p + 1];
     uint64_t nb = srs->n[p + 1];
     const g1_xyzz* extra = nullptr;
+    CK(cudaStreamWaitEvent(st2, tail_in[p], 0));
+    if (p == 0) CK(cudaEventRecord(ev[11], st2));
     if (pt.ones && nb) {
       TRY(batch_add_dev(ctx, bases, nb, ctx->p_bits[p].as<uint32_t>(), o + 4 + p, st2));
       extra = o + 4 + p;
@@ -949,7 +1058,7 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   CK(cudaMemcpyAsync(res->points, o, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
   cudaEventElapsedTime(&res->ms_total, ev[0], ev[3]);
-  cudaEventElapsedTime(&res->ms_h2d, ev[0], ev[10]);  // all uploads (b, c and the tails' overlap the NTTs)
+  cudaEventElapsedTime(&res->ms_h2d, ev[0], ev[10]);  // all uploads (overlapping the MSMs and NTTs)
   cudaEventElapsedTime(&res->ms_ntt, ev[1], ev[2]);
   cudaEventElapsedTime(&res->ms_msm_h, ev[12], ev[3]);
   cudaEventElapsedTime(&res->ms_msm_l, ev[11], ev[4]);  // L, A, B_G1: on st2, overlapping the NTTs

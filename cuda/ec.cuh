@@ -19,6 +19,18 @@ struct g1_affine {
   }
 };
 
+struct g1_xyzz;
+// The doublings inside the additions, where equal points meet (rare): out of
+// line on the device, so that kernels with two or more inlined additions keep
+// their registers for the common path.
+#if defined(__CUDA_ARCH__)
+#define CUZK_RARE __device__ __noinline__
+#else
+#define CUZK_RARE inline
+#endif
+CUZK_RARE g1_xyzz xyzz_dbl_rare(const g1_xyzz& p);
+CUZK_RARE g1_xyzz xyzz_mdbl_rare(const g1_affine& p);
+
 struct g1_xyzz {
   fp_t X, Y, ZZ, ZZZ;
 
@@ -92,7 +104,7 @@ struct g1_xyzz {
     fp_t R = S2 - Y;
     if (P.is_zero()) {
       if (R.is_zero())
-        *this = dbl_affine(p);
+        *this = xyzz_mdbl_rare(p);
       else
         *this = inf();
       return;
@@ -122,7 +134,7 @@ struct g1_xyzz {
     fp_t R = S2 - S1;
     if (P.is_zero()) {
       if (R.is_zero())
-        *this = dbl();
+        *this = xyzz_dbl_rare(*this);
       else
         *this = inf();
       return;
@@ -154,3 +166,6 @@ struct g1_xyzz {
     return r;
   }
 };
+
+CUZK_RARE g1_xyzz xyzz_dbl_rare(const g1_xyzz& p) { return p.dbl(); }
+CUZK_RARE g1_xyzz xyzz_mdbl_rare(const g1_affine& p) { return g1_xyzz::dbl_affine(p); }

@@ -172,28 +172,51 @@ __global__ void __launch_bounds__(128) msm_segments(const g1_xyzz* buckets, uint
   S[sg] = s;
 }
 
-// Per window, from the two levels of segments (see msm_dev): with
-// T1sum = sum_k T1_k, the weighted bucket sum is
-//   T1sum + L1 * (sum_k' T2_k' + L2 * sum_k' k' S2_k' - sum_k' S2_k').
-__global__ void msm_windows(const g1_xyzz* T1sum, const g1_xyzz* T2, const g1_xyzz* S2, uint32_t nw,
-                            uint32_t K2, uint32_t lgL1, uint32_t lgL2, g1_xyzz* win) {
-  uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
-  if (w >= nw) return;
-  const g1_xyzz* t = T2 + (uint64_t)w * K2;
-  const g1_xyzz* s = S2 + (uint64_t)w * K2;
-  g1_xyzz inner = g1_xyzz::inf(), rs = g1_xyzz::inf(), rt = g1_xyzz::inf();
-  for (uint32_t k = 0; k < K2; k++) inner.add(t[k]);
-  for (uint32_t k = K2 - 1; k >= 1; k--) {
-    rs.add(s[k]);
-    rt.add(rs);
+// p·e for a small e > 0 (double and add).
+__device__ __forceinline__ g1_xyzz xyzz_mul_small(const g1_xyzz& p, uint32_t e) {
+  g1_xyzz r = p;
+  for (int b = 30 - __clz(e); b >= 0; b--) {
+    r = r.dbl();
+    if ((e >> b) & 1) r.add(p);
   }
-  rs.add(s[0]);  // rs = sum S2
-  for (uint32_t i = 0; i < lgL2; i++) rt = rt.dbl();
-  inner.add(rt);
-  inner.add(rs.neg());
-  for (uint32_t i = 0; i < lgL1; i++) inner = inner.dbl();
-  inner.add(T1sum[w]);
-  win[w] = inner;
+  return r;
+}
+
+// Threads per block of msm_windows: the second-level segments per window.
+static constexpr uint32_t msm_k2 = 256;
+
+// One block of K2 (<= msm_k2, a power of two) threads per window, from the
+// two levels of segments (see msm_dev). With T1sum = sum_k T1_k, the
+// window's weighted bucket sum is
+//   T1sum + L1 * (sum_k' T2_k' + L2 * sum_k' k' S2_k' - sum_k' S2_k'):
+// thread k' adds (L2 k' - 1) S2_k' + T2_k', a tree in shared memory sums
+// the K2 terms, and thread 0 scales by L1 and adds T1sum. (One thread per
+// window walking the K2 terms was a chain of ~4 K2 dependent additions.)
+__global__ void __launch_bounds__(msm_k2) msm_windows(const g1_xyzz* T1sum, const g1_xyzz* T2, const g1_xyzz* S2,
+                                                      uint32_t K2, uint32_t lgL1, uint32_t lgL2, g1_xyzz* win) {
+  __shared__ uint4 buf[msm_k2 * sizeof(g1_xyzz) / 16];
+  g1_xyzz* sh = reinterpret_cast<g1_xyzz*>(buf);
+  const uint32_t w = blockIdx.x, k = threadIdx.x;
+  const uint64_t i = (uint64_t)w * K2 + k;
+  const uint32_t e = (k << lgL2) - 1;  // k = 0: -1
+  g1_xyzz v = k == 0 ? S2[i].neg() : e == 0 ? g1_xyzz::inf() : xyzz_mul_small(S2[i], e);
+  v.add(T2[i]);
+  sh[k] = v;
+  __syncthreads();
+  for (uint32_t h = K2 >> 1; h > 0; h >>= 1) {
+    if (k < h) {
+      g1_xyzz a = sh[k];
+      a.add(sh[k + h]);
+      sh[k] = a;
+    }
+    __syncthreads();
+  }
+  if (k == 0) {
+    g1_xyzz r = sh[0];
+    for (uint32_t j = 0; j < lgL1; j++) r = r.dbl();
+    r.add(T1sum[w]);
+    win[w] = r;
+  }
 }
 
 // out = sum_w 2^(c*w) win[w] (+ extra if non-null).

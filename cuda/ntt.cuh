@@ -12,6 +12,18 @@
 
 #include "field.cuh"
 
+// Pass blocks come in two shapes: 256 threads (groups up to 2^10, 2 blocks
+// per SM) and 128 threads (groups up to 2^9, compiled for 5 blocks per SM:
+// 96 registers, no spills). Measured at 2^27 (H200): 128 × 5 took 55.3 ms
+// per transform, 256 × 2 62.7, 128 × 4 56.8, 256 × 3 (spills) 59.4. The
+// driver takes 128 unless 256 needs fewer passes (2^19, 2^20).
+template <uint32_t THREADS>
+struct ntt_shape {
+  static constexpr uint32_t elems = 4 * THREADS;
+  static constexpr uint32_t max_t = THREADS == 256 ? 10 : 9;
+  static constexpr uint32_t min_blocks = THREADS == 256 ? 2 : 5;
+};
+
 struct pow_tab {  // base^e = c * lo[e & 0x3fff] * hi[e >> 14] for e < 2^28
   const fr_t* lo;
   const fr_t* hi;
@@ -68,19 +80,21 @@ struct sh_planes {
   }
 };
 
-// One pass: 256 threads, 1024/2^t groups of 2^t elements (2 <= t <= 10), 4
-// elements per thread; the butterfly stages run two at a time on the four
+
+// One pass: THREADS threads, 4·THREADS/2^t groups of 2^t elements
+// (2 <= t <= max_t), 4 elements per thread; the butterfly stages run two at a time on the four
 // elements they connect (radix 4: one shared-memory round trip per two
 // stages), and a stage whose twiddles are all 1 skips its products.
 // W: w_1024^k, k < 512 (for the direction). tw: powers of w_n; Wd: see twiddle.
-template <bool DIF>
-__global__ void __launch_bounds__(256, 2) ntt_pass(fr_t* data, uint32_t lgn, uint32_t t, uint32_t s,
+template <bool DIF, uint32_t THREADS>
+__global__ void __launch_bounds__(THREADS, ntt_shape<THREADS>::min_blocks) ntt_pass(fr_t* data, uint32_t lgn, uint32_t t, uint32_t s,
                                                    const fr_t* __restrict__ W, pow_tab tw,
                                                    const fr_t* __restrict__ Wd, pow_tab in_scale,
                                                    int has_in, pow_tab out_scale, int has_out) {
-  __shared__ uint4 plane_lo[1024], plane_hi[1024];
+  constexpr uint32_t E = ntt_shape<THREADS>::elems;
+  __shared__ uint4 plane_lo[E], plane_hi[E];
   const uint32_t N = 1u << t, Q = N >> 2;
-  const uint32_t G = 1024u >> t;
+  const uint32_t G = E >> t;
   const uint32_t tid = threadIdx.x;
   const uint32_t x = tid & (Q - 1);
   const uint32_t g = tid >> (t - 2);
