@@ -365,7 +365,7 @@ static uint32_t ntt_npasses(uint32_t lgn, uint32_t max_t) { return (lgn + max_t 
 
 // The 256-thread shape only where it needs fewer passes than the 128-thread one.
 static bool ntt_wide(uint32_t lgn) {
-  return ntt_npasses(lgn, ntt_shape<256>::max_t) < ntt_npasses(lgn, ntt_shape<128>::max_t);
+  return ntt_npasses(lgn, ntt_wide_t::max_t) < ntt_npasses(lgn, ntt_narrow::max_t);
 }
 
 // Pass sizes, most significant first, as even as possible.
@@ -383,14 +383,21 @@ struct ntt_pass_args {
   const fr_t* Wd;
 };
 
-template <bool DIF, uint32_t TH>
-static void ntt_launch(const ntt_pass_args& a, uint32_t t, uint32_t s, const pow_tab* in, const pow_tab* out,
-                       cudaStream_t st) {
+template <bool DIF, class SH>
+static int ntt_launch(const ntt_pass_args& a, uint32_t t, uint32_t s, const pow_tab* in, const pow_tab* out,
+                      cudaStream_t st) {
   const pow_tab none = {nullptr, nullptr};
-  const uint64_t groups = (1ull << a.lgn) >> t, G = ntt_shape<TH>::elems >> t;
-  ntt_pass<DIF, TH><<<(groups + G - 1) / G, TH, 0, st>>>(a.d, a.lgn, t, s, a.W, a.tw, s + t <= 18 ? a.Wd : nullptr,
-                                                         in ? *in : none, in != nullptr, out ? *out : none,
-                                                         out != nullptr);
+  const uint64_t groups = (1ull << a.lgn) >> t, G = SH::elems >> t;
+  const size_t smem = 32 * SH::elems;
+  if (smem > 48 * 1024) {  // beyond the default limit: opt in, once per kernel
+    static const cudaError_t e =
+        cudaFuncSetAttribute(ntt_pass<DIF, SH>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    CK(e);
+  }
+  ntt_pass<DIF, SH><<<(groups + G - 1) / G, SH::threads, smem, st>>>(
+      a.d, a.lgn, t, s, a.W, a.tw, s + t <= 18 ? a.Wd : nullptr, in ? *in : none, in != nullptr,
+      out ? *out : none, out != nullptr);
+  return 0;
 }
 
 // dif: natural -> bit-reversed; otherwise bit-reversed -> natural.
@@ -411,7 +418,7 @@ static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
   }
   const bool wide = ntt_wide(lgn);
   std::vector<uint32_t> ts;
-  ntt_split(lgn, wide ? ntt_shape<256>::max_t : ntt_shape<128>::max_t, ts);
+  ntt_split(lgn, wide ? ntt_wide_t::max_t : ntt_narrow::max_t, ts);
   const int P = (int)ts.size();
   prof pf(st);
   // DIF passes from the top (s decreasing to 0), DIT passes in the reverse order.
@@ -422,10 +429,18 @@ static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
     if (dif) s -= t;
     const pow_tab* in = (dif ? i == 0 : i == P - 1) ? in_scale : nullptr;
     const pow_tab* out = (dif ? i == P - 1 : i == 0) ? out_scale : nullptr;
-    if (dif)
-      wide ? ntt_launch<true, 256>(a, t, s, in, out, st) : ntt_launch<true, 128>(a, t, s, in, out, st);
+    // strided passes: the several-group shape (whole row segments); else
+    // the wide shape where it saves a pass, else the narrow one
+    int r;
+    if (s > 0 && t <= ntt_big::max_t && (ntt_big::elems >> t) >= 4)
+      r = dif ? ntt_launch<true, ntt_big>(a, t, s, in, out, st) : ntt_launch<false, ntt_big>(a, t, s, in, out, st);
+    else if (wide)
+      r = dif ? ntt_launch<true, ntt_wide_t>(a, t, s, in, out, st)
+              : ntt_launch<false, ntt_wide_t>(a, t, s, in, out, st);
     else
-      wide ? ntt_launch<false, 256>(a, t, s, in, out, st) : ntt_launch<false, 128>(a, t, s, in, out, st);
+      r = dif ? ntt_launch<true, ntt_narrow>(a, t, s, in, out, st)
+              : ntt_launch<false, ntt_narrow>(a, t, s, in, out, st);
+    TRY(r);
     CKL();
     if (prof::on())
       pf.mark(std::string(dif ? "ntt dif" : "ntt dit") + " lg" + std::to_string(lgn) + " t" + std::to_string(t) +

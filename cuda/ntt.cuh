@@ -12,17 +12,34 @@
 
 #include "field.cuh"
 
-// Pass blocks come in two shapes: 256 threads (groups up to 2^10, 2 blocks
-// per SM) and 128 threads (groups up to 2^9, compiled for 5 blocks per SM:
-// 96 registers, no spills). Measured at 2^27 (H200): 128 × 5 took 55.3 ms
-// per transform, 256 × 2 62.7, 128 × 4 56.8, 256 × 3 (spills) 59.4. The
-// driver takes 128 unless 256 needs fewer passes (2^19, 2^20).
-template <uint32_t THREADS>
+// Pass block shapes: THREADS threads running V virtual threads of 4
+// elements each, so a block holds E = 4·THREADS·V elements: E/2^t groups of
+// 2^t (t <= max_t). Measured at 2^27 (H200, v9): of the one-group shapes,
+// 128 × 5 blocks per SM took 55.3 ms per transform, 256 × 2 62.7, 128 × 4
+// 56.8, 256 × 3 (spills) 59.4; two virtual threads lost 5 %.
+template <uint32_t THREADS, uint32_t V, uint32_t MINB>
 struct ntt_shape {
-  static constexpr uint32_t elems = 4 * THREADS;
-  static constexpr uint32_t max_t = THREADS == 256 ? 10 : 9;
-  static constexpr uint32_t min_blocks = THREADS == 256 ? 2 : 5;
+  static constexpr uint32_t threads = THREADS, v = V, min_blocks = MINB;
+  static constexpr uint32_t elems = 4 * THREADS * V;
+  static constexpr uint32_t max_t = elems >= 1024 ? 10 : 9;
 };
+typedef ntt_shape<128, 1, 5> ntt_narrow;  // one group of 2^9 (or two of 2^8 ...)
+typedef ntt_shape<256, 1, 2> ntt_wide_t;  // one group of 2^10: where it saves a pass
+// Passes with a stride (s > 0): adjacent groups are adjacent columns, and a
+// block of several groups reads and writes whole row segments (4 groups of
+// 2^9: 128 bytes) in one instruction; one group per block read 32 bytes per
+// row at stride 2^s, which alone took 27.6 ms at 2^27, s = 18 (2.8 ms with
+// 4 columns; harness `bench traffic`).
+#ifndef CUZK_NTT_BIG_T
+#define CUZK_NTT_BIG_T 256
+#endif
+#ifndef CUZK_NTT_BIG_V
+#define CUZK_NTT_BIG_V 2
+#endif
+#ifndef CUZK_NTT_BIG_MINB
+#define CUZK_NTT_BIG_MINB 2
+#endif
+typedef ntt_shape<CUZK_NTT_BIG_T, CUZK_NTT_BIG_V, CUZK_NTT_BIG_MINB> ntt_big;
 
 struct pow_tab {  // base^e = c * lo[e & 0x3fff] * hi[e >> 14] for e < 2^28
   const fr_t* lo;
@@ -81,105 +98,146 @@ struct sh_planes {
 };
 
 
-// One pass: THREADS threads, 4·THREADS/2^t groups of 2^t elements
-// (2 <= t <= max_t), 4 elements per thread; the butterfly stages run two at a time on the four
-// elements they connect (radix 4: one shared-memory round trip per two
+// One pass of shape SH: groups of 2^t elements (2 <= t <= max_t) at stride
+// 2^s, E/2^t of them per block in shared memory (dynamic: 32·E bytes). The
+// loads and stores walk the block's elements row by row across its groups
+// (adjacent columns), so a warp touches whole row segments. The butterflies:
+// each virtual thread owns 4 elements; the stages run two at a time on the
+// four elements they connect (radix 4: one shared-memory round trip per two
 // stages), and a stage whose twiddles are all 1 skips its products.
 // W: w_1024^k, k < 512 (for the direction). tw: powers of w_n; Wd: see twiddle.
-template <bool DIF, uint32_t THREADS>
-__global__ void __launch_bounds__(THREADS, ntt_shape<THREADS>::min_blocks) ntt_pass(fr_t* data, uint32_t lgn, uint32_t t, uint32_t s,
-                                                   const fr_t* __restrict__ W, pow_tab tw,
-                                                   const fr_t* __restrict__ Wd, pow_tab in_scale,
-                                                   int has_in, pow_tab out_scale, int has_out) {
-  constexpr uint32_t E = ntt_shape<THREADS>::elems;
-  __shared__ uint4 plane_lo[E], plane_hi[E];
+template <bool DIF, class SH>
+__global__ void __launch_bounds__(SH::threads, SH::min_blocks)
+    ntt_pass(fr_t* data, uint32_t lgn, uint32_t t, uint32_t s, const fr_t* __restrict__ W, pow_tab tw,
+             const fr_t* __restrict__ Wd, pow_tab in_scale, int has_in, pow_tab out_scale, int has_out) {
+  constexpr uint32_t E = SH::elems, V = SH::v, TH = SH::threads, lgE = E == 512 ? 9 : E == 1024 ? 10 : 11;
+  extern __shared__ uint4 ntt_smem[];
+  uint4* const plane_lo = ntt_smem;
+  uint4* const plane_hi = ntt_smem + E;
   const uint32_t N = 1u << t, Q = N >> 2;
-  const uint32_t G = E >> t;
-  const uint32_t tid = threadIdx.x;
-  const uint32_t x = tid & (Q - 1);
-  const uint32_t g = tid >> (t - 2);
-  const uint64_t gid = (uint64_t)blockIdx.x * G + g;
-  const bool valid = gid < ((1ull << lgn) >> t);
-  const uint64_t lo = gid & ((1ull << s) - 1), hi = gid >> s;
-  const uint64_t base = (hi << (t + s)) + lo;
+  const uint32_t lgG = lgE - t;  // groups per block: 2^lgG
+  const uint64_t ngroups = (1ull << lgn) >> t;
   const uint32_t twsh = lgn - t - s;
-  const sh_planes S = {plane_lo + g * N, plane_hi + g * N};
+  // element slot L of the block: group L mod G, row L / G
+  auto slot_idx = [&](uint32_t L, uint32_t& g, uint32_t& q, uint64_t& lo, bool& valid) -> uint64_t {
+    g = L & ((1u << lgG) - 1);
+    q = L >> lgG;
+    const uint64_t gid = ((uint64_t)blockIdx.x << lgG) + g;
+    valid = gid < ngroups;
+    lo = gid & ((1ull << s) - 1);
+    return ((gid >> s) << (t + s)) + lo + ((uint64_t)q << s);
+  };
 
+  // four slots at a time: their loads are all in flight before the
+  // products that scale them (the DIT's twiddles) wait on them
 #pragma unroll
-  for (int r = 0; r < 4; r++) {
-    uint32_t q = x + r * Q;
-    uint64_t idx = base + ((uint64_t)q << s);
-    fr_t v = valid ? data[idx] : fr_t::zero();
-    if (DIF) {
-      if (has_in) v = v * tabpow(in_scale, (uint32_t)idx);
-    } else {
-      if (has_in) v = v * tabpow(in_scale, brev((uint32_t)idx, lgn));
-      if (s > 0) v = v * twiddle(tw, Wd, (uint32_t)lo * brev(q, t), s + t, twsh);
+  for (uint32_t k0 = 0; k0 < 4 * V; k0 += 4) {
+    fr_t v[4];
+#pragma unroll
+    for (uint32_t k = 0; k < 4; k++) {
+      uint32_t g, q;
+      uint64_t lo;
+      bool valid;
+      const uint64_t idx = slot_idx(threadIdx.x + (k0 + k) * TH, g, q, lo, valid);
+      v[k] = valid ? data[idx] : fr_t::zero();
     }
-    S.put(q, v);
+#pragma unroll
+    for (uint32_t k = 0; k < 4; k++) {
+      uint32_t g, q;
+      uint64_t lo;
+      bool valid;
+      const uint64_t idx = slot_idx(threadIdx.x + (k0 + k) * TH, g, q, lo, valid);
+      if (DIF) {
+        if (has_in) v[k] = v[k] * tabpow(in_scale, (uint32_t)idx);
+      } else {
+        if (has_in) v[k] = v[k] * tabpow(in_scale, brev((uint32_t)idx, lgn));
+        if (s > 0) v[k] = v[k] * twiddle(tw, Wd, (uint32_t)lo * brev(q, t), s + t, twsh);
+      }
+      sh_planes{plane_lo + g * N, plane_hi + g * N}.put(q, v[k]);
+    }
   }
   __syncthreads();
 
+  // virtual thread vt = threadIdx.x + u·TH: offset x in group g
+  auto vx = [&](uint32_t u) { return (threadIdx.x + u * TH) & (Q - 1); };
+  auto vS = [&](uint32_t u) {
+    const uint32_t g = (threadIdx.x + u * TH) >> (t - 2);
+    return sh_planes{plane_lo + g * N, plane_hi + g * N};
+  };
   if (DIF) {
     uint32_t h = N >> 1;
     for (; h >= 2; h >>= 2) {  // stages h and h/2 on {j, j+h/2, j+h, j+3h/2}
       const uint32_t lh = __ffs(h) - 1, h2 = h >> 1;
-      const uint32_t m = x & (h2 - 1);
-      const uint32_t j = m | ((x >> (lh - 1)) << (lh + 1));
-      const uint32_t e = (m << 9) >> lh;
-      fr_t u0 = S.get(j), u1 = S.get(j + h2), u2 = S.get(j + h), u3 = S.get(j + h + h2);
-      fr_t x0 = u0 + u2, x2 = (u0 - u2) * ldfr(W + e);
-      fr_t x1 = u1 + u3, x3 = (u1 - u3) * ldfr(W + e + 256);
-      fr_t y1 = x0 - x1, y3 = x2 - x3;
-      if (h2 > 1) {
-        fr_t wc = ldfr(W + 2 * e);
-        y1 = y1 * wc;
-        y3 = y3 * wc;
+#pragma unroll
+      for (uint32_t u = 0; u < V; u++) {
+        const uint32_t x = vx(u);
+        const sh_planes S = vS(u);
+        const uint32_t m = x & (h2 - 1);
+        const uint32_t j = m | ((x >> (lh - 1)) << (lh + 1));
+        const uint32_t e = (m << 9) >> lh;
+        fr_t u0 = S.get(j), u1 = S.get(j + h2), u2 = S.get(j + h), u3 = S.get(j + h + h2);
+        fr_t x0 = u0 + u2, x2 = (u0 - u2) * ldfr(W + e);
+        fr_t x1 = u1 + u3, x3 = (u1 - u3) * ldfr(W + e + 256);
+        fr_t y1 = x0 - x1, y3 = x2 - x3;
+        if (h2 > 1) {
+          fr_t wc = ldfr(W + 2 * e);
+          y1 = y1 * wc;
+          y3 = y3 * wc;
+        }
+        S.put(j, x0 + x1);
+        S.put(j + h2, y1);
+        S.put(j + h, x2 + x3);
+        S.put(j + h + h2, y3);
       }
-      S.put(j, x0 + x1);
-      S.put(j + h2, y1);
-      S.put(j + h, x2 + x3);
-      S.put(j + h + h2, y3);
       __syncthreads();
     }
     if (h == 1) {  // odd t: the last stage, twiddles 1
-      S.stage_h1(x);
+#pragma unroll
+      for (uint32_t u = 0; u < V; u++) vS(u).stage_h1(vx(u));
       __syncthreads();
     }
   } else {
     uint32_t h1 = 1;
     if (t & 1) {  // odd t: the first stage, twiddles 1
-      S.stage_h1(x);
+#pragma unroll
+      for (uint32_t u = 0; u < V; u++) vS(u).stage_h1(vx(u));
       __syncthreads();
       h1 = 2;
     }
     for (; h1 < N; h1 <<= 2) {  // stages h1 and 2*h1 on {j, j+h1, j+2h1, j+3h1}
       const uint32_t l1 = __ffs(h1) - 1;
-      const uint32_t m = x & (h1 - 1);
-      const uint32_t j = m | ((x >> l1) << (l1 + 2));
-      fr_t u0 = S.get(j), u1 = S.get(j + h1), u2 = S.get(j + 2 * h1), u3 = S.get(j + 3 * h1);
-      if (h1 > 1) {
-        fr_t w = ldfr(W + ((m << 9) >> l1));
-        u1 = u1 * w;
-        u3 = u3 * w;
+#pragma unroll
+      for (uint32_t u = 0; u < V; u++) {
+        const uint32_t x = vx(u);
+        const sh_planes S = vS(u);
+        const uint32_t m = x & (h1 - 1);
+        const uint32_t j = m | ((x >> l1) << (l1 + 2));
+        fr_t u0 = S.get(j), u1 = S.get(j + h1), u2 = S.get(j + 2 * h1), u3 = S.get(j + 3 * h1);
+        if (h1 > 1) {
+          fr_t w = ldfr(W + ((m << 9) >> l1));
+          u1 = u1 * w;
+          u3 = u3 * w;
+        }
+        fr_t x0 = u0 + u1, x1 = u0 - u1, x2 = u2 + u3, x3 = u2 - u3;
+        const uint32_t e = (m << 9) >> (l1 + 1);
+        x2 = x2 * ldfr(W + e);
+        x3 = x3 * ldfr(W + e + 256);
+        S.put(j, x0 + x2);
+        S.put(j + 2 * h1, x0 - x2);
+        S.put(j + h1, x1 + x3);
+        S.put(j + 3 * h1, x1 - x3);
       }
-      fr_t x0 = u0 + u1, x1 = u0 - u1, x2 = u2 + u3, x3 = u2 - u3;
-      const uint32_t e = (m << 9) >> (l1 + 1);
-      x2 = x2 * ldfr(W + e);
-      x3 = x3 * ldfr(W + e + 256);
-      S.put(j, x0 + x2);
-      S.put(j + 2 * h1, x0 - x2);
-      S.put(j + h1, x1 + x3);
-      S.put(j + 3 * h1, x1 - x3);
       __syncthreads();
     }
   }
 
 #pragma unroll
-  for (int r = 0; r < 4; r++) {
-    uint32_t q = x + r * Q;
-    uint64_t idx = base + ((uint64_t)q << s);
-    fr_t v = S.get(q);
+  for (uint32_t k = 0; k < 4 * V; k++) {
+    uint32_t g, q;
+    uint64_t lo;
+    bool valid;
+    const uint64_t idx = slot_idx(threadIdx.x + k * TH, g, q, lo, valid);
+    fr_t v = sh_planes{plane_lo + g * N, plane_hi + g * N}.get(q);
     if (DIF) {
       if (s > 0) v = v * twiddle(tw, Wd, (uint32_t)lo * brev(q, t), s + t, twsh);
       if (has_out) v = v * tabpow(out_scale, brev((uint32_t)idx, lgn));

@@ -547,6 +547,75 @@ static void bench_mul(const char* name) {
   cudaFree(d);
 }
 
+// Memory pattern of the NTT passes without their arithmetic: groups of 2^t
+// elements at stride 2^s, 128 threads × 4 elements per block as in ntt_pass,
+// each element read and written back in place (times a constant, so that the
+// traffic stays). cols > 1: a block takes cols adjacent columns × 512/cols
+// rows (blockIdx.y: the slab of rows), a warp's lanes cols adjacent columns,
+// so each row segment is cols × 32 bytes within one instruction.
+__global__ void __launch_bounds__(128) k_pass_traffic(fr_t* d, uint32_t t, uint32_t s, uint32_t cols, fr_t k) {
+  uint32_t x, g, step, row0 = 0;
+  uint64_t gid;
+  if (cols > 1) {
+    const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    g = lane % cols;
+    x = warp * (32 / cols) + lane / cols;
+    step = 128 / cols;
+    gid = (uint64_t)blockIdx.x * cols + g;
+    row0 = blockIdx.y * (512 / cols);
+  } else {
+    const uint32_t Q = 1u << (t - 2);
+    x = threadIdx.x & (Q - 1);
+    g = threadIdx.x >> (t - 2);
+    step = Q;
+    gid = (uint64_t)blockIdx.x * (512 >> t) + g;
+  }
+  const uint64_t lo = gid & ((1ull << s) - 1), hi = gid >> s;
+  const uint64_t base = (hi << (t + s)) + lo;
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+    uint64_t idx = base + ((uint64_t)(row0 + x + r * step) << s);
+    d[idx] = d[idx] * k;
+  }
+}
+
+static void bench_traffic(uint32_t lgn) {
+  uint64_t n = 1ull << lgn;
+  fr_t* d;
+  if (cudaMalloc(&d, n * 32) != cudaSuccess) {
+    printf("ERROR cudaMalloc\n");
+    return;
+  }
+  cudaMemset(d, 1, n * 32);
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  fr_t k = fr_from_u64(3);
+  printf("pass traffic at 2^%u (every element read, multiplied, written in place):\n", lgn);
+  struct cfg {
+    uint32_t t, s, cols;
+  };
+  for (cfg c : {cfg{9, 0, 1}, cfg{9, 9, 1}, cfg{9, 18, 1}, cfg{9, 9, 4}, cfg{9, 18, 4}, cfg{9, 18, 8}}) {
+    dim3 grid(c.cols > 1 ? (uint32_t)((n >> c.t) / c.cols) : (uint32_t)((n >> c.t) / (512 >> c.t)),
+              c.cols > 1 ? (1u << c.t) / (512 / c.cols) : 1);
+    std::vector<float> v;
+    for (int r = 0; r < 4; r++) {
+      cudaEventRecord(a);
+      k_pass_traffic<<<grid, 128>>>(d, c.t, c.s, c.cols, k);
+      cudaEventRecord(b);
+      cudaEventSynchronize(b);
+      float ms;
+      cudaEventElapsedTime(&ms, a, b);
+      v.push_back(ms);
+    }
+    std::sort(v.begin(), v.end());
+    printf("  t=%u s=%-2u cols=%u: %.3f ms\n", c.t, c.s, c.cols, v[1]);
+  }
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) printf("ERROR %s\n", cudaGetErrorString(e));
+  cudaFree(d);
+}
+
 // PoRep-shaped partition: 2^27 domain, 130 M aux, 75 % of the witness in {0,1},
 // B-aux density 25 %.
 static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
@@ -673,6 +742,7 @@ int main(int argc, char** argv) {
     }
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(ctx, 20, hi_ntt);
     if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, argc > 5 ? atoi(argv[5]) : 20, hi_msm);
+    if (!strcmp(what, "traffic")) bench_traffic(argc > 3 ? atoi(argv[3]) : 27);
     if (!strcmp(what, "all") || !strcmp(what, "part")) {
       uint32_t lg = argc > 5 ? atoi(argv[5]) : 27;
       uint64_t naux = argc > 6 ? strtoull(argv[6], 0, 10) : 130000000ull;
