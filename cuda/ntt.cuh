@@ -120,14 +120,23 @@ __global__ void __launch_bounds__(SH::threads, SH::min_blocks)
   const uint32_t lgG = lgE - t;  // groups per block: 2^lgG
   const uint64_t ngroups = (1ull << lgn) >> t;
   const uint32_t twsh = lgn - t - s;
-  // element slot L of the block: group L mod G, row L / G
-  auto slot_idx = [&](uint32_t L, uint32_t& g, uint32_t& q, uint64_t& lo, bool& valid) -> uint64_t {
-    g = L & ((1u << lgG) - 1);
-    q = L >> lgG;
-    const uint64_t gid = ((uint64_t)blockIdx.x << lgG) + g;
-    valid = gid < ngroups;
-    lo = gid & ((1ull << s) - 1);
-    return ((gid >> s) << (t + s)) + lo + ((uint64_t)q << s);
+  auto planes = [&](uint32_t g) { return sh_planes{plane_lo + g * N, plane_hi + g * N}; };
+  // element slot L of the block: group g = L mod G (its offset lo below the
+  // stride), row q = L / G, at data[idx]
+  struct slot {
+    uint64_t idx, lo;
+    uint32_t g, q;
+    bool valid;
+  };
+  auto slot_at = [&](uint32_t L) {
+    slot r;
+    r.g = L & ((1u << lgG) - 1);
+    r.q = L >> lgG;
+    const uint64_t gid = ((uint64_t)blockIdx.x << lgG) + r.g;
+    r.valid = gid < ngroups;
+    r.lo = gid & ((1ull << s) - 1);
+    r.idx = ((gid >> s) << (t + s)) + r.lo + ((uint64_t)r.q << s);
+    return r;
   };
 
   // four slots at a time: their loads are all in flight before the
@@ -137,35 +146,26 @@ __global__ void __launch_bounds__(SH::threads, SH::min_blocks)
     fr_t v[4];
 #pragma unroll
     for (uint32_t k = 0; k < 4; k++) {
-      uint32_t g, q;
-      uint64_t lo;
-      bool valid;
-      const uint64_t idx = slot_idx(threadIdx.x + (k0 + k) * TH, g, q, lo, valid);
-      v[k] = valid ? data[idx] : fr_t::zero();
+      const slot sl = slot_at(threadIdx.x + (k0 + k) * TH);
+      v[k] = sl.valid ? data[sl.idx] : fr_t::zero();
     }
 #pragma unroll
     for (uint32_t k = 0; k < 4; k++) {
-      uint32_t g, q;
-      uint64_t lo;
-      bool valid;
-      const uint64_t idx = slot_idx(threadIdx.x + (k0 + k) * TH, g, q, lo, valid);
+      const slot sl = slot_at(threadIdx.x + (k0 + k) * TH);
       if (DIF) {
-        if (has_in) v[k] = v[k] * tabpow(in_scale, (uint32_t)idx);
+        if (has_in) v[k] = v[k] * tabpow(in_scale, (uint32_t)sl.idx);
       } else {
-        if (has_in) v[k] = v[k] * tabpow(in_scale, brev((uint32_t)idx, lgn));
-        if (s > 0) v[k] = v[k] * twiddle(tw, Wd, (uint32_t)lo * brev(q, t), s + t, twsh);
+        if (has_in) v[k] = v[k] * tabpow(in_scale, brev((uint32_t)sl.idx, lgn));
+        if (s > 0) v[k] = v[k] * twiddle(tw, Wd, (uint32_t)sl.lo * brev(sl.q, t), s + t, twsh);
       }
-      sh_planes{plane_lo + g * N, plane_hi + g * N}.put(q, v[k]);
+      planes(sl.g).put(sl.q, v[k]);
     }
   }
   __syncthreads();
 
   // virtual thread vt = threadIdx.x + u·TH: offset x in group g
   auto vx = [&](uint32_t u) { return (threadIdx.x + u * TH) & (Q - 1); };
-  auto vS = [&](uint32_t u) {
-    const uint32_t g = (threadIdx.x + u * TH) >> (t - 2);
-    return sh_planes{plane_lo + g * N, plane_hi + g * N};
-  };
+  auto vS = [&](uint32_t u) { return planes((threadIdx.x + u * TH) >> (t - 2)); };
   if (DIF) {
     uint32_t h = N >> 1;
     for (; h >= 2; h >>= 2) {  // stages h and h/2 on {j, j+h/2, j+h, j+3h/2}
@@ -235,18 +235,15 @@ __global__ void __launch_bounds__(SH::threads, SH::min_blocks)
 
 #pragma unroll
   for (uint32_t k = 0; k < 4 * V; k++) {
-    uint32_t g, q;
-    uint64_t lo;
-    bool valid;
-    const uint64_t idx = slot_idx(threadIdx.x + k * TH, g, q, lo, valid);
-    fr_t v = sh_planes{plane_lo + g * N, plane_hi + g * N}.get(q);
+    const slot sl = slot_at(threadIdx.x + k * TH);
+    fr_t v = planes(sl.g).get(sl.q);
     if (DIF) {
-      if (s > 0) v = v * twiddle(tw, Wd, (uint32_t)lo * brev(q, t), s + t, twsh);
-      if (has_out) v = v * tabpow(out_scale, brev((uint32_t)idx, lgn));
+      if (s > 0) v = v * twiddle(tw, Wd, (uint32_t)sl.lo * brev(sl.q, t), s + t, twsh);
+      if (has_out) v = v * tabpow(out_scale, brev((uint32_t)sl.idx, lgn));
     } else {
-      if (has_out) v = v * tabpow(out_scale, (uint32_t)idx);
+      if (has_out) v = v * tabpow(out_scale, (uint32_t)sl.idx);
     }
-    if (valid) data[idx] = v;
+    if (sl.valid) data[sl.idx] = v;
   }
 }
 
