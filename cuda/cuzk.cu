@@ -389,11 +389,8 @@ static int ntt_launch(const ntt_pass_args& a, uint32_t t, uint32_t s, const pow_
   const pow_tab none = {nullptr, nullptr};
   const uint64_t groups = (1ull << a.lgn) >> t, G = SH::elems >> t;
   const size_t smem = 32 * SH::elems;
-  if (smem > 48 * 1024) {  // beyond the default limit: opt in, once per kernel
-    static const cudaError_t e =
-        cudaFuncSetAttribute(ntt_pass<DIF, SH>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    CK(e);
-  }
+  if (smem > 48 * 1024)  // beyond the default limit: opt in (per device, so at every launch)
+    CK(cudaFuncSetAttribute(ntt_pass<DIF, SH>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   ntt_pass<DIF, SH><<<(groups + G - 1) / G, SH::threads, smem, st>>>(
       a.d, a.lgn, t, s, a.W, a.tw, s + t <= 18 ? a.Wd : nullptr, in ? *in : none, in != nullptr,
       out ? *out : none, out != nullptr);
