@@ -18,7 +18,6 @@ import (
 
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/groth16"
-	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // ErrReused rejects a Prepared or Partial used a second time.
@@ -238,35 +237,19 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	parallelCopy(&wg, ab[:n], a.A, d.tasks())
 	parallelCopy(&wg, ab[n:], a.B, d.tasks())
 
-	// The three walks: (values, density or nil) segments in base order.
-	type seg struct {
-		vals    []fr.Element
-		density *r1cs.Bitmap
-	}
-	walks := [3][]seg{
+	// The scalars of L, A and B_G1 in base order.
+	spans := [3][]span{
 		{{a.Aux, nil}},
 		{{a.Input, nil}, {a.Aux, a.ADensityAux}},
 		{{a.Input, a.BDensityInput}, {a.Aux, a.BDensityAux}},
 	}
 	nb := [3]int{len(p.L), len(p.A), len(p.BG1)}
-	errs := make([]error, 3)
-	for q := 0; q < 3; q++ {
-		wg.Add(1)
-		go func(q int) {
-			defer wg.Done()
-			errs[q] = d.split(&w.st[q], nb[q], func(f func(v *fr.Element)) {
-				for _, s := range walks[q] {
-					for i := range s.vals {
-						if s.density == nil || s.density.Get(i) {
-							f(&s.vals[i])
-						}
-					}
-				}
-			})
-		}(q)
+	var errs [3]error
+	for q := range 3 {
+		errs[q] = d.split(&w.st[q], nb[q], spans[q])
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(errs[:]...); err != nil {
 		d.release(w)
 		return nil, err
 	}
@@ -290,16 +273,11 @@ func parallelCopy(wg *sync.WaitGroup, dst, src []fr.Element, tasks int) {
 
 var frOne = func() fr.Element { var o fr.Element; o.SetOne(); return o }()
 
-// split fills s from the walk of nbases scalars (in base order).
-func (d *Device) split(s *stage, nbases int, walk func(func(v *fr.Element))) error {
+// split fills s from the scalars of spans (nbases of them, in base order):
+// the ones' bitmap and the tail, both computed in parallel pieces.
+func (d *Device) split(s *stage, nbases int, spans []span) error {
 	s.nbases = nbases
-	count, ntail := 0, 0
-	walk(func(v *fr.Element) {
-		count++
-		if !v.IsZero() && *v != frOne {
-			ntail++
-		}
-	})
+	ps, count, ntail := splitCount(spans, d.tasks())
 	if count != nbases {
 		return fmt.Errorf("%w: the densities select %d scalars for %d bases", cpu.ErrMismatch, count, nbases)
 	}
@@ -315,21 +293,8 @@ func (d *Device) split(s *stage, nbases int, walk func(func(v *fr.Element))) err
 	}
 	words := unsafe.Slice((*uint32)(s.bits.p), (nbases+31)/32)
 	clear(words)
-	scal := unsafe.Slice((*fr.Element)(s.scal.p), ntail)
-	idx := unsafe.Slice((*uint32)(s.idx.p), ntail)
-	i, t := 0, 0
-	walk(func(v *fr.Element) {
-		switch {
-		case v.IsZero():
-		case *v == frOne:
-			words[i>>5] |= 1 << (uint(i) & 31)
-		default:
-			scal[t] = *v
-			idx[t] = uint32(i)
-			t++
-		}
-		i++
-	})
+	splitFill(spans, ps, words, unsafe.Slice((*fr.Element)(s.scal.p), ntail), unsafe.Slice((*uint32)(s.idx.p), ntail),
+		d.tasks())
 	s.ntail = ntail
 	return nil
 }

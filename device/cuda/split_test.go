@@ -1,0 +1,171 @@
+package cuda
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// splitRef is the plain serial split: bitmap words, tail scalars and indices.
+func splitRef(spans []span) (words []uint32, scal []fr.Element, idx []uint32, n int) {
+	for _, sp := range spans {
+		for i := range sp.vals {
+			if sp.density != nil && !sp.density.Get(i) {
+				continue
+			}
+			if n%32 == 0 {
+				words = append(words, 0)
+			}
+			switch v := sp.vals[i]; {
+			case v.IsZero():
+			case v == frOne:
+				words[n/32] |= 1 << (n % 32)
+			default:
+				scal = append(scal, v)
+				idx = append(idx, uint32(n))
+			}
+			n++
+		}
+	}
+	return words, scal, idx, n
+}
+
+// randomSpans: lens scalars per span, a third zero, a third one, a third
+// random; density (every span but the first) keeps a fraction of them.
+func randomSpans(r *rand.Rand, lens []int, keep float64) []span {
+	spans := make([]span, len(lens))
+	for s, n := range lens {
+		vals := make([]fr.Element, n)
+		for i := range vals {
+			switch r.IntN(3) {
+			case 1:
+				vals[i].SetOne()
+			case 2:
+				vals[i].SetUint64(r.Uint64() | 2)
+			}
+		}
+		spans[s].vals = vals
+		if s > 0 {
+			var b r1cs.Bitmap
+			for i := range n {
+				b.Grow()
+				if r.Float64() < keep {
+					b.Set(i)
+				}
+			}
+			spans[s].density = &b
+		}
+	}
+	return spans
+}
+
+func TestSplitParallel(t *testing.T) {
+	defer func(n int) { splitPieceLen = n }(splitPieceLen)
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		lens     []int
+		keep     float64
+		pieceLen int
+		tasks    int
+	}{
+		{[]int{0}, 1, 7, 2},
+		{[]int{1}, 1, 7, 2},
+		{[]int{100}, 1, 7, 1},
+		{[]int{100}, 1, 7, 3},
+		{[]int{13, 1000}, 0.5, 5, 4},   // pieces shorter than a bitmap word
+		{[]int{64, 4096}, 0.25, 33, 8}, // piece boundaries off the words
+		{[]int{1000, 10000}, 0.9, 1024, 3},
+		{[]int{5, 300, 300}, 0, 16, 2}, // densities selecting nothing
+		{[]int{70000}, 1, 1 << 16, 2},  // the default piece length
+	} {
+		t.Run(fmt.Sprintf("%v/keep%.2f/piece%d/tasks%d", tc.lens, tc.keep, tc.pieceLen, tc.tasks), func(t *testing.T) {
+			splitPieceLen = tc.pieceLen
+			spans := randomSpans(r, tc.lens, tc.keep)
+			wantW, wantS, wantI, n := splitRef(spans)
+			ps, nsel, ntail := splitCount(spans, tc.tasks)
+			if nsel != n || ntail != len(wantS) {
+				t.Fatalf("count: %d selected, %d tail; want %d, %d", nsel, ntail, n, len(wantS))
+			}
+			words := make([]uint32, (nsel+31)/32)
+			scal := make([]fr.Element, ntail)
+			idx := make([]uint32, ntail)
+			splitFill(spans, ps, words, scal, idx, tc.tasks)
+			if !slices.Equal(words, wantW) && !(len(words) == 0 && len(wantW) == 0) {
+				t.Fatalf("bitmap differs:\n got %x\nwant %x", words, wantW)
+			}
+			if !slices.Equal(scal, wantS) || !slices.Equal(idx, wantI) {
+				t.Fatalf("tail differs (%d scalars)", ntail)
+			}
+		})
+	}
+}
+
+// BenchmarkSplit: one PoRep-like walk (37.5 % zero, 37.5 % one, 25 % other)
+// of 2^22 scalars: the serial walk Prepare used before against the parallel split.
+func BenchmarkSplit(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n = 1 << 22
+	vals := make([]fr.Element, n)
+	for i := range vals {
+		switch x := r.IntN(8); {
+		case x < 3:
+		case x < 6:
+			vals[i].SetOne()
+		default:
+			vals[i].SetUint64(r.Uint64() | 2)
+		}
+	}
+	spans := []span{{vals, nil}}
+	b.Run("serial", func(b *testing.B) { // the walk Prepare used before: two passes through a callback
+		words := make([]uint32, n/32)
+		scal := make([]fr.Element, n)
+		idx := make([]uint32, n)
+		walk := func(f func(v *fr.Element)) {
+			for _, s := range spans {
+				for i := range s.vals {
+					if s.density == nil || s.density.Get(i) {
+						f(&s.vals[i])
+					}
+				}
+			}
+		}
+		for b.Loop() {
+			ntail := 0
+			walk(func(v *fr.Element) {
+				if !v.IsZero() && *v != frOne {
+					ntail++
+				}
+			})
+			clear(words)
+			i, t := 0, 0
+			walk(func(v *fr.Element) {
+				switch {
+				case v.IsZero():
+				case *v == frOne:
+					words[i>>5] |= 1 << (uint(i) & 31)
+				default:
+					scal[t] = *v
+					idx[t] = uint32(i)
+					t++
+				}
+				i++
+			})
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		words := make([]uint32, n/32)
+		scal := make([]fr.Element, n)
+		idx := make([]uint32, n)
+		for b.Loop() {
+			ps, nsel, ntail := splitCount(spans, runtime.GOMAXPROCS(0))
+			clear(words[:(nsel+31)/32])
+			splitFill(spans, ps, words, scal[:ntail], idx[:ntail], runtime.GOMAXPROCS(0))
+		}
+	})
+}
