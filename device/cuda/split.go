@@ -45,9 +45,7 @@ func splitCount(spans []span, tasks int) (ps []piece, nsel, ntail int) {
 				continue
 			}
 			p.sel++
-			if v := &sp.vals[i]; !v.IsZero() && *v != frOne {
-				p.ntail++
-			}
+			p.ntail += isTail(&sp.vals[i])
 		}
 	})
 	for k := range ps {
@@ -80,29 +78,44 @@ func splitFill(spans []span, ps []piece, words []uint32, scal []fr.Element, idx 
 				words[w] = bits
 			}
 		}
-		b, t := p.first, p.tail
+		b, t, end := p.first, p.tail, p.tail+p.ntail
 		cur, acc := b>>5, uint32(0)
 		for i := p.lo; i < p.hi; i++ {
 			if sp.density != nil && !sp.density.Get(i) {
 				continue
 			}
-			switch v := &sp.vals[i]; {
-			case v.IsZero():
-			case *v == frOne:
-				if w := b >> 5; w != cur {
-					flush(cur, acc)
-					cur, acc = w, 0
-				}
-				acc |= 1 << (uint(b) & 31)
-			default:
+			if w := b >> 5; w != cur {
+				flush(cur, acc)
+				cur, acc = w, 0
+			}
+			// branch-free: the one's bit, and the scalar written at t
+			// whether or not it stays (t moves on only for a tail scalar)
+			v := &sp.vals[i]
+			acc |= uint32(isOne(v)) << (uint(b) & 31)
+			if t < end {
 				scal[t] = *v
 				idx[t] = uint32(b)
-				t++
 			}
+			t += isTail(v)
 			b++
 		}
 		flush(cur, acc)
 	})
+}
+
+// isTail is 1 for a scalar that is neither zero nor one, without branches
+// (the witness mixes the three at random, so branches mispredict).
+func isTail(v *fr.Element) int {
+	z := v[0] | v[1] | v[2] | v[3]
+	o := (v[0] ^ frOne[0]) | (v[1] ^ frOne[1]) | (v[2] ^ frOne[2]) | (v[3] ^ frOne[3])
+	// z == 0 or o == 0 gives 0
+	return int(((z | -z) & (o | -o)) >> 63)
+}
+
+// isOne is 1 for the scalar one, without branches.
+func isOne(v *fr.Element) int {
+	o := (v[0] ^ frOne[0]) | (v[1] ^ frOne[1]) | (v[2] ^ frOne[2]) | (v[3] ^ frOne[3])
+	return int(((o | -o) >> 63) ^ 1)
 }
 
 // parallelPieces runs f(0..n-1) on up to tasks goroutines.

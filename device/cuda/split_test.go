@@ -169,3 +169,31 @@ func BenchmarkSplit(b *testing.B) {
 		}
 	})
 }
+
+func TestIsTailIsOne(t *testing.T) {
+	one := frOne
+	var two fr.Element
+	two.SetUint64(2)
+	nearOne := one
+	nearOne[3] ^= 1 << 63 // differs from one only in the top bit
+	top := fr.Element{0, 0, 0, 1 << 63}
+	for _, tc := range []struct {
+		name        string
+		v           fr.Element
+		tail, isone int
+	}{
+		{"zero", fr.Element{}, 0, 0},
+		{"one", one, 0, 1},
+		{"two", two, 1, 0},
+		{"one but the top bit", nearOne, 1, 0},
+		{"only the top bit", top, 1, 0},
+		{"all ones", fr.Element{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}, 1, 0},
+	} {
+		if got := isTail(&tc.v); got != tc.tail {
+			t.Errorf("%s: isTail = %d, want %d", tc.name, got, tc.tail)
+		}
+		if got := isOne(&tc.v); got != tc.isone {
+			t.Errorf("%s: isOne = %d, want %d", tc.name, got, tc.isone)
+		}
+	}
+}
