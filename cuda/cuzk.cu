@@ -165,30 +165,6 @@ struct prof {
 
 // ---------------------------------------------------------------- NTT tables
 
-static fr_t fr_from_u64(uint64_t x) {  // Montgomery form of a small integer
-  fr_t r = fr_t::zero(), a = fr_t::one();
-  while (x) {
-    if (x & 1) r = r + a;
-    a = a.dbl();
-    x >>= 1;
-  }
-  return r;
-}
-
-static fr_t root32() {  // fr.Generator(1<<32) (Montgomery limbs)
-  const uint64_t w[4] = {0xb9b58d8c5f0e466aull, 0x5b1b4c801819d7ecull, 0x0af53ae352a31e64ull,
-                         0x5bf3adda19e9b27bull};
-  fr_t r;
-  memcpy(r.v, w, 32);
-  return r;
-}
-
-static fr_t root_of(uint32_t lg) {  // primitive 2^lg-th root
-  fr_t r = root32();
-  for (uint32_t i = lg; i < 32; i++) r = r.sqr();
-  return r;
-}
-
 struct ntt_tabs {
   uint32_t lgn;
   dbuf buf;  // all tables
@@ -240,7 +216,7 @@ static int ctx_ntt_tabs(cuzk_ctx* ctx, uint32_t lgn, ntt_tabs** out) {
   t->lgn = lgn;
   const int NT = 6;
   std::vector<fr_t> h((size_t)NT * 32768);
-  fr_t w = root_of(lgn), wi = w.inv();
+  fr_t w = fr_root_of(lgn), wi = w.inv();
   fr_t g = fr_from_u64(7), gi = g.inv();
   fr_t n = fr_from_u64(1ull << lgn), ni = n.inv();
   fill_pow(h, 0 * 32768, w, fr_t::one());
@@ -290,7 +266,7 @@ extern "C" cuzk_ctx* cuzk_ctx_new(int dev) {
   }
   for (int i = 0; i < 24; i++) cudaEventCreate(&c->ev[i]);
   std::vector<fr_t> W(1024);
-  fr_t w = root_of(10), wi = w.inv(), x = fr_t::one(), y = fr_t::one();
+  fr_t w = fr_root_of(10), wi = w.inv(), x = fr_t::one(), y = fr_t::one();
   for (int k = 0; k < 512; k++) {
     W[k] = x;
     W[512 + k] = y;
@@ -304,7 +280,7 @@ extern "C" cuzk_ctx* cuzk_ctx_new(int dev) {
   }
   const size_t nd = 1u << 18;
   std::vector<fr_t> Wd(2 * nd);
-  fr_t wd = root_of(18), wdi = wd.inv();
+  fr_t wd = fr_root_of(18), wdi = wd.inv();
   x = fr_t::one();
   y = fr_t::one();
   for (size_t k = 0; k < nd; k++) {

@@ -505,3 +505,28 @@ struct Fe {
 
 typedef Fe<FrCfg> fr_t;
 typedef Fe<FpCfg> fp_t;
+
+// Host helpers for the tables and the checks: a small integer in Montgomery
+// form, and the primitive 2^lg-th root of unity of Fr (lg <= 32):
+// gnark-crypto's fr.Generator(1<<32) squared 32 - lg times.
+inline fr_t fr_from_u64(uint64_t x) {
+  fr_t r = fr_t::zero(), a = fr_t::one();
+  while (x) {
+    if (x & 1) r = r + a;
+    a = a.dbl();
+    x >>= 1;
+  }
+  return r;
+}
+
+inline fr_t fr_root_of(uint32_t lg) {
+  const uint64_t w[4] = {0xb9b58d8c5f0e466aull, 0x5b1b4c801819d7ecull, 0x0af53ae352a31e64ull,
+                         0x5bf3adda19e9b27bull};  // Montgomery limbs
+  fr_t r;
+  for (int i = 0; i < 4; i++) {
+    r.v[2 * i] = (uint32_t)w[i];
+    r.v[2 * i + 1] = (uint32_t)(w[i] >> 32);
+  }
+  for (uint32_t i = lg; i < 32; i++) r = r.sqr();
+  return r;
+}

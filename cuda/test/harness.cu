@@ -21,25 +21,6 @@
 #include "../cuzk.h"
 #include "../ec.cuh"
 
-static fr_t fr_from_u64(uint64_t x) {
-  fr_t r = fr_t::zero(), a = fr_t::one();
-  while (x) {
-    if (x & 1) r = r + a;
-    a = a.dbl();
-    x >>= 1;
-  }
-  return r;
-}
-
-static fr_t root_of(uint32_t lg) {
-  const uint64_t w[4] = {0xb9b58d8c5f0e466aull, 0x5b1b4c801819d7ecull, 0x0af53ae352a31e64ull,
-                         0x5bf3adda19e9b27bull};
-  fr_t r;
-  memcpy(r.v, w, 32);
-  for (uint32_t i = lg; i < 32; i++) r = r.sqr();
-  return r;
-}
-
 static int fails = 0;
 #define EXPECT(cond, ...)                  \
   do {                                     \
@@ -233,7 +214,7 @@ static void check_ntt(cuzk_ctx* ctx) {
     uint64_t n = 1ull << lgn;
     std::vector<fr_t> x(n);
     fill_random(x.data(), n, 100 + lgn);
-    fr_t w = root_of(lgn), g = fr_from_u64(7), ni = fr_from_u64(n).inv();
+    fr_t w = fr_root_of(lgn), g = fr_from_u64(7), ni = fr_from_u64(n).inv();
     std::vector<fr_t> X = naive_dft(x, w);
     std::vector<fr_t> xc(n);  // coset input: x_j g^j
     for (uint64_t j = 0; j < n; j++) xc[j] = x[j] * g.pow_u64(j);
@@ -276,7 +257,7 @@ static void check_ntt(cuzk_ctx* ctx) {
     y = x;
     OK(cuzk_ntt(ctx, y.data(), lgn, CUZK_NTT_FWD_DIF | CUZK_NTT_COSET));
     // spot check output k at bitrev position against a direct evaluation at g*w^k
-    fr_t w = root_of(lgn), g = fr_from_u64(7);
+    fr_t w = fr_root_of(lgn), g = fr_from_u64(7);
     int bad = 0;
     for (uint64_t k : std::vector<uint64_t>{0, 1, 5, n / 2 + 3, n - 1}) {
       fr_t pt = g * w.pow_u64(k), acc = fr_t::zero();
