@@ -3,7 +3,8 @@
 // Affine points have gnark-crypto's G1Affine memory layout: X then Y, each
 // an fp.Element (12 words, Montgomery). (0, 0) is the point at infinity.
 // XYZZ: x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2; ZZ = 0 is the point at infinity.
-// Formulas: EFD "xyzz" (madd-2008-s, add-2008-s, dbl-2008-s-1, mdbl-2008-s).
+// Formulas: EFD "xyzz" (madd-2008-s, add-2008-s, dbl-2008-s-1, mdbl-2008-s);
+// each Y3 = u*v - w*z is one two-product sum (fp_t::mul_add2, one reduction).
 #pragma once
 
 #include "field.cuh"
@@ -69,7 +70,7 @@ struct g1_xyzz {
     fp_t M = X2.dbl() + X2;
     g1_xyzz r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * Y;
+    r.Y = fp_t::mul_add2(M, S - r.X, W, Y.neg());
     r.ZZ = V * ZZ;
     r.ZZZ = W * ZZZ;
     return r;
@@ -85,7 +86,7 @@ struct g1_xyzz {
     fp_t M = X2.dbl() + X2;
     g1_xyzz r;
     r.X = M.sqr() - S.dbl();
-    r.Y = M * (S - r.X) - W * p.y;
+    r.Y = fp_t::mul_add2(M, S - r.X, W, p.y.neg());
     r.ZZ = V;
     r.ZZZ = W;
     return r;
@@ -113,7 +114,7 @@ struct g1_xyzz {
     fp_t PPP = P * PP;
     fp_t Q = X * PP;
     fp_t X3 = R.sqr() - PPP - Q.dbl();
-    Y = R * (Q - X3) - Y * PPP;
+    Y = fp_t::mul_add2(R, Q - X3, Y, PPP.neg());
     X = X3;
     ZZ = ZZ * PP;
     ZZZ = ZZZ * PPP;
@@ -143,7 +144,7 @@ struct g1_xyzz {
     fp_t PPP = P * PP;
     fp_t Q = U1 * PP;
     fp_t X3 = R.sqr() - PPP - Q.dbl();
-    Y = R * (Q - X3) - S1 * PPP;
+    Y = fp_t::mul_add2(R, Q - X3, S1, PPP.neg());
     X = X3;
     ZZ = ZZ * q.ZZ * PP;
     ZZZ = ZZZ * q.ZZZ * PPP;

@@ -1,4 +1,4 @@
-// Host check of the device's field arithmetic (Fe::mul_wide, add_chain,
+// Host check of the device's field arithmetic (Fe::mul_wide, mul_add2_wide, add_chain,
 // sub_chain, with the carry flag emulated) against the portable C++, for Fr and Fp:
 // random elements, the extremes (0, 1, p-1, R mod p) and random products of
 // them. Build and run: make cuda-host-check (needs only a C++ compiler); the
@@ -41,6 +41,12 @@ static int check(const char* name, int n) {
   auto cmp = [&](const F& a, const F& b) {
     bool ok = F::mul_wide(a, b) == F::mul_portable(a, b) && F::add_chain(a, b) == F::add_portable(a, b) &&
               F::sub_chain(a, b) == F::sub_portable(a, b) && F::sub_chain(F::zero(), a) == F::sub_portable(F::zero(), a);
+    if constexpr (F::N == 12) {  // two products, one reduction (Fp only)
+      const F c = F::zero() - a;
+      ok = ok && F::mul_add2_wide(a, b, b, a) == F::mul_portable(a, b) + F::mul_portable(b, a) &&
+           F::mul_add2_wide(a, b, c, b) == F::zero() &&
+           F::mul_add2_wide(a, a, b, b) == F::mul_portable(a, a) + F::mul_portable(b, b);
+    }
     if (!ok) {
       if (bad < 5) printf("%s: mismatch\n", name);
       bad++;
@@ -67,7 +73,7 @@ static int check(const char* name, int n) {
     cmp(c, b);
     cmp(c, c);
   }
-  printf("%s: %d pairs (product, sum, difference, negation), %d mismatches\n", name, n * (2 * (int)special.size() + 3), bad);
+  printf("%s: %d pairs (product, sum, difference, negation; Fp: two-product sums), %d mismatches\n", name, n * (2 * (int)special.size() + 3), bad);
   return bad;
 }
 
