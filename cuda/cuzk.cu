@@ -173,6 +173,9 @@ struct ntt_tabs {
   pow_tab coset_inv_n;          // g^-e / n
   pow_tab inv_n;                // 1/n
   pow_tab coset_fwd_n;          // g^e / n
+  pow_tab zeta_fwd_n;           // z^e / n, z the primitive 2n-th root of unity
+  pow_tab zeta_inv_2n;          // z^-e / 2n
+  pow_tab inv_2n;               // 1/2n
   fr_t zinv;                    // (g^n - 1)^-1
 };
 
@@ -214,17 +217,21 @@ static int ctx_ntt_tabs(cuzk_ctx* ctx, uint32_t lgn, ntt_tabs** out) {
   }
   ntt_tabs* t = new ntt_tabs();
   t->lgn = lgn;
-  const int NT = 6;
+  const int NT = 9;
   std::vector<fr_t> h((size_t)NT * 32768);
   fr_t w = fr_root_of(lgn), wi = w.inv();
   fr_t g = fr_from_u64(7), gi = g.inv();
   fr_t n = fr_from_u64(1ull << lgn), ni = n.inv();
+  fr_t z = fr_root_of(lgn + 1), zi = z.inv(), ni2 = fr_from_u64(2ull << lgn).inv();
   fill_pow(h, 0 * 32768, w, fr_t::one());
   fill_pow(h, 1 * 32768, wi, fr_t::one());
   fill_pow(h, 2 * 32768, g, fr_t::one());
   fill_pow(h, 3 * 32768, gi, ni);
   fill_pow(h, 4 * 32768, fr_t::one(), ni);
   fill_pow(h, 5 * 32768, g, ni);
+  fill_pow(h, 6 * 32768, z, ni);
+  fill_pow(h, 7 * 32768, zi, ni2);
+  fill_pow(h, 8 * 32768, fr_t::one(), ni2);
   fr_t gn = g;
   for (uint32_t i = 0; i < lgn; i++) gn = gn.sqr();
   t->zinv = (gn - fr_t::one()).inv();
@@ -240,7 +247,8 @@ static int ctx_ntt_tabs(cuzk_ctx* ctx, uint32_t lgn, ntt_tabs** out) {
     return set_err(CUZK_ERR_CUDA, "ntt tables: %s", cudaGetErrorString(e));
   }
   fr_t* d = t->buf.as<fr_t>();
-  pow_tab* tabs[NT] = {&t->w_fwd, &t->w_inv, &t->coset_fwd, &t->coset_inv_n, &t->inv_n, &t->coset_fwd_n};
+  pow_tab* tabs[NT] = {&t->w_fwd,       &t->w_inv,      &t->coset_fwd,  &t->coset_inv_n, &t->inv_n,
+                       &t->coset_fwd_n, &t->zeta_fwd_n, &t->zeta_inv_2n, &t->inv_2n};
   for (int i = 0; i < NT; i++) {
     tabs[i]->lo = d + (size_t)i * 32768;
     tabs[i]->hi = d + (size_t)i * 32768 + 16384;
@@ -447,24 +455,50 @@ extern "C" int cuzk_ntt(cuzk_ctx* ctx, void* data, uint32_t lgn, uint32_t mode) 
 }
 
 // H on device buffers va, vb, vc (each 2^lgn, zero padded). Result in va, bit-reversed.
-// ready[i], if set, is waited for before vector i is used. c_ab: vc holds a
-// copy of a, and c = a∘b is formed before b's transforms.
+// ready[i], if set, is waited for before vector i is used.
+//
+// With c given (bellperson's sequence, 7 transforms): a, b and c to the
+// coset g·<w> (g = 7) through their coefficients, (a·b - c)/Z there, back
+// to coefficients.
+//
+// c_ab: vc holds a copy of a, and c = a∘b (an honest witness's C·w: every
+// row has a·b = c) is formed before b's transforms. Then h is the upper
+// half of the coefficients of P = a(X)·b(X) (P = (X^n - 1)·P_hi + P mod
+// (X^n - 1), and c(X) = P mod (X^n - 1)), which 6 transforms give: with z a
+// primitive 2n-th root of unity, P on <w> is c and P on z·<w> is a·b there,
+// so for k < n
+//   p_k + p_(k+n) = iNTT(c)_k,   p_k - p_(k+n) = z^-k · iNTT(a·b on z·<w>)_k,
+// and h_k = p_(k+n) is half their difference (the 1/2 rides on the scales).
 static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st, cudaEvent_t* ready = nullptr, bool c_ab = false) {
   ntt_tabs* T;
   TRY(ctx_ntt_tabs(ctx, lgn, &T));
   fr_t* v[3] = {ctx->va.as<fr_t>(), ctx->vb.as<fr_t>(), ctx->vc.as<fr_t>()};
-  const uint64_t m = 1ull << lgn;
+  const uint64_t n = 1ull << lgn;
+  const unsigned nbl = (unsigned)((n + 255) / 256);
+  if (c_ab) {
+    for (int i = 0; i < 2; i++) {
+      if (ready && ready[i]) CK(cudaStreamWaitEvent(st, ready[i], 0));
+      if (i == 1) {
+        mul_inplace<<<nbl, 256, 0, st>>>(v[2], v[1], n);
+        CKL();
+      }
+      TRY(ntt_dev(ctx, v[i], lgn, true, true, nullptr, &T->zeta_fwd_n, st));
+      TRY(ntt_dev(ctx, v[i], lgn, false, false, nullptr, nullptr, st));
+    }
+    mul_inplace<<<nbl, 256, 0, st>>>(v[0], v[1], n);
+    CKL();
+    TRY(ntt_dev(ctx, v[0], lgn, true, true, nullptr, &T->zeta_inv_2n, st));
+    TRY(ntt_dev(ctx, v[2], lgn, true, true, nullptr, &T->inv_2n, st));
+    sub_from<<<nbl, 256, 0, st>>>(v[0], v[2], n);
+    CKL();
+    return 0;
+  }
   for (int i = 0; i < 3; i++) {
     if (ready && ready[i]) CK(cudaStreamWaitEvent(st, ready[i], 0));
-    if (i == 1 && c_ab) {
-      mul_inplace<<<(m + 255) / 256, 256, 0, st>>>(v[2], v[1], m);
-      CKL();
-    }
     TRY(ntt_dev(ctx, v[i], lgn, true, true, nullptr, &T->coset_fwd_n, st));
     TRY(ntt_dev(ctx, v[i], lgn, false, false, nullptr, nullptr, st));
   }
-  uint64_t n = 1ull << lgn;
-  h_pointwise<<<(n + 255) / 256, 256, 0, st>>>(v[0], v[1], v[2], T->zinv, n);
+  h_pointwise<<<nbl, 256, 0, st>>>(v[0], v[1], v[2], T->zinv, n);
   CKL();
   TRY(ntt_dev(ctx, v[0], lgn, true, true, nullptr, &T->coset_inv_n, st));
   return 0;
@@ -1078,7 +1112,7 @@ static float median3(std::vector<float> v) {
 }
 
 extern "C" int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_fwd, float* ms_inv,
-                              float* ms_hseq) {
+                              float* ms_hseq, float* ms_hseq_ab) {
   if (!ctx || lgn < 1 || lgn > 28 || reps < 1) return set_err(CUZK_ERR_ARG, "bench ntt: bad argument");
   CK(cudaSetDevice(ctx->dev));
   cudaStream_t st = ctx->st;
@@ -1122,6 +1156,20 @@ extern "C" int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_f
       hs.push_back(ms);
     }
     *ms_hseq = median3(hs);
+  }
+  if (ms_hseq_ab) {  // the sequence of cuzk_run without c (c = a∘b formed on the device)
+    hs.clear();
+    for (int r = 0; r < (reps > 2 ? 2 : reps); r++) {
+      float ms;
+      CK(cudaEventRecord(a, st));
+      CK(cudaMemcpyAsync(v[2], v[0], n * 32, cudaMemcpyDeviceToDevice, st));
+      TRY(h_dev(ctx, lgn, st, nullptr, true));
+      CK(cudaEventRecord(b, st));
+      CK(cudaEventSynchronize(b));
+      cudaEventElapsedTime(&ms, a, b);
+      hs.push_back(ms);
+    }
+    *ms_hseq_ab = median3(hs);
   }
   *ms_fwd = median3(f);
   *ms_inv = median3(iv);

@@ -102,7 +102,8 @@ typedef struct {
 int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res);
 
 /* Benchmarks (CUDA events, median of reps, device-resident random data). */
-int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_fwd, float* ms_inv, float* ms_hseq);
+int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_fwd, float* ms_inv, float* ms_hseq,
+                   float* ms_hseq_ab);
 /* MSM over the first n points of query q of srs with random scalars; ms per MSM. */
 int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, float* ms, uint32_t* window);
 

@@ -271,6 +271,13 @@ __global__ void h_pointwise(fr_t* a, const fr_t* b, const fr_t* c, fr_t z, uint6
   a[i] = (a[i] * b[i] - c[i]) * z;
 }
 
+// a[i] = c[i] - a[i]
+__global__ void sub_from(fr_t* a, const fr_t* c, uint64_t n) {
+  uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  a[i] = c[i] - a[i];
+}
+
 // c[i] *= b[i]
 __global__ void mul_inplace(fr_t* c, const fr_t* b, uint64_t n) {
   uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;

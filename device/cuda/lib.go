@@ -61,7 +61,7 @@ var lib struct {
 	srsSynth    func(dev int32, nh, nl, na, nb uint64) uintptr
 	srsFree     func(s uintptr)
 	run         func(ctx uintptr, srs uintptr, job *cJob, res *cResult) int32
-	benchNTT    func(ctx uintptr, lgn uint32, reps int32, fwd, inv, hseq *float32) int32
+	benchNTT    func(ctx uintptr, lgn uint32, reps int32, fwd, inv, hseq, hseqAB *float32) int32
 	benchMSM    func(ctx uintptr, srs uintptr, q int32, n uint64, reps int32, ms *float32, window *uint32) int32
 }
 
