@@ -7,6 +7,7 @@
 
 #include <cub/cub.cuh>
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
@@ -258,6 +259,10 @@ static int ctx_ntt_tabs(cuzk_ctx* ctx, uint32_t lgn, ntt_tabs** out) {
   return 0;
 }
 
+// Threads of msm_acc_chunks resident at once on the largest device of the
+// process (set by cuzk_ctx_new; see msm_chunk).
+static std::atomic<uint64_t> acc_slots{0};
+
 extern "C" cuzk_ctx* cuzk_ctx_new(int dev) {
   if (cudaSetDevice(dev) != cudaSuccess) {
     set_err(CUZK_ERR_CUDA, "cudaSetDevice(%d): %s", dev, cudaGetErrorString(cudaGetLastError()));
@@ -273,6 +278,15 @@ extern "C" cuzk_ctx* cuzk_ctx_new(int dev) {
     return nullptr;
   }
   for (int i = 0; i < 24; i++) cudaEventCreate(&c->ev[i]);
+  {
+    int blocks = 0, sms = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, msm_acc_chunks, 128, 0);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    const uint64_t v = (uint64_t)blocks * sms * 128;
+    uint64_t cur = acc_slots.load();
+    while (v > cur && !acc_slots.compare_exchange_weak(cur, v)) {
+    }
+  }
   std::vector<fr_t> W(1024);
   fr_t w = fr_root_of(10), wi = w.inv(), x = fr_t::one(), y = fr_t::one();
   for (int k = 0; k < 512; k++) {
@@ -623,9 +637,15 @@ struct msm_scratch {
 
 static const uint32_t msm_red_fan = 8;  // partial sums per thread in the T1 reduction
 
-static uint64_t msm_chunk(uint64_t np) {  // entries per accumulation chunk
-  uint64_t C = (np + (1ull << 18) - 1) >> 18;
-  return C < 16 ? 16 : C;
+// Entries per accumulation chunk: about 2^18 chunks (at least 16 entries
+// each), their count a whole number of resident waves so that the last
+// wave is not a partial one (a 2^29-entry batch on the H200: 7.76 waves).
+static uint64_t msm_chunk(uint64_t np) {
+  uint64_t nch = std::min<uint64_t>((np + 15) / 16, 1ull << 18);
+  const uint64_t slots = acc_slots.load();
+  if (slots && nch > slots) nch = (nch + slots - 1) / slots * slots;
+  if (nch == 0) nch = 1;
+  return (np + nch - 1) / nch;
 }
 
 static msm_scratch msm_scratch_for(uint64_t n) {
