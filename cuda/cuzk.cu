@@ -489,16 +489,18 @@ static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st, cudaEvent_t* read
   fr_t* v[3] = {ctx->va.as<fr_t>(), ctx->vb.as<fr_t>(), ctx->vc.as<fr_t>()};
   const uint64_t n = 1ull << lgn;
   const unsigned nbl = (unsigned)((n + 255) / 256);
-  if (c_ab) {
-    for (int i = 0; i < 2; i++) {
-      if (ready && ready[i]) CK(cudaStreamWaitEvent(st, ready[i], 0));
-      if (i == 1) {
-        mul_inplace<<<nbl, 256, 0, st>>>(v[2], v[1], n);
-        CKL();
-      }
-      TRY(ntt_dev(ctx, v[i], lgn, true, true, nullptr, &T->zeta_fwd_n, st));
-      TRY(ntt_dev(ctx, v[i], lgn, false, false, nullptr, nullptr, st));
+  // a and b (and c when given) to the coset through their coefficients
+  const pow_tab* to_coset = c_ab ? &T->zeta_fwd_n : &T->coset_fwd_n;
+  for (int i = 0; i < (c_ab ? 2 : 3); i++) {
+    if (ready && ready[i]) CK(cudaStreamWaitEvent(st, ready[i], 0));
+    if (c_ab && i == 1) {
+      mul_inplace<<<nbl, 256, 0, st>>>(v[2], v[1], n);
+      CKL();
     }
+    TRY(ntt_dev(ctx, v[i], lgn, true, true, nullptr, to_coset, st));
+    TRY(ntt_dev(ctx, v[i], lgn, false, false, nullptr, nullptr, st));
+  }
+  if (c_ab) {
     mul_inplace<<<nbl, 256, 0, st>>>(v[0], v[1], n);
     CKL();
     TRY(ntt_dev(ctx, v[0], lgn, true, true, nullptr, &T->zeta_inv_2n, st));
@@ -506,11 +508,6 @@ static int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st, cudaEvent_t* read
     sub_from<<<nbl, 256, 0, st>>>(v[0], v[2], n);
     CKL();
     return 0;
-  }
-  for (int i = 0; i < 3; i++) {
-    if (ready && ready[i]) CK(cudaStreamWaitEvent(st, ready[i], 0));
-    TRY(ntt_dev(ctx, v[i], lgn, true, true, nullptr, &T->coset_fwd_n, st));
-    TRY(ntt_dev(ctx, v[i], lgn, false, false, nullptr, nullptr, st));
   }
   h_pointwise<<<nbl, 256, 0, st>>>(v[0], v[1], v[2], T->zinv, n);
   CKL();
@@ -1165,32 +1162,25 @@ extern "C" int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_f
     cudaEventElapsedTime(&ms, a, b);
     iv.push_back(ms);
   }
-  if (ms_hseq) {
-    for (int r = 0; r < (reps > 2 ? 2 : reps); r++) {
-      float ms;
-      CK(cudaEventRecord(a, st));
-      TRY(h_dev(ctx, lgn, st));
-      CK(cudaEventRecord(b, st));
-      CK(cudaEventSynchronize(b));
-      cudaEventElapsedTime(&ms, a, b);
-      hs.push_back(ms);
-    }
-    *ms_hseq = median3(hs);
-  }
-  if (ms_hseq_ab) {  // the sequence of cuzk_run without c (c = a∘b formed on the device)
+  // the H sequences (median of up to 2): from a, b and c, and cuzk_run's
+  // without c (a copied into vc, c = a∘b formed on the device)
+  auto time_h = [&](bool c_ab, float* out) -> int {
     hs.clear();
     for (int r = 0; r < (reps > 2 ? 2 : reps); r++) {
       float ms;
       CK(cudaEventRecord(a, st));
-      CK(cudaMemcpyAsync(v[2], v[0], n * 32, cudaMemcpyDeviceToDevice, st));
-      TRY(h_dev(ctx, lgn, st, nullptr, true));
+      if (c_ab) CK(cudaMemcpyAsync(v[2], v[0], n * 32, cudaMemcpyDeviceToDevice, st));
+      TRY(h_dev(ctx, lgn, st, nullptr, c_ab));
       CK(cudaEventRecord(b, st));
       CK(cudaEventSynchronize(b));
       cudaEventElapsedTime(&ms, a, b);
       hs.push_back(ms);
     }
-    *ms_hseq_ab = median3(hs);
-  }
+    *out = median3(hs);
+    return 0;
+  };
+  if (ms_hseq) TRY(time_h(false, ms_hseq));
+  if (ms_hseq_ab) TRY(time_h(true, ms_hseq_ab));
   *ms_fwd = median3(f);
   *ms_inv = median3(iv);
   return 0;
