@@ -1,0 +1,71 @@
+package porep
+
+import (
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+var benchSizes = flag.String("porep.sizes", "2KiB",
+	"comma-separated partition sizes the synthesis benchmarks run: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB "+
+		"(8 MiB and below synthesize a consistent instance, larger sizes the blank partition; "+
+		"a 32 GiB prover assignment holds about 17 GB)")
+
+var benchConfigs = map[string]Config{
+	"2KiB": config2KiB, "8MiB": config8MiB, "512MiB": config512MiB, "32GiB": config32GiB, "64GiB": config64GiB,
+}
+
+// BenchmarkSynthesize times one partition's synthesis into bellperson's
+// prover assignment (a, b, c evaluated, densities tracked) and into a
+// witness-only assignment (inputs and aux).
+func BenchmarkSynthesize(b *testing.B) {
+	for _, size := range strings.Split(*benchSizes, ",") {
+		cfg, ok := benchConfigs[size]
+		if !ok {
+			b.Fatalf("unknown size %q", size)
+		}
+		var part *Partition
+		if cfg.Nodes <= config8MiB.Nodes {
+			part = newInstance(b, cfg, 3).part
+		} else {
+			part = BlankConfig(cfg)
+			size += "-blank"
+		}
+		var c r1cs.Counter
+		if err := r1cs.Synthesize(&c, part); err != nil {
+			b.Fatal(err)
+		}
+		hint := r1cs.Shape{Inputs: c.Inputs, Aux: c.Aux, Constraints: c.Constraints}
+		rows := float64(c.Constraints)
+
+		b.Run(size+"/prover", func(b *testing.B) {
+			for b.Loop() {
+				a, err := groth16.Synthesize(part, hint)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if a.NumConstraints() != c.Constraints {
+					b.Fatalf("%d rows, want %d", a.NumConstraints(), c.Constraints)
+				}
+			}
+			b.ReportMetric(rows*float64(b.N)/b.Elapsed().Seconds(), "constraints/s")
+		})
+		b.Run(size+"/witness", func(b *testing.B) {
+			for b.Loop() {
+				w := &r1cs.WitnessAssignment{
+					Input: make([]fr.Element, 0, hint.Inputs),
+					Aux:   make([]fr.Element, 0, hint.Aux),
+				}
+				if err := r1cs.Synthesize(w, part); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(rows*float64(b.N)/b.Elapsed().Seconds(), "constraints/s")
+		})
+	}
+}

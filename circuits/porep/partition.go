@@ -1,0 +1,158 @@
+package porep
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/gadgets/label"
+	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
+	"github.com/cuzk-project/cuzk/gadgets/num"
+	"github.com/cuzk-project/cuzk/gadgets/poseidon"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// Partition is one PoRep partition circuit with its values. It implements
+// r1cs.Circuit.
+type Partition struct {
+	Config Config
+
+	ReplicaID, CommD, CommR fr.Element // public
+	CommRLast, CommC        fr.Element // private; comm_r = Poseidon₂(comm_c, comm_r_last)
+
+	Challenges []Challenge
+
+	// Ctx, when set, is checked before every challenge: a 32 GiB partition
+	// synthesizes for minutes. Synthesize then returns an error wrapping
+	// Ctx.Err().
+	Ctx context.Context
+}
+
+// Challenge is what the circuit takes from one challenge's vanilla proof
+// (params.rs From<VanillaProof>): the data leaf and its comm_d path, the
+// challenge, the parent columns, and the paths of the encoded node in
+// comm_r_last and of the challenged column in comm_c. The labels, the
+// encoded node and the challenged column are recomputed, not taken.
+type Challenge struct {
+	Node      uint64
+	DataLeaf  fr.Element
+	CommDPath []gmerkle.PathElement // tree D, bottom up
+
+	DRG [DRGParents]Column
+	Exp [ExpanderParents]Column
+
+	CommRLastPath []gmerkle.PathElement // tree R, bottom up
+	CommCPath     []gmerkle.PathElement // tree C, bottom up
+}
+
+// Column is a parent's column opening: one label per layer (row i is layer
+// i + 1) and the column hash's path in comm_c.
+type Column struct {
+	Rows []fr.Element
+	Path []gmerkle.PathElement
+}
+
+// Validate checks that p has its configuration's shape: the number of
+// challenges, rows per column, and every path's levels, arities and indices.
+func (p *Partition) Validate() error {
+	c := p.Config
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if len(p.Challenges) != c.Challenges {
+		return fmt.Errorf("%w: %d challenges, want %d", ErrShape, len(p.Challenges), c.Challenges)
+	}
+	d, r := c.treeDArities(), c.treeRArities()
+	for i := range p.Challenges {
+		ch := &p.Challenges[i]
+		if ch.Node >= c.Nodes {
+			return fmt.Errorf("%w: challenge %d: node %d of %d", ErrShape, i, ch.Node, c.Nodes)
+		}
+		if err := checkPath(ch.CommDPath, d); err != nil {
+			return fmt.Errorf("challenge %d: comm_d path: %w", i, err)
+		}
+		for j := range ch.DRG {
+			if err := ch.DRG[j].check(c.Layers, r); err != nil {
+				return fmt.Errorf("challenge %d: DRG parent %d: %w", i, j, err)
+			}
+		}
+		for j := range ch.Exp {
+			if err := ch.Exp[j].check(c.Layers, r); err != nil {
+				return fmt.Errorf("challenge %d: expander parent %d: %w", i, j, err)
+			}
+		}
+		if err := checkPath(ch.CommRLastPath, r); err != nil {
+			return fmt.Errorf("challenge %d: comm_r_last path: %w", i, err)
+		}
+		if err := checkPath(ch.CommCPath, r); err != nil {
+			return fmt.Errorf("challenge %d: comm_c path: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func (col *Column) check(layers int, arities []int) error {
+	if len(col.Rows) != layers {
+		return fmt.Errorf("%w: %d rows, want %d", ErrShape, len(col.Rows), layers)
+	}
+	return checkPath(col.Path, arities)
+}
+
+func checkPath(path []gmerkle.PathElement, arities []int) error {
+	if len(path) != len(arities) {
+		return fmt.Errorf("%w: %d levels, want %d", ErrShape, len(path), len(arities))
+	}
+	for l, e := range path {
+		if len(e.Siblings)+1 != arities[l] {
+			return fmt.Errorf("%w: level %d has %d siblings, want %d", ErrShape, l, len(e.Siblings), arities[l]-1)
+		}
+		if e.Index < 0 || e.Index >= arities[l] {
+			return fmt.Errorf("%w: level %d index %d of arity %d", ErrShape, l, e.Index, arities[l])
+		}
+	}
+	return nil
+}
+
+// Synthesize writes the partition to cs (proof.rs StackedCircuit::synthesize).
+// The shape is validated first, so that a bad partition adds nothing.
+func (p *Partition) Synthesize(cs r1cs.ConstraintSystem) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	replicaID := num.Alloc(cs, p.ReplicaID)
+	replicaID.Inputize(cs)
+	replicaIDBits := label.DomainBits(cs, replicaID)
+
+	commD := num.Alloc(cs, p.CommD)
+	commD.Inputize(cs)
+	commR := num.Alloc(cs, p.CommR)
+	commR.Inputize(cs)
+	commRLast := num.Alloc(cs, p.CommRLast)
+	commC := num.Alloc(cs, p.CommC)
+
+	h, err := poseidon.HashMerkleTree(cs, []num.AllocatedNum{commC, commRLast})
+	if err != nil {
+		return fmt.Errorf("porep: comm_r hash: %w", err)
+	}
+	num.Equal(cs, commR, h)
+
+	roots := roots{commD: commD, commC: commC, commRLast: commRLast}
+	for i := range p.Challenges {
+		if p.Ctx != nil {
+			if err := p.Ctx.Err(); err != nil {
+				return fmt.Errorf("porep: before challenge %d: %w", i, err)
+			}
+		}
+		if err := p.Challenges[i].synthesize(cs, roots, replicaIDBits); err != nil {
+			return fmt.Errorf("porep: challenge %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// roots are the partition's allocated commitments every challenge proves
+// inclusion under.
+type roots struct {
+	commD, commC, commRLast num.AllocatedNum
+}
