@@ -1,10 +1,10 @@
 # cuzk build helpers. `make cuda` builds the CUDA library (needs nvcc).
 NVCC      ?= nvcc
 CUDA_ARCH ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
-# No -lineinfo: ptxas 11.8 crashes on the out-of-line doublings (cuda/ec.cuh) with it.
+# No -lineinfo: ptxas 11.8 crashes on the out-of-line doublings (cuda/ec/g1.cuh) with it.
 NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC --threads 2
 BIN       ?= bin
-CUDA_SRC  := cuda/cuzk.cu cuda/cuzk.h cuda/field.cuh cuda/ec.cuh cuda/ntt.cuh cuda/msm.cuh
+CUDA_SRC  := cuda/cuzk.cu cuda/cuzk.h $(wildcard cuda/*/*.cuh)
 
 .PHONY: all cuda cuda-test cuda-portable cuda-host-check go-test-bin clean
 

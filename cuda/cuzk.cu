@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "cuzk.h"
-#include "msm.cuh"
-#include "ntt.cuh"
+#include "msm/kernels.cuh"
+#include "ntt/kernels.cuh"
 
 static thread_local std::string g_err;
 

@@ -70,6 +70,11 @@ func TestCounts(t *testing.T) {
 			t.Logf("%s: %d rows (+%d input rows), %d inputs, %d aux, a_aux %d, b_aux %d, b_input %d, nnz %d/%d/%d in %v",
 				tc.name, c.Constraints-c.Inputs, c.Inputs, c.Inputs, c.Aux, c.ADensityAuxCount(), c.BDensityAuxCount(),
 				c.BDensityInputCount(), c.NonZeroA, c.NonZeroB, c.NonZeroC, time.Since(start))
+			if s, err := tc.cfg.Shape(); err != nil {
+				t.Error(err)
+			} else if want := (r1cs.Shape{Inputs: c.Inputs, Aux: c.Aux, Constraints: c.Constraints}); s != want {
+				t.Errorf("Config.Shape = %+v, synthesis %+v", s, want)
+			}
 			if c.Inputs != tc.cfg.NumInputs()+1 {
 				t.Errorf("Config.NumInputs %d + ONE, circuit %d", tc.cfg.NumInputs(), c.Inputs)
 			}

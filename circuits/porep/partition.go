@@ -120,6 +120,11 @@ func (p *Partition) Synthesize(cs r1cs.ConstraintSystem) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
+	return p.synthesize(cs, len(p.Challenges))
+}
+
+// synthesize writes the partition's own rows and its first n challenges.
+func (p *Partition) synthesize(cs r1cs.ConstraintSystem, n int) error {
 	replicaID := num.Alloc(cs, p.ReplicaID)
 	replicaID.Inputize(cs)
 	replicaIDBits := label.DomainBits(cs, replicaID)
@@ -138,7 +143,7 @@ func (p *Partition) Synthesize(cs r1cs.ConstraintSystem) error {
 	num.Equal(cs, commR, h)
 
 	roots := roots{commD: commD, commC: commC, commRLast: commRLast}
-	for i := range p.Challenges {
+	for i := range p.Challenges[:n] {
 		if p.Ctx != nil {
 			if err := p.Ctx.Err(); err != nil {
 				return fmt.Errorf("porep: before challenge %d: %w", i, err)

@@ -7,7 +7,7 @@
 // each Y3 = u*v - w*z is one two-product sum (fp_t::mul_add2, one reduction).
 #pragma once
 
-#include "field.cuh"
+#include "../ff/field.cuh"
 
 struct g1_affine {
   fp_t x, y;

@@ -4,8 +4,8 @@
 // addition of bases selected by a bitmap (the scalars equal to one).
 #pragma once
 
-#include "ec.cuh"
-#include "ntt.cuh"
+#include "../ec/g1.cuh"
+#include "../util/device.cuh"
 
 __device__ __forceinline__ g1_affine ldaff(const g1_affine* p) {
   g1_affine r;

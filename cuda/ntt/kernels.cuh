@@ -10,7 +10,8 @@
 // bit-reversed in, natural out.
 #pragma once
 
-#include "field.cuh"
+#include "../ff/field.cuh"
+#include "../util/device.cuh"
 
 // Pass block shapes: THREADS threads running V virtual threads of 4
 // elements each, so a block holds E = 4·THREADS·V elements: E/2^t groups of
@@ -48,21 +49,8 @@ struct pow_tab {  // base^e = c * lo[e & 0x3fff] * hi[e >> 14] for e < 2^28
   const fr_t* hi;
 };
 
-__device__ __forceinline__ fr_t ldfr(const fr_t* p) {
-  fr_t r;
-  const uint4* q = reinterpret_cast<const uint4*>(p);
-  uint4 a = __ldg(q), b = __ldg(q + 1);
-  r.v[0] = a.x; r.v[1] = a.y; r.v[2] = a.z; r.v[3] = a.w;
-  r.v[4] = b.x; r.v[5] = b.y; r.v[6] = b.z; r.v[7] = b.w;
-  return r;
-}
-
 __device__ __forceinline__ fr_t tabpow(const pow_tab& t, uint32_t e) {
   return ldfr(t.lo + (e & 0x3fff)) * ldfr(t.hi + (e >> 14));
-}
-
-__device__ __forceinline__ uint32_t brev(uint32_t x, uint32_t bits) {
-  return bits == 0 ? 0 : (__brev(x) >> (32 - bits));
 }
 
 // The inter-pass twiddle w_{2^(s+t)}^e: from Wd (w_{2^18}^k, k < 2^18) in one

@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "../field.cuh"
+#include "../ff/field.cuh"
 
 static uint64_t s = 0x9e3779b97f4a7c15ull;
 static uint32_t next() {

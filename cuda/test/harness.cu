@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "../cuzk.h"
-#include "../ec.cuh"
+#include "../ec/g1.cuh"
 
 static int fails = 0;
 #define EXPECT(cond, ...)                  \
