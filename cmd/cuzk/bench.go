@@ -52,30 +52,41 @@ type benchOptions struct {
 	timelineCSV  string
 }
 
-func init() {
-	o := &benchOptions{}
-	var benchCount, batchCount int
-	bench := &cobra.Command{
-		Use:   "bench [single|batch|stress]",
-		Short: "Prove synthetic multi-partition jobs and report throughput, latency and device utilization",
-		Long: `bench proves synthetic jobs (N partitions of the circuits/synthetic family, sent as a
+const benchLong = `bench proves synthetic jobs (N partitions of the circuits/synthetic family, sent as a
 synthetic job descriptor through the same path a PoRep C2 request takes) and prints wall time,
 latency p50/p95, proofs per minute and the device's kernel utilization from the timeline.
 
 Without --addr it runs an in-process engine on the embedded default: the CPU device, 10
 partitions of 2^14 rows per job, development parameters generated once and cached in the user
-cache directory (NOT for production). With --addr it drives a daemon over gRPC; give
---timeline-url (the daemon's status listener) to report its utilization.
+cache directory (NOT for production). With --addr it drives a daemon over gRPC (one started
+with --dev: a daemon refuses synthetic jobs otherwise); give --timeline-url (the daemon's status
+listener) to report its utilization.
 
   cuzk bench                                   4 jobs in process
   cuzk bench batch --count 8 -j 4 --addr unix:///run/cuzk.sock
-  cuzk bench stress --duration 5m -j 4 --addr 127.0.0.1:9820`,
-		Args: cobra.NoArgs,
+  cuzk bench stress --duration 5m -j 4 --addr 127.0.0.1:9820`
+
+func newBenchCmd() *cobra.Command {
+	o := &benchOptions{}
+	var count int
+	bench := &cobra.Command{
+		Use:   "bench [single|batch|stress]",
+		Short: "Prove synthetic multi-partition jobs and report throughput, latency and device utilization",
+		Long:  benchLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.count = benchCount
+			o.count = count
 			return runBench(cmd, o)
 		},
 	}
+	o.register(bench)
+	bench.Flags().IntVar(&count, "count", 4, "jobs to prove")
+	bench.AddCommand(newBenchSingleCmd(o), newBenchBatchCmd(o), newBenchStressCmd(o))
+	return bench
+}
+
+// register binds the flags bench and its subcommands share.
+func (o *benchOptions) register(bench *cobra.Command) {
 	pf := bench.PersistentFlags()
 	pf.StringVar(&o.addr, "addr", "", "daemon address (unix:///path or host:port); empty runs an in-process engine")
 	pf.StringVar(&o.timelineURL, "timeline-url", "", "with --addr: the daemon's timeline endpoint (http://host:port/timeline), for utilization")
@@ -90,23 +101,32 @@ cache directory (NOT for production). With --addr it drives a daemon over gRPC; 
 	pf.IntVar(&o.synthWorkers, "synthesis-workers", 0, "in-process: concurrent syntheses (0: number of CPUs)")
 	pf.Float64Var(&o.budgetGiB, "budget", 8, "in-process: memory budget in GiB")
 	pf.StringVar(&o.timelineCSV, "timeline", "", "in-process: write the timeline as CSV to this file")
-	bench.Flags().IntVar(&benchCount, "count", 4, "jobs to prove")
+}
 
-	single := &cobra.Command{
+func newBenchSingleCmd(o *benchOptions) *cobra.Command {
+	return &cobra.Command{
 		Use: "single", Short: "Prove one job", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.count, o.concurrency = 1, 1
 			return runBench(cmd, o)
 		},
 	}
+}
+
+func newBenchBatchCmd(o *benchOptions) *cobra.Command {
+	var count int
 	batch := &cobra.Command{
 		Use: "batch", Short: "Prove --count jobs, -j at a time", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.count = batchCount
+			o.count = count
 			return runBench(cmd, o)
 		},
 	}
-	batch.Flags().IntVar(&batchCount, "count", 8, "jobs to prove")
+	batch.Flags().IntVar(&count, "count", 8, "jobs to prove")
+	return batch
+}
+
+func newBenchStressCmd(o *benchOptions) *cobra.Command {
 	stress := &cobra.Command{
 		Use: "stress", Short: "Keep -j jobs in flight for --duration", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -115,8 +135,7 @@ cache directory (NOT for production). With --addr it drives a daemon over gRPC; 
 		},
 	}
 	stress.Flags().DurationVar(&o.duration, "duration", time.Minute, "how long to keep submitting")
-	bench.AddCommand(single, batch, stress)
-	rootCmd.AddCommand(bench)
+	return stress
 }
 
 // benchTarget is where the jobs are proved: an in-process engine or a

@@ -1,7 +1,9 @@
 // Command cuzk is the single binary of the project: the daemon, the
 // in-process prover and verifier, the benchmark client and the operator
-// commands. Each subcommand lives in its own file and registers itself
-// with rootCmd in an init function.
+// commands. Each subcommand lives in its own file as a constructor that
+// returns its *cobra.Command with the flags bound to an options struct of
+// its own; newRootCmd assembles them, so every run (main, or a test) gets
+// fresh flag values.
 package main
 
 import (
@@ -11,11 +13,28 @@ import (
 	"github.com/spf13/cobra"
 )
 
-var rootCmd = &cobra.Command{
-	Use:           "cuzk",
-	Short:         "Persistent, pipelined Groth16 proving engine for Filecoin",
-	SilenceUsage:  true,
-	SilenceErrors: true,
+// newRootCmd assembles the cuzk command tree.
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "cuzk",
+		Short:         "Persistent, pipelined Groth16 proving engine for Filecoin",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(
+		newSetupCmd(),
+		newProveCmd(),
+		newVerifyCmd(),
+		newBenchCmd(),
+		newDaemonCmd(),
+		newStatusCmd(),
+		newMetricsCmd(),
+		newCancelCmd(),
+		newPreloadCmd(),
+		newEvictCmd(),
+		newTimelineCmd(),
+	)
+	return root
 }
 
 // exitError carries a process exit code out of a subcommand.
@@ -24,7 +43,7 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func main() {
-	if err := rootCmd.Execute(); err != nil {
+	if err := newRootCmd().Execute(); err != nil {
 		if e, ok := err.(exitError); ok {
 			os.Exit(e.code)
 		}

@@ -79,7 +79,7 @@ func daemonError(addr string, err error) error {
 	return fmt.Errorf("daemon at %s: %s: %s", addr, st.Code(), st.Message())
 }
 
-// opsCommand registers an operator command that makes one call to the
+// opsCommand makes an operator command that makes one call to the
 // daemon: do gets the client, the arguments and the output. nargs is the
 // exact number of arguments.
 func opsCommand(use, short string, nargs int, timeout time.Duration,
@@ -96,21 +96,20 @@ func opsCommand(use, short string, nargs int, timeout time.Duration,
 		},
 	}
 	f.register(cmd, timeout)
-	rootCmd.AddCommand(cmd)
 	return cmd, f
 }
 
-func init() {
+func newStatusCmd() *cobra.Command {
 	var asJSON bool
-	var statusFlags *opsFlags
-	statusCmd, statusFlags := opsCommand("status", "Show a daemon's devices, parameters, queues and memory", 0, 30*time.Second,
+	var flags *opsFlags
+	cmd, flags := opsCommand("status", "Show a daemon's devices, parameters, queues and memory", 0, 30*time.Second,
 		func(ctx context.Context, c *client.Client, _ []string, out io.Writer) error {
 			st, err := c.Status(ctx)
 			if err != nil {
 				return err
 			}
 			if !asJSON {
-				return writeStatus(out, statusFlags.addr, st)
+				return writeStatus(out, flags.addr, st)
 			}
 			b, err := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: true}.Marshal(st)
 			if err != nil {
@@ -119,9 +118,12 @@ func init() {
 			_, err = fmt.Fprintln(out, string(b))
 			return err
 		})
-	statusCmd.Flags().BoolVar(&asJSON, "json", false, "print the GetStatus response as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the GetStatus response as JSON")
+	return cmd
+}
 
-	opsCommand("metrics", "Print a daemon's Prometheus metrics", 0, 30*time.Second,
+func newMetricsCmd() *cobra.Command {
+	cmd, _ := opsCommand("metrics", "Print a daemon's Prometheus metrics", 0, 30*time.Second,
 		func(ctx context.Context, c *client.Client, _ []string, out io.Writer) error {
 			text, err := c.Metrics(ctx)
 			if err != nil {
@@ -130,8 +132,11 @@ func init() {
 			_, err = io.WriteString(out, text)
 			return err
 		})
+	return cmd
+}
 
-	opsCommand("cancel <job-id>", "Cancel a job: queued work is dropped, running work stops at the next stage boundary", 1, 30*time.Second,
+func newCancelCmd() *cobra.Command {
+	cmd, _ := opsCommand("cancel <job-id>", "Cancel a job: queued work is dropped, running work stops at the next stage boundary", 1, 30*time.Second,
 		func(ctx context.Context, c *client.Client, args []string, out io.Writer) error {
 			running, err := c.Cancel(ctx, args[0])
 			if err != nil {
@@ -144,9 +149,12 @@ func init() {
 			_, err = fmt.Fprintf(out, "cancelled %s (%s)\n", args[0], state)
 			return err
 		})
+	return cmd
+}
 
+func newPreloadCmd() *cobra.Command {
 	// A 44 GiB parameter file takes minutes to load.
-	opsCommand("preload <circuit-id>", "Load a circuit's parameters ahead of the first proof (e.g. porep-32g)", 1, 10*time.Minute,
+	cmd, _ := opsCommand("preload <circuit-id>", "Load a circuit's parameters ahead of the first proof (e.g. porep-32g)", 1, 10*time.Minute,
 		func(ctx context.Context, c *client.Client, args []string, out io.Writer) error {
 			already, took, err := c.Preload(ctx, args[0])
 			if err != nil {
@@ -159,8 +167,11 @@ func init() {
 			}
 			return err
 		})
+	return cmd
+}
 
-	opsCommand("evict <circuit-id>", "Drop a circuit's parameters from memory if no proof is using them", 1, 30*time.Second,
+func newEvictCmd() *cobra.Command {
+	cmd, _ := opsCommand("evict <circuit-id>", "Drop a circuit's parameters from memory if no proof is using them", 1, 30*time.Second,
 		func(ctx context.Context, c *client.Client, args []string, out io.Writer) error {
 			was, freed, err := c.Evict(ctx, args[0])
 			if err != nil {
@@ -173,6 +184,7 @@ func init() {
 			}
 			return err
 		})
+	return cmd
 }
 
 // writeStatus prints a GetStatusResponse as tables.

@@ -14,10 +14,11 @@ import (
 func run(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	var out bytes.Buffer
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&out)
-	rootCmd.SetArgs(args)
-	err := rootCmd.Execute()
+	root := newRootCmd()
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
 	var ee exitError
 	switch {
 	case err == nil:

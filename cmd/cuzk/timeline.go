@@ -26,7 +26,7 @@ type timelineOptions struct {
 	timeout                time.Duration
 }
 
-func init() {
+func newTimelineCmd() *cobra.Command {
 	var o timelineOptions
 	cmd := &cobra.Command{
 		Use:   "timeline [--from file.csv | --url http://host:port/timeline] [--csv out.csv] [--trace out.json] [--html out.html]",
@@ -57,7 +57,7 @@ stage totals, and optionally exports the events as CSV, as Chrome trace JSON
 	f.StringVar(&o.html, "html", "", "write an HTML waterfall to this file")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not print the report")
 	f.DurationVar(&o.timeout, "timeout", time.Minute, "time limit for fetching --url")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 func runTimeline(ctx context.Context, o timelineOptions, stdin io.Reader, stdout io.Writer) error {
