@@ -31,7 +31,8 @@ type Config struct {
 	Logging   Logging   `toml:"logging"`
 }
 
-// Daemon is where the daemon listens.
+// Daemon is where the daemon listens, and whether it is a development
+// daemon.
 type Daemon struct {
 	// Listen is the gRPC address: "unix:///path" or "host:port".
 	Listen string `toml:"listen"`
@@ -40,6 +41,10 @@ type Daemon struct {
 	StatusListen string `toml:"status_listen"`
 	// ShutdownGrace is how long running RPCs may finish after SIGTERM.
 	ShutdownGrace Duration `toml:"shutdown_grace"`
+	// Dev accepts synthetic job descriptors and generates their
+	// development parameters; off, the daemon refuses both (what a
+	// production daemon wants: it proves only Filecoin's circuits).
+	Dev bool `toml:"dev"`
 }
 
 // Memory is the byte budget that synthesized assignments and resident

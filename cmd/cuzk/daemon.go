@@ -33,14 +33,10 @@ type daemonOptions struct {
 	statusListen string
 	logLevel     string
 	printConfig  bool
+	dev          bool
 }
 
-func init() {
-	var o daemonOptions
-	cmd := &cobra.Command{
-		Use:   "daemon [--config cuzk.toml]",
-		Short: "Run the proving daemon (gRPC cuzk.v1.ProvingEngine, Prometheus /metrics, /status)",
-		Long: `Runs the proving engine behind the cuzk.v1 gRPC API that Curio's cuzk client
+const daemonLong = `Runs the proving engine behind the cuzk.v1 gRPC API that Curio's cuzk client
 speaks, on a unix socket or a TCP address, with Prometheus /metrics, a /status
 JSON page and the /timeline events on the optional HTTP status listener.
 
@@ -48,8 +44,19 @@ With no --config the built-in defaults apply (see docs/cuzk.example.toml):
 the CPU device, a memory budget of MemTotal − 5 GiB, and the socket
 $XDG_RUNTIME_DIR/cuzk.sock, or /tmp/cuzk.sock when XDG_RUNTIME_DIR is unset.
 SIGTERM or SIGINT stops it gracefully: running RPCs get daemon.shutdown_grace
-to finish.`,
-		Args: cobra.NoArgs,
+to finish.
+
+--dev (daemon.dev) accepts synthetic job descriptors and generates their
+development parameters (in the user cache directory); without it the daemon
+refuses synthetic jobs and never generates parameters.`
+
+func newDaemonCmd() *cobra.Command {
+	o := &daemonOptions{}
+	cmd := &cobra.Command{
+		Use:   "daemon [--config cuzk.toml]",
+		Short: "Run the proving daemon (gRPC cuzk.v1.ProvingEngine, Prometheus /metrics, /status)",
+		Long:  daemonLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := o.load(cmd)
 			if err != nil {
@@ -75,7 +82,8 @@ to finish.`,
 	f.StringVar(&o.statusListen, "status-listen", "", "HTTP host:port for /metrics, /status, /timeline (overrides daemon.status_listen)")
 	f.StringVar(&o.logLevel, "log-level", "", "debug, info, warn or error (overrides logging.level)")
 	f.BoolVar(&o.printConfig, "print-config", false, "print the effective configuration as TOML and exit")
-	rootCmd.AddCommand(cmd)
+	f.BoolVar(&o.dev, "dev", false, "development: accept synthetic jobs and generate their parameters (overrides daemon.dev)")
+	return cmd
 }
 
 // load reads the configuration and applies the flags over it.
@@ -92,6 +100,9 @@ func (o *daemonOptions) load(cmd *cobra.Command) (config.Config, error) {
 	}
 	if cmd.Flags().Changed("log-level") {
 		cfg.Logging.Level = o.logLevel
+	}
+	if cmd.Flags().Changed("dev") {
+		cfg.Daemon.Dev = o.dev
 	}
 	if err := cfg.Validate(); err != nil {
 		return config.Config{}, fmt.Errorf("configuration: %w", err)
@@ -156,8 +167,9 @@ func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 
 // newDaemonEngine assembles the engine the configuration describes: the
 // devices, the memory budget shared with parameter residency, the circuit
-// registry, the parameters (synthetic dev parameters in the user cache,
-// Filecoin parameters from srs.param_cache) and the timeline recorder.
+// registry, the parameters (Filecoin parameters from srs.param_cache, and
+// with daemon.dev synthetic dev parameters in the user cache) and the
+// timeline recorder.
 func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *timeline.Recorder, error) {
 	limit, err := cfg.MemoryBudget()
 	if err != nil {
@@ -168,26 +180,11 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 	if err != nil {
 		return nil, nil, err
 	}
-	devDir, err := circuits.DefaultParamsDir()
-	if err != nil {
-		log.Warn("synthetic dev parameters kept in memory only", "err", err)
-		devDir = ""
+	params, devDir := newDaemonParams(cfg, budget, log)
+	var planner engine.Planner = circuits.New()
+	if !cfg.Daemon.Dev {
+		planner = productionPlanner{planner}
 	}
-	dev := circuits.NewDevParams(devDir)
-	dev.Log = log
-	files := srs.ReadParamsLoader(groth16.ReadOptions{})
-	cache := srs.New(srs.Config{
-		Circuits: srs.FilecoinSources(cfg.SRS.ParamCache),
-		Load: func(ctx context.Context, id, path string) (*groth16.Params, error) {
-			if isSynthetic(id) {
-				return dev.Load(ctx, id)
-			}
-			return files(ctx, id, path)
-		},
-		Budget:  budget,
-		MinIdle: cfg.Memory.EvictionMinIdle.D(),
-	})
-	budget.SetEvictor(cache.EvictIdle)
 	var rec *timeline.Recorder
 	if cfg.Timeline.Events > 0 {
 		rec = timeline.NewRecorder(cfg.Timeline.Events)
@@ -197,8 +194,8 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 		WorkersPerDevice: cfg.GPUs.GPUWorkersPerDevice,
 		SynthesisWorkers: config.Threads(cfg.Synthesis.Threads),
 		Budget:           budget,
-		Planner:          circuits.New(),
-		Params:           &daemonParams{dev: dev, cache: cache, budget: limit},
+		Planner:          planner,
+		Params:           params,
 		Recorder:         rec,
 		ResultTTL:        cfg.Engine.ResultTTL.D(),
 	})
@@ -207,8 +204,41 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 	}
 	log.Info("engine ready", "device", cfg.Device.Kind, "devices", len(devices),
 		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(),
-		"param_cache", cfg.SRS.ParamCache, "dev_params", devDir)
+		"param_cache", cfg.SRS.ParamCache, "dev", cfg.Daemon.Dev, "dev_params", devDir)
 	return eng, rec, nil
+}
+
+// newDaemonParams makes the parameter cache over srs.param_cache, and
+// with daemon.dev the synthetic dev parameters (kept in devDir, "" when
+// they live in memory only, or without daemon.dev).
+func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger) (p *daemonParams, devDir string) {
+	var dev *circuits.DevParams
+	if cfg.Daemon.Dev {
+		var err error
+		if devDir, err = circuits.DefaultParamsDir(); err != nil {
+			log.Warn("synthetic dev parameters kept in memory only", "err", err)
+			devDir = ""
+		}
+		dev = circuits.NewDevParams(devDir)
+		dev.Log = log
+	}
+	files := srs.ReadParamsLoader(groth16.ReadOptions{})
+	cache := srs.New(srs.Config{
+		Circuits: srs.FilecoinSources(cfg.SRS.ParamCache),
+		Load: func(ctx context.Context, id, path string) (*groth16.Params, error) {
+			if isSynthetic(id) {
+				if dev == nil {
+					return nil, errSyntheticParams(id)
+				}
+				return dev.Load(ctx, id)
+			}
+			return files(ctx, id, path)
+		},
+		Budget:  budget,
+		MinIdle: cfg.Memory.EvictionMinIdle.D(),
+	})
+	budget.SetEvictor(cache.EvictIdle)
+	return &daemonParams{dev: dev, cache: cache, budget: budget.Limit()}, devDir
 }
 
 // daemonDevices makes the configured proving devices.
@@ -272,12 +302,12 @@ func (d namedDevice) Name() string { return d.name }
 
 // daemonParams puts every parameter set in one srs residency cache: the
 // Filecoin circuit ids are registered from srs.param_cache when the cache
-// is made, a synthetic id when it is first asked for, its sets read from
-// the user cache directory or generated by DevParams. So both kinds are
-// charged to the memory budget, counted by GetStatus, ref-counted while
-// jobs hold them, and evicted when idle.
+// is made, a synthetic id when it is first asked for (only with
+// daemon.dev), its sets read from the user cache directory or generated by
+// DevParams. So both kinds are charged to the memory budget, counted by
+// GetStatus, ref-counted while jobs hold them, and evicted when idle.
 type daemonParams struct {
-	dev    *circuits.DevParams
+	dev    *circuits.DevParams // nil without daemon.dev
 	cache  *srs.Cache
 	budget uint64 // the memory budget's limit
 }
@@ -297,6 +327,9 @@ func isSynthetic(id string) bool {
 func (d *daemonParams) register(id string) error {
 	if !isSynthetic(id) {
 		return nil
+	}
+	if d.dev == nil {
+		return errSyntheticParams(id)
 	}
 	size, err := circuits.DevParamsBytes(id)
 	if err != nil {
@@ -321,6 +354,9 @@ func (d *daemonParams) Acquire(ctx context.Context, id string) (*groth16.Params,
 
 func (d *daemonParams) Preload(ctx context.Context, id string) (bool, time.Duration, error) {
 	if cfg, err := circuits.ParseSyntheticID(id); err == nil {
+		if d.dev == nil {
+			return false, 0, errSyntheticParams(id)
+		}
 		// No job of a circuit whose partition outgrows the budget is ever
 		// accepted, so its parameters are not worth generating.
 		if need, _ := circuits.SyntheticFootprint(cfg); need > d.budget {

@@ -38,14 +38,16 @@ func daemonFreePort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// testDaemonConfig is a small daemon in dir: a unix socket, a 2 GiB
-// budget, development parameters and an empty parameter cache under dir.
+// testDaemonConfig is a small development daemon in dir: a unix socket, a
+// 2 GiB budget, synthetic jobs accepted with their development parameters
+// and an empty parameter cache under dir.
 func testDaemonConfig(t *testing.T, dir string) config.Config {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache")) // dev parameters
 	cfg := config.Default()
 	cfg.Daemon.Listen = "unix://" + filepath.Join(dir, "cuzk.sock")
 	cfg.Daemon.ShutdownGrace = config.Duration(5 * time.Second)
+	cfg.Daemon.Dev = true
 	cfg.Memory.TotalBudget = config.Budget{Bytes: 2 << 30}
 	cfg.SRS.ParamCache = filepath.Join(dir, "params")
 	cfg.Timeline.Events = 4096
@@ -225,8 +227,13 @@ func TestDaemonConfigErrors(t *testing.T) {
 		t.Errorf("daemon with a bad config (exit %d): %s", code, out)
 	}
 	out, code = run(t, "daemon", "--config", "../../docs/cuzk.example.toml", "--listen", "127.0.0.1:1", "--print-config")
-	if code != 0 || !strings.Contains(out, `listen = "127.0.0.1:1"`) || !strings.Contains(out, "gpu_workers_per_device = 2") {
+	if code != 0 || !strings.Contains(out, `listen = "127.0.0.1:1"`) || !strings.Contains(out, "gpu_workers_per_device = 2") ||
+		!strings.Contains(out, "dev = false") {
 		t.Errorf("--print-config (exit %d):\n%s", code, out)
+	}
+	out, code = run(t, "daemon", "--dev", "--print-config")
+	if code != 0 || !strings.Contains(out, "dev = true") {
+		t.Errorf("--dev --print-config (exit %d):\n%s", code, out)
 	}
 }
 
@@ -399,6 +406,7 @@ func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
 	defer os.RemoveAll(dir)
 	cfg := testDaemonConfig(t, dir)
 	cfg.Daemon.ShutdownGrace = config.Duration(300 * time.Millisecond)
+	cfg.Daemon.Dev = false // --dev turns it on
 	file := filepath.Join(dir, "cuzk.toml")
 	b, err := config.Encode(cfg)
 	if err != nil {
@@ -409,10 +417,7 @@ func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
 	}
 	exited := make(chan string, 1)
 	go func() {
-		// Every flag is given: cobra keeps flag values between the
-		// in-process runs of other tests.
-		out, code := run(t, "daemon", "--config", file, "--listen", cfg.Daemon.Listen,
-			"--status-listen", "", "--log-level", "error", "--print-config=false")
+		out, code := run(t, "daemon", "--config", file, "--dev", "--log-level", "error")
 		exited <- fmt.Sprintf("exit %d: %s", code, out)
 	}()
 	c := dialDaemon(t, cfg.Daemon.Listen) // the signal handler is in place
