@@ -45,4 +45,3 @@ func isSyntheticDescriptor(b []byte) bool {
 	t := bytes.TrimSpace(b)
 	return len(t) > 0 && t[0] == '{' && bytes.Contains(t, []byte(`"synthetic"`))
 }
-
