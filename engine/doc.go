@@ -4,27 +4,34 @@
 // declares (Planner, ParamsSource, ParamsCache) and groth16.Device; the
 // circuits registry, the srs cache and the device packages implement them.
 //
-// A request flows as follows (ARCHITECTURE.md §2):
+// A request flows through one file per stage:
 //
-//   - Submit checks the request, asks the Planner for a Plan (N partition
-//     units, a circuit id, the verifier), queues the units and returns at
-//     once; a second Submit with the same RequestID joins the job.
-//   - The synthesis queue orders units by (priority, job sequence,
-//     partition): the key is unique, so no unit can displace another. One
-//     dispatcher takes a free synthesis slot, the best unit, the unit's
-//     parameters if it is its job's first unit to start (admission, below),
-//     then the unit's memory reservation; a better unit arriving while it
-//     waits for either goes first. One extra slot is reserved for CRITICAL
-//     units, so a WinningPoSt never waits behind long PoRep syntheses.
-//   - Synthesized units enter the device queue (same order). Each device
-//     has WorkersPerDevice workers: Prepare unlocked, Run under the device
-//     lock (handed to the best waiting unit, not to whoever asks first),
-//     then a/b/c are released and Finish runs off the worker loop so the
-//     worker prepares its next unit while the other's kernels run.
-//   - Finish's sums are randomized and encoded; the assembler takes the
-//     partition proofs in any order and rejects wrong sizes and duplicates.
-//     The last partition triggers batch verification of the decoded bytes;
-//     only a verified proof completes the job.
+//   - submit.go: Submit validates the request, asks the Planner for a Plan
+//     (N partition units, a circuit id, the verifier), queues the units and
+//     returns at once; a second Submit with the same RequestID joins the
+//     job.
+//   - admit.go: the synthesis queue (queue.go) orders units by (priority,
+//     job sequence, partition): the key is unique, so no unit can displace
+//     another. One dispatcher takes a free synthesis slot, the best unit,
+//     the unit's parameters if it is its job's first unit to start
+//     (admission, below), then the unit's memory reservation; a better unit
+//     arriving while it waits for either goes first. One extra slot is
+//     reserved for CRITICAL units, so a WinningPoSt never waits behind long
+//     PoRep syntheses.
+//   - synthesize.go: a unit's synthesis, after which it enters the device
+//     queue (same order).
+//   - device.go: each device has WorkersPerDevice workers: Prepare
+//     unlocked, Run under the device lock (devlock.go: handed to the best
+//     waiting unit, not to whoever asks first), then a/b/c are released and
+//     Finish runs off the worker loop so the worker prepares its next unit
+//     while the other's kernels run.
+//   - finish.go: Finish's sums are randomized and encoded.
+//   - deliver.go: the assembler (assembler.go) takes the partition proofs
+//     in any order and rejects wrong sizes and duplicates. The last
+//     partition triggers batch verification of the decoded bytes; only a
+//     verified proof completes the job.
+//   - end.go: every job ends there, exactly once (completed, failed,
+//     cancelled, or rejected by its plan), and every unit retires there.
 //
 // Admission. A job acquires its parameters (ParamsSource.Acquire, which
 // may load them and charge them to the budget) only when the dispatcher
@@ -80,14 +87,17 @@
 // (Planner, Plan, Partition, Request, ErrInvalidRequest), not the other way
 // round, because an interface is declared where it is consumed, as
 // groth16.Device is declared in groth16 and implemented by device/*.
-// ARCHITECTURE.md's "engine → circuits" is the run-time call direction;
-// the import edge points the other way and there is no loop. Adding the
+// The engine calls circuits at run time (Plan, Synthesize); the import
+// edge points the other way and there is no loop. Adding the
 // PoRep, PoSt and SnapDeals circuits therefore never touches this package,
 // and circuits must stay free of scheduling, memory and devices: it only
 // plans. cmd/cuzk wires the two together (as it wires srs through an
 // adapter, so srs does not import engine either).
 //
-// Timeline events (timeline.Kind) are recorded at the points of
-// ARCHITECTURE.md §5; KERNEL_START/END come from the device when its
+// Timeline events (timeline.Kind) are recorded when a job is accepted and
+// answered (JOB_SUBMIT, JOB_DONE), around each unit's synthesis, when it
+// enters the device queue and a worker takes it, around Prepare, at each
+// step of the device lock (asked, held, freed), around the device kernels
+// and around Finish. KERNEL_START/END come from the device when its
 // Partial implements KernelTimed, otherwise from the host around Run.
 package engine

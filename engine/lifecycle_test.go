@@ -142,7 +142,7 @@ func TestCancelAtEachStage(t *testing.T) {
 		if env.budget.Used() != 0 {
 			t.Fatalf("%d bytes reserved", env.budget.Used())
 		}
-		// Nothing of the request stays with the result (F4): the plan's
+		// Nothing of the request stays with the result: the plan's
 		// closures hold the vanilla proof.
 		env.e.mu.Lock()
 		j := env.e.jobs[id]

@@ -8,8 +8,9 @@ import (
 
 // unitKey orders units: higher priority first, then older job, then lower
 // partition. (seq, partition) is unique per unit, so two units never
-// compare equal and none can replace another (the Rust engine's (0,0) key
-// collision, cuzk-anchor.md F3).
+// compare equal and none can replace another: a queue in which two jobs
+// share a key (the Rust engine gave every unpartitioned job (0, 0)) drops
+// one of them and leaves its caller waiting for good.
 type unitKey struct {
 	priority  Priority
 	seq       uint64

@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/timeline"
+)
+
+// deviceState is one device with its lock and the job it works on.
+type deviceState struct {
+	dev     groth16.Device
+	lock    deviceLock // held only around Run
+	current atomic.Pointer[job]
+}
+
+// deviceWorker takes units from the device queue: Prepare unlocked, Run
+// under the device lock, then hands the unit to Finish off its own loop so
+// it can prepare the next unit while the other worker's kernels run.
+func (e *Engine) deviceWorker(di, worker int) {
+	defer e.wg.Done()
+	d := e.devs[di]
+	for {
+		u, err := e.devQ.pop(e.ctx)
+		if err != nil {
+			return
+		}
+		j, part := u.job, u.key.partition
+		e.rec.Record(timeline.DevPickup, j.id, part, worker, di)
+		if j.ctx.Err() != nil {
+			e.retire(u)
+			continue
+		}
+		d.current.Store(j)
+		p, ok := e.runUnit(d, di, worker, u)
+		if ok {
+			if e.cfg.FinishInline {
+				e.finish(d, di, worker, u, p)
+			} else {
+				e.wg.Add(1)
+				go func() {
+					defer e.wg.Done()
+					e.finish(d, di, worker, u, p)
+				}()
+			}
+		}
+		d.current.CompareAndSwap(j, nil)
+	}
+}
+
+// runUnit prepares and runs u; on failure or cancellation it retires u and
+// returns false.
+func (e *Engine) runUnit(d *deviceState, di, worker int, u *unit) (groth16.Partial, bool) {
+	j, part := u.job, u.key.partition
+	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
+	w, err := safeStep(func() (any, error) { return d.dev.Prepare(e.ctx, u.a, j.params) })
+	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
+	if err != nil {
+		return nil, e.unitFailed(u, "prepare", err)
+	}
+	if j.ctx.Err() != nil {
+		e.retire(u)
+		return nil, false
+	}
+
+	e.rec.Record(timeline.LockWait, j.id, part, worker, di)
+	d.lock.lock(u.key)
+	e.rec.Record(timeline.LockHeld, j.id, part, worker, di)
+	if j.ctx.Err() != nil {
+		d.lock.unlock()
+		e.rec.Record(timeline.LockFree, j.id, part, worker, di)
+		e.retire(u)
+		return nil, false
+	}
+	t0 := time.Now()
+	p, err := safeStep(func() (any, error) { return d.dev.Run(e.ctx, w) })
+	t1 := time.Now()
+	d.lock.unlock()
+	e.rec.Record(timeline.LockFree, j.id, part, worker, di)
+
+	if err == nil && e.rec != nil {
+		ks, ke := t0, t1
+		if kt, ok := p.(KernelTimed); ok {
+			ks, ke = kt.KernelInterval()
+		}
+		e.rec.RecordAt(e.rec.Offset(ks), timeline.KernelStart, j.id, part, worker, di)
+		e.rec.RecordAt(e.rec.Offset(ke), timeline.KernelEnd, j.id, part, worker, di)
+	}
+	j.addGPU(t1.Sub(t0))
+	// a, b and c are dead after Run: give their memory back now.
+	u.a.ReleaseABC()
+	u.res.Release(u.part.ReserveABC)
+	if err != nil {
+		return nil, e.unitFailed(u, "run", err)
+	}
+	return p, true
+}

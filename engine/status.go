@@ -1,0 +1,57 @@
+package engine
+
+import "time"
+
+// Status is a snapshot of the engine's state.
+func (e *Engine) Status() Snapshot {
+	s := Snapshot{
+		Uptime:      time.Since(e.start),
+		MemoryUsed:  e.budget.Used(),
+		MemoryLimit: e.budget.Limit(),
+	}
+	for i, d := range e.devs {
+		ds := DeviceStatus{Ordinal: uint32(i)}
+		if n, ok := d.dev.(Named); ok {
+			ds.Name = n.Name()
+		}
+		if j := d.current.Load(); j != nil {
+			ds.CurrentJobID, ds.CurrentProofKind = j.id, j.kind.String()
+		}
+		s.Devices = append(s.Devices, ds)
+	}
+	if c, ok := e.cfg.Params.(ParamsCache); ok {
+		s.SRS = c.Status()
+	}
+	e.mu.Lock()
+	s.ProofsCompleted, s.ProofsFailed = e.completed, e.failed
+	jobs := make([]*job, 0, len(e.jobs))
+	for _, j := range e.jobs {
+		jobs = append(jobs, j)
+	}
+	e.mu.Unlock()
+	byKind := map[ProofKind]*QueueStatus{}
+	for _, j := range jobs {
+		j.mu.Lock()
+		st := j.state
+		j.mu.Unlock()
+		if st == stateDone {
+			continue
+		}
+		q := byKind[j.kind]
+		if q == nil {
+			q = &QueueStatus{ProofKind: j.kind.String()}
+			byKind[j.kind] = q
+		}
+		if st == stateRunning {
+			q.InProgress++
+		} else {
+			q.Pending++
+		}
+	}
+	for _, k := range []ProofKind{KindWinningPoSt, KindWindowPoStPartition, KindPoRepSealCommit, KindSnapDealsUpdate} {
+		if q := byKind[k]; q != nil {
+			s.Queues = append(s.Queues, *q)
+		}
+	}
+	return s
+}

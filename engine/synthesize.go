@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"errors"
+	"time"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/timeline"
+)
+
+// synthesize runs one unit's synthesis and queues it for a device.
+func (e *Engine) synthesize(u *unit, slot int) {
+	defer e.wg.Done()
+	defer e.freeSlot(slot)
+	j, part := u.job, u.key.partition
+	if j.ctx.Err() != nil {
+		e.retire(u)
+		return
+	}
+	t0 := time.Now()
+	j.markStarted(t0)
+	e.rec.Record(timeline.SynthStart, j.id, part, slot, -1)
+	a, err := safeStep(func() (*groth16.Assignment, error) { return u.part.Synthesize(j.ctx) })
+	e.rec.Record(timeline.SynthEnd, j.id, part, slot, -1)
+	j.addSynth(time.Since(t0))
+	if err == nil && (a == nil || len(a.Input) == 0) {
+		err = errors.New("synthesizer returned no assignment")
+	}
+	if err != nil {
+		e.unitFailed(u, "synthesis", err)
+		return
+	}
+	j.mu.Lock()
+	if j.state != stateDone && j.inputs[part] == nil {
+		j.inputs[part] = append(a.Input[:0:0], a.Input[1:]...)
+	}
+	j.mu.Unlock()
+	u.a = a
+	e.rec.Record(timeline.DevQueue, j.id, part, -1, -1)
+	e.queue(e.devQ, u)
+}
+
+// queue pushes u onto q, or retires it if its job has ended. The check and
+// the push happen under the job's lock, and end marks the job done under
+// that lock before it empties the queues: so every unit is either removed
+// by end or never queued, and a cancelled job's memory comes back at once
+// rather than when a busy worker next pops the queue.
+func (e *Engine) queue(q *unitQueue, u *unit) {
+	j := u.job
+	j.mu.Lock()
+	ended := j.state == stateDone
+	if !ended {
+		q.push(u)
+	}
+	j.mu.Unlock()
+	if ended {
+		e.retire(u)
+	}
+}
