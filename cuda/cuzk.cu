@@ -115,13 +115,7 @@ struct dbuf {
 // and the stream is synchronized after each call (so overlap is lost);
 // totals per phase go to stderr at exit. For experiments only.
 struct prof {
-  static bool on() {
-    static const bool v = [] {
-      const char* s = getenv("CUZK_PROFILE");
-      return s && s[0] == '1';
-    }();
-    return v;
-  }
+  bool on() const { return st != nullptr; }
   struct tot {
     double ms = 0;
     long n = 0;
@@ -139,8 +133,8 @@ struct prof {
   }
   cudaStream_t st = nullptr;
   std::vector<std::pair<std::string, cudaEvent_t>> marks;
-  explicit prof(cudaStream_t s) {
-    if (on()) st = s;
+  prof(cudaStream_t s, bool on) {
+    if (on) st = s;
     mark("");
   }
   void mark(const std::string& name) {  // name: the phase that ends here
@@ -199,6 +193,7 @@ static void fill_pow(std::vector<fr_t>& host, size_t off, fr_t base, fr_t c) {
 
 struct cuzk_ctx {
   int dev;
+  cuzk_config cfg;
   cudaStream_t st, st2, st3;  // st3: cuzk_run's uploads
   cudaEvent_t ev[24];
   dbuf W;   // w_1024^k and w_1024^-k, 512 each
@@ -263,13 +258,23 @@ static int ctx_ntt_tabs(cuzk_ctx* ctx, uint32_t lgn, ntt_tabs** out) {
 // process (set by cuzk_ctx_new; see msm_chunk).
 static std::atomic<uint64_t> acc_slots{0};
 
-extern "C" cuzk_ctx* cuzk_ctx_new(int dev) {
+static bool msm_window_ok(uint32_t c);
+
+extern "C" cuzk_ctx* cuzk_ctx_new(int dev, const cuzk_config* cfg) {
+  const cuzk_config none = {};
+  if (!cfg) cfg = &none;
+  if ((cfg->msm_window && !msm_window_ok(cfg->msm_window)) ||
+      (cfg->msm_seg_lg && (cfg->msm_seg_lg < 12 || cfg->msm_seg_lg > 20))) {
+    set_err(CUZK_ERR_ARG, "ctx: msm_window %u or msm_seg_lg %u out of range", cfg->msm_window, cfg->msm_seg_lg);
+    return nullptr;
+  }
   if (cudaSetDevice(dev) != cudaSuccess) {
     set_err(CUZK_ERR_CUDA, "cudaSetDevice(%d): %s", dev, cudaGetErrorString(cudaGetLastError()));
     return nullptr;
   }
   cuzk_ctx* c = new cuzk_ctx();
   c->dev = dev;
+  c->cfg = *cfg;
   if (cudaStreamCreateWithFlags(&c->st, cudaStreamNonBlocking) != cudaSuccess ||
       cudaStreamCreateWithFlags(&c->st2, cudaStreamNonBlocking) != cudaSuccess ||
       cudaStreamCreateWithFlags(&c->st3, cudaStreamNonBlocking) != cudaSuccess) {
@@ -415,7 +420,7 @@ static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
   std::vector<uint32_t> ts;
   ntt_split(lgn, wide ? ntt_wide_t::max_t : ntt_narrow::max_t, ts);
   const int P = (int)ts.size();
-  prof pf(st);
+  prof pf(st, ctx->cfg.profile);
   // DIF passes from the top (s decreasing to 0), DIT passes in the reverse order.
   uint32_t s = dif ? lgn : 0;
   for (int k = 0; k < P; k++) {
@@ -437,7 +442,7 @@ static int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse,
               : ntt_launch<false, ntt_narrow>(a, t, s, in, out, st);
     TRY(r);
     CKL();
-    if (prof::on())
+    if (pf.on())
       pf.mark(std::string(dif ? "ntt dif" : "ntt dit") + " lg" + std::to_string(lgn) + " t" + std::to_string(t) +
               " s" + std::to_string(s));
     if (!dif) s += t;
@@ -561,13 +566,8 @@ extern "C" int cuzk_h(cuzk_ctx* ctx, const void* a, const void* b, const void* c
 // 24) forces the size of the large MSMs, for benchmarks.
 static bool msm_window_ok(uint32_t c) { return c == 16 || c == 19 || c == 20 || c == 22 || c == 24; }
 
-static uint32_t msm_window(uint64_t n) {
+static uint32_t msm_window(uint64_t n, uint32_t forced) {
   if (n >= (1ull << 17)) {
-    static const uint32_t forced = [] {
-      const char* s = getenv("CUZK_MSM_C");
-      uint32_t c = s ? (uint32_t)atoi(s) : 0;
-      return msm_window_ok(c) ? c : 0u;
-    }();
     if (forced && n >= (1ull << 22)) return forced;
     // measured on the H200 (docs/gpu-notes.md v6): c = 22 wins at 2^27, 20 at 2^25..2^26
     if (n >= (3ull << 25)) return 22;
@@ -592,9 +592,9 @@ static uint32_t lg2(uint64_t x) {
   return r;
 }
 
-static msm_plan msm_plan_for(uint64_t n) {
+static msm_plan msm_plan_for(uint64_t n, const cuzk_config& cfg) {
   msm_plan p;
-  p.c = msm_window(n);
+  p.c = msm_window(n, cfg.msm_window);
   p.W = (256 + p.c - 1) / p.c;
   p.B = 1u << (p.c - 1);
   uint64_t wb = (1ull << 29) / (n ? n : 1);
@@ -602,11 +602,7 @@ static msm_plan msm_plan_for(uint64_t n) {
   p.pairs = (uint64_t)p.wb * n;
   // about 2^15 first-level segments per batch (CUZK_MSM_SEG = 12..20 for
   // experiments), msm_k2 second-level per window
-  static const uint32_t seg = [] {
-    const char* e = getenv("CUZK_MSM_SEG");
-    int v = e ? atoi(e) : 15;
-    return (uint32_t)(v >= 12 && v <= 20 ? v : 15);
-  }();
+  const uint32_t seg = cfg.msm_seg_lg ? cfg.msm_seg_lg : 15;
   uint64_t l1 = ((uint64_t)p.wb * p.B) >> seg;
   p.L1 = (uint32_t)(l1 < 1 ? 1 : (l1 > p.B ? p.B : 1ull << lg2(l1)));
   p.K1 = p.B / p.L1;
@@ -645,8 +641,8 @@ static uint64_t msm_chunk(uint64_t np) {
   return (np + nch - 1) / nch;
 }
 
-static msm_scratch msm_scratch_for(uint64_t n) {
-  msm_plan p = msm_plan_for(n);
+static msm_scratch msm_scratch_for(uint64_t n, const cuzk_config& cfg) {
+  msm_plan p = msm_plan_for(n, cfg);
   const size_t P = sizeof(g1_xyzz);
   msm_scratch s;
   s.pairs = p.pairs * 4;
@@ -700,16 +696,16 @@ static int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars,
     return 0;
   }
   if (n >= (1ull << 31)) return set_err(CUZK_ERR_ARG, "msm: %llu points", (unsigned long long)n);
-  const msm_plan p = msm_plan_for(n);
-  TRY(msm_reserve(ctx, msm_scratch_for(n)));
+  const msm_plan p = msm_plan_for(n, ctx->cfg);
+  TRY(msm_reserve(ctx, msm_scratch_for(n, ctx->cfg)));
   g1_xyzz* T1 = ctx->segT.as<g1_xyzz>();
   g1_xyzz* S1 = ctx->segS.as<g1_xyzz>();
   g1_xyzz* T2 = ctx->segT2.as<g1_xyzz>();
   g1_xyzz* S2 = ctx->segS2.as<g1_xyzz>();
-  prof pf(st);
+  prof pf(st, ctx->cfg.profile);
   const std::string pn = "msm lg" + std::to_string(lg2(n)) + " ";
   auto mark = [&](const char* what) {
-    if (prof::on()) pf.mark(pn + what);
+    if (pf.on()) pf.mark(pn + what);
   };
   for (uint32_t w0 = 0; w0 < p.W; w0 += p.wb) {
     uint32_t nb = (uint32_t)((p.W - w0) < p.wb ? (p.W - w0) : p.wb);
@@ -791,10 +787,10 @@ static int batch_add_dev(cuzk_ctx* ctx, const g1_affine* bases, uint64_t n, cons
                          g1_xyzz* out, cudaStream_t st) {
   const uint64_t nch = batch_chunks(n);
   TRY(batch_add_reserve(ctx, n));
-  prof pf(st);
+  prof pf(st, ctx->cfg.profile);
   batch_add_chunks<<<(nch + 127) / 128, 128, 0, st>>>(bases, n, bits, batch_chunk, nch, ctx->ba1.as<g1_xyzz>());
   CKL();
-  if (prof::on()) pf.mark("batch add chunks");
+  if (pf.on()) pf.mark("batch add chunks");
   g1_xyzz* in = ctx->ba1.as<g1_xyzz>();
   g1_xyzz* o = ctx->ba2.as<g1_xyzz>();
   uint64_t m = nch;
@@ -1021,11 +1017,11 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   }
   // Scratch for every MSM of the run, before anything is queued: the tails
   // run on st2 while st runs the NTTs, and nothing may reallocate under them.
-  msm_scratch need = msm_scratch_for(m - 1);
+  msm_scratch need = msm_scratch_for(m - 1, ctx->cfg);
   uint64_t max_ones = 0;
   for (int p = 0; p < 3; p++) {
     const cuzk_msm_part& pt = job->part[p];
-    if (pt.ntail) need.max_with(msm_scratch_for(pt.ntail));
+    if (pt.ntail) need.max_with(msm_scratch_for(pt.ntail, ctx->cfg));
     if (pt.ones) max_ones = std::max(max_ones, srs->n[p + 1]);
   }
   TRY(msm_reserve(ctx, need));
@@ -1038,10 +1034,7 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   // the H MSM. st2: the L, A and B_G1 MSMs as their inputs arrive,
   // overlapping the NTTs. CUZK_RUN_SERIAL=1 holds the tails back until the
   // NTTs are done, for comparison.
-  static const bool serial = [] {
-    const char* s = getenv("CUZK_RUN_SERIAL");
-    return s && s[0] == '1';
-  }();
+  const bool serial = ctx->cfg.run_serial;
   cudaStream_t st2 = ctx->st2, st3 = ctx->st3;
   cudaEvent_t tail_in[3] = {ev[16], ev[17], ev[18]};
   CK(cudaEventRecord(ev[0], st));
@@ -1210,6 +1203,6 @@ extern "C" int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, i
     t.push_back(m);
   }
   *ms = median3(t);
-  if (window) *window = msm_window(n);
+  if (window) *window = msm_window(n, ctx->cfg.msm_window);
   return 0;
 }

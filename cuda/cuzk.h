@@ -37,8 +37,25 @@ int cuzk_device_count(void);
 int cuzk_device_info(int dev, char* name, int name_len, uint64_t* total_mem, uint64_t* free_mem,
                      int* sm_count);
 
+/* A context's switches, fixed at its creation; all zero: the defaults.
+ * Experiments only: none changes a result. The Go device and the harness
+ * fill it from the environment variables named below. */
+typedef struct {
+  int32_t profile;     /* CUZK_PROFILE=1: time every NTT pass and MSM phase with events,
+                          synchronizing after each call (overlap is lost); totals per phase
+                          on stderr at process exit */
+  int32_t run_serial;  /* CUZK_RUN_SERIAL=1: cuzk_run holds the L, A and B_G1 MSMs back
+                          until the H sequence is done, for comparison */
+  uint32_t msm_window; /* CUZK_MSM_C: 0 (by size) or one of 16, 19, 20, 22, 24: the window
+                          of the MSMs of 2^22 points or more */
+  uint32_t msm_seg_lg; /* CUZK_MSM_SEG: 0 (15) or 12..20: about 2^msm_seg_lg first-level
+                          bucket segments per batch of windows */
+} cuzk_config;
+
 typedef struct cuzk_ctx cuzk_ctx;
-cuzk_ctx* cuzk_ctx_new(int dev);
+/* cfg may be NULL (the defaults). NULL on failure, with nothing left allocated;
+ * CUZK_ERR_ARG's message for a switch out of range. */
+cuzk_ctx* cuzk_ctx_new(int dev, const cuzk_config* cfg);
 void cuzk_ctx_free(cuzk_ctx* ctx);
 
 /* Pinned host memory for staging (cudaHostAlloc). */

@@ -5,7 +5,8 @@
 //   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
 //   cuzk_harness bench msm 27 HI LO   MSMs of 2^LO..2^HI points
 //   CUZK_MSM_C=c forces the window of the large MSMs; CUZK_RUN_SERIAL=1
-//   keeps the partition's L/A/B MSMs from overlapping its NTTs.
+//   keeps the partition's L/A/B MSMs from overlapping its NTTs; CUZK_MSM_SEG
+//   and CUZK_PROFILE as cuzk.h says (cuzk_config).
 //
 // It links libcuzk_cuda.so and uses the C ABI only.
 #include <cuda_runtime.h>
@@ -725,6 +726,26 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
   cuzk_srs_free(srs);
 }
 
+// The library's switches from the environment, read as the Go device reads
+// them (a value out of range is the default).
+static cuzk_config config_from_env() {
+  auto flag = [](const char* k) {
+    const char* s = getenv(k);
+    return s && s[0] == '1';
+  };
+  auto num = [](const char* k) {
+    const char* s = getenv(k);
+    return s ? (uint32_t)atoi(s) : 0u;
+  };
+  cuzk_config c = {};
+  c.profile = flag("CUZK_PROFILE");
+  c.run_serial = flag("CUZK_RUN_SERIAL");
+  const uint32_t w = num("CUZK_MSM_C"), g = num("CUZK_MSM_SEG");
+  if (w == 16 || w == 19 || w == 20 || w == 22 || w == 24) c.msm_window = w;
+  if (g >= 12 && g <= 20) c.msm_seg_lg = g;
+  return c;
+}
+
 int main(int argc, char** argv) {
   const char* cmd = argc > 1 ? argv[1] : "check";
   int nd = cuzk_device_count();
@@ -737,7 +758,8 @@ int main(int argc, char** argv) {
   int sms;
   OK(cuzk_device_info(0, name, sizeof name, &tot, &fre, &sms));
   printf("device 0: %s, %d SMs, %.1f GiB (%.1f free)\n", name, sms, tot / 1073741824.0, fre / 1073741824.0);
-  cuzk_ctx* ctx = cuzk_ctx_new(0);
+  const cuzk_config cfg = config_from_env();
+  cuzk_ctx* ctx = cuzk_ctx_new(0, &cfg);
   if (!ctx) {
     printf("ERROR ctx: %s\n", cuzk_last_error());
     return 2;

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -19,6 +21,82 @@ var ErrCUDA = errors.New("cuda: library call failed")
 
 // LibName is the library's file name.
 const LibName = "libcuzk_cuda.so"
+
+// ErrBadConfig is returned by Config.Validate.
+var ErrBadConfig = errors.New("cuda: config out of range")
+
+// Config holds a library context's switches (cuzk_config), fixed when the
+// context is made. The zero value is the default; none changes a result.
+type Config struct {
+	// Profile times every NTT pass and MSM phase with events and
+	// synchronizes after each call (overlap is lost); the totals per phase
+	// go to stderr at exit. CUZK_PROFILE=1.
+	Profile bool
+	// RunSerial holds Run's L, A and B_G1 MSMs back until the H sequence is
+	// done, for comparison. CUZK_RUN_SERIAL=1.
+	RunSerial bool
+	// MSMWindow forces the window of the MSMs of 2^22 points or more: 0 (by
+	// size) or one of 16, 19, 20, 22, 24. CUZK_MSM_C.
+	MSMWindow uint32
+	// MSMSegLog: about 2^MSMSegLog first-level bucket segments per batch of
+	// windows; 0 (15) or 12..20. CUZK_MSM_SEG.
+	MSMSegLog uint32
+}
+
+// Validate reports a switch out of range (the library refuses the context).
+func (c Config) Validate() error {
+	switch c.MSMWindow {
+	case 0, 16, 19, 20, 22, 24:
+	default:
+		return fmt.Errorf("%w: MSMWindow %d (0, 16, 19, 20, 22 or 24)", ErrBadConfig, c.MSMWindow)
+	}
+	if c.MSMSegLog != 0 && (c.MSMSegLog < 12 || c.MSMSegLog > 20) {
+		return fmt.Errorf("%w: MSMSegLog %d (0 or 12..20)", ErrBadConfig, c.MSMSegLog)
+	}
+	return nil
+}
+
+// ConfigFromEnv reads the switches from the environment variables named in
+// Config; a value that does not parse or is out of range is the default, as
+// when the library read them itself.
+func ConfigFromEnv() Config {
+	num := func(k string) uint32 {
+		v, err := strconv.ParseUint(os.Getenv(k), 10, 32)
+		if err != nil {
+			return 0
+		}
+		return uint32(v)
+	}
+	c := Config{
+		Profile:   strings.HasPrefix(os.Getenv("CUZK_PROFILE"), "1"),
+		RunSerial: strings.HasPrefix(os.Getenv("CUZK_RUN_SERIAL"), "1"),
+		MSMWindow: num("CUZK_MSM_C"),
+		MSMSegLog: num("CUZK_MSM_SEG"),
+	}
+	if (Config{MSMWindow: c.MSMWindow}).Validate() != nil {
+		c.MSMWindow = 0
+	}
+	if (Config{MSMSegLog: c.MSMSegLog}).Validate() != nil {
+		c.MSMSegLog = 0
+	}
+	return c
+}
+
+// cConfig mirrors cuzk_config.
+type cConfig struct {
+	Profile, RunSerial   int32
+	MSMWindow, MSMSegLog uint32
+}
+
+func (c Config) c() cConfig {
+	b := func(v bool) int32 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	return cConfig{Profile: b(c.Profile), RunSerial: b(c.RunSerial), MSMWindow: c.MSMWindow, MSMSegLog: c.MSMSegLog}
+}
 
 // cuzk_result mirrors the C struct.
 type cResult struct {
@@ -49,7 +127,8 @@ var lib struct {
 	lastError   func() string
 	deviceCount func() int32
 	deviceInfo  func(dev int32, name *byte, nameLen int32, total, free *uint64, sms *int32) int32
-	ctxNew      func(dev int32) uintptr
+	ctxNewCfg   func(dev int32, cfg *cConfig) uintptr
+	ctxNew      func(dev int32) uintptr // ctxNewCfg with ConfigFromEnv
 	ctxFree     func(ctx uintptr)
 	hostAlloc   func(n uint64) unsafe.Pointer
 	hostFree    func(p unsafe.Pointer)
@@ -113,7 +192,11 @@ func load() error {
 		reg(&lib.lastError, "cuzk_last_error")
 		reg(&lib.deviceCount, "cuzk_device_count")
 		reg(&lib.deviceInfo, "cuzk_device_info")
-		reg(&lib.ctxNew, "cuzk_ctx_new")
+		reg(&lib.ctxNewCfg, "cuzk_ctx_new")
+		lib.ctxNew = func(dev int32) uintptr {
+			cfg := ConfigFromEnv().c()
+			return lib.ctxNewCfg(dev, &cfg)
+		}
 		reg(&lib.ctxFree, "cuzk_ctx_free")
 		reg(&lib.hostAlloc, "cuzk_host_alloc")
 		reg(&lib.hostFree, "cuzk_host_free")

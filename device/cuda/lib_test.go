@@ -1,0 +1,68 @@
+package cuda
+
+import (
+	"errors"
+	"testing"
+	"unsafe"
+)
+
+// TestConfigFromEnv: the switches read as the library read them before it
+// took a config (a value that does not parse or is out of range is the default).
+func TestConfigFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		name                      string
+		profile, serial, win, seg string
+		want                      Config
+	}{
+		{"unset", "", "", "", "", Config{}},
+		{"set", "1", "1", "22", "17", Config{Profile: true, RunSerial: true, MSMWindow: 22, MSMSegLog: 17}},
+		{"flags need a leading 1", "0", "yes", "", "", Config{}},
+		{"window not allowed", "", "", "18", "", Config{}},
+		{"segments out of range", "", "", "", "21", Config{}},
+		{"not numbers", "", "", "x", "-3", Config{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CUZK_PROFILE", tc.profile)
+			t.Setenv("CUZK_RUN_SERIAL", tc.serial)
+			t.Setenv("CUZK_MSM_C", tc.win)
+			t.Setenv("CUZK_MSM_SEG", tc.seg)
+			got := ConfigFromEnv()
+			if got != tc.want {
+				t.Fatalf("ConfigFromEnv() = %+v, want %+v", got, tc.want)
+			}
+			if err := got.Validate(); err != nil {
+				t.Fatalf("Validate: %v", err)
+			}
+		})
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, tc := range []struct {
+		c  Config
+		ok bool
+	}{
+		{Config{}, true},
+		{Config{MSMWindow: 24, MSMSegLog: 12}, true},
+		{Config{MSMWindow: 20, MSMSegLog: 20}, true},
+		{Config{MSMWindow: 21}, false},
+		{Config{MSMSegLog: 11}, false},
+		{Config{MSMSegLog: 21}, false},
+	} {
+		err := tc.c.Validate()
+		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, ErrBadConfig)) {
+			t.Errorf("%+v: Validate() = %v, want ok %v", tc.c, err, tc.ok)
+		}
+	}
+}
+
+// TestConfigLayout: cConfig is cuzk_config (four 4-byte fields, 16 bytes).
+func TestConfigLayout(t *testing.T) {
+	var c cConfig
+	if unsafe.Sizeof(c) != 16 || unsafe.Offsetof(c.MSMSegLog) != 12 {
+		t.Fatalf("cConfig: %d bytes, MSMSegLog at %d", unsafe.Sizeof(c), unsafe.Offsetof(c.MSMSegLog))
+	}
+	if got := (Config{Profile: true, MSMWindow: 16}).c(); got != (cConfig{Profile: 1, MSMWindow: 16}) {
+		t.Fatalf("c() = %+v", got)
+	}
+}
