@@ -65,7 +65,7 @@ func Verify(o *Output) error {
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrBadVanillaProof, info.Name, err)
 	}
-	v := verifier{o: o, info: info, g: g, commC: o.CommC(), commRLast: o.CommRLast()}
+	v := &verifier{o: o, info: info, g: g, commC: o.CommC(), commRLast: o.CommRLast()}
 	commR, err := merkle.Poseidon{}.Node([]hash.Domain{v.commC, v.commRLast})
 	if err != nil {
 		return at(bad("%v", err), "comm_r")
@@ -92,7 +92,15 @@ type verifier struct {
 	info             filecoin.SealInfo
 	g                *sdr.Graph
 	commC, commRLast hash.Domain
+	memo             nodeMemo
 }
+
+// The trees a memo key names.
+const (
+	treeD uint8 = iota
+	treeC
+	treeR
+)
 
 // all checks every challenge on GOMAXPROCS goroutines; after a failure the
 // remaining work is skipped and the failure first in order is returned.
@@ -134,10 +142,10 @@ func (v *verifier) challenge(p *Proof, c uint64) error {
 	if c == 0 || c >= v.info.Nodes {
 		return bad("challenge %d outside [1, %d)", c, v.info.Nodes)
 	}
-	if err := opening(&p.CommDProofs, merkle.Sha254{}, v.o.CommD, "comm_d", c); err != nil {
+	if err := v.opening(&p.CommDProofs, merkle.Sha254{}, treeD, v.o.CommD, "comm_d", c); err != nil {
 		return at(err, "comm_d_proofs")
 	}
-	if err := opening(&p.CommRLastProof, merkle.Poseidon{}, v.commRLast, "comm_r_last", c); err != nil {
+	if err := v.opening(&p.CommRLastProof, merkle.Poseidon{}, treeR, v.commRLast, "comm_r_last", c); err != nil {
 		return at(err, "comm_r_last_proof")
 	}
 
@@ -200,15 +208,19 @@ func (v *verifier) challenge(p *Proof, c uint64) error {
 
 // opening checks that m opens node c under root (the commitment called
 // name) and hashes up to it with h.
-func opening(m *MerkleProof, h merkle.Hasher, root hash.Domain, name string, c uint64) error {
+func (v *verifier) opening(m *MerkleProof, h merkle.Hasher, tree uint8, root hash.Domain, name string, c uint64) error {
 	if m.Root != root {
 		return at(bad("%s, but %s is %s", m.Root, name, root), "root")
 	}
 	if got := m.LeafIndex(); got != c {
 		return bad("opens node %d, want %d", got, c)
 	}
-	if err := m.Native().Verify(h); err != nil {
-		return bad("%v", err)
+	got, err := v.memo.root(h, tree, m)
+	if err != nil {
+		return err
+	}
+	if got != root {
+		return bad("the path hashes to %s, not to %s %s", got, name, root)
 	}
 	return nil
 }
@@ -235,7 +247,7 @@ func (v *verifier) column(col *ColumnProof, node uint64) error {
 	if want := hash.DomainOf(&h); col.Inclusion.Leaf != want {
 		return at(at(bad("%s, but the column hashes to %s", col.Inclusion.Leaf, want), "leaf"), "inclusion_proof")
 	}
-	if err := opening(&col.Inclusion, merkle.Poseidon{}, v.commC, "comm_c", node); err != nil {
+	if err := v.opening(&col.Inclusion, merkle.Poseidon{}, treeC, v.commC, "comm_c", node); err != nil {
 		return at(err, "inclusion_proof")
 	}
 	return nil

@@ -74,9 +74,13 @@ func TestVerifyRejects(t *testing.T) {
 		{"flipped parent row", func(o *Output) { flip(&o.Partitions[0][0].ReplicaColumnProofs.DRGParents[3].Rows[1]) },
 			"partition 0 challenge 0: replica_column_proofs.drg_parents[3].inclusion_proof.leaf"},
 		{"wrong sibling", func(o *Output) { flip(&o.Partitions[0][0].CommRLastProof.Base[1].Siblings[2]) },
-			"partition 0 challenge 0: comm_r_last_proof: merkle: bad inclusion proof"},
+			"partition 0 challenge 0: comm_r_last_proof: the path hashes to"},
+		{"wrong sibling near the root in a later proof", func(o *Output) {
+			b := o.Partitions[0][1].ReplicaColumnProofs.ExpParents[6].Inclusion.Base
+			flip(&b[len(b)-1].Siblings[6])
+		}, "partition 0 challenge 1: replica_column_proofs.exp_parents[6].inclusion_proof: the path hashes to"},
 		{"wrong comm_d sibling", func(o *Output) { flip(&o.Partitions[0][1].CommDProofs.Base[4].Siblings[0]) },
-			"partition 0 challenge 1: comm_d_proofs: merkle: bad inclusion proof"},
+			"partition 0 challenge 1: comm_d_proofs: the path hashes to"},
 		{"wrong column index", func(o *Output) { o.Partitions[0][0].ReplicaColumnProofs.ExpParents[5].Index ^= 1 },
 			"partition 0 challenge 0: replica_column_proofs.exp_parents[5].column.index"},
 		{"columns swapped", func(o *Output) {
@@ -105,7 +109,7 @@ func TestVerifyRejects(t *testing.T) {
 		{"replica leaf", func(o *Output) { flip(&o.Partitions[0][1].CommRLastProof.Leaf) },
 			"partition 0 challenge 1: comm_r_last_proof"},
 		{"data leaf", func(o *Output) { flip(&o.Partitions[0][1].CommDProofs.Leaf) },
-			"partition 0 challenge 1: comm_d_proofs: merkle: bad inclusion proof"},
+			"partition 0 challenge 1: comm_d_proofs: the path hashes to"},
 		{"zero seed", func(o *Output) { o.Seed = hash.Domain{} }, "seed: all zero"},
 		{"zero comm_d", func(o *Output) { o.CommD = hash.Domain{} }, "comm_d: all zero"},
 		{"non-canonical domain", func(o *Output) { o.Partitions[0][0].ReplicaColumnProofs.CX.Rows[1] = nonCanonical },
