@@ -37,7 +37,8 @@ func ExpandParents(layer int, drg *[DRGDegree][32]byte, exp *[ExpDegree][32]byte
 // Label is the SDR label of node in layer (1-based): SHA-256(replica_id ‖
 // u32_be(layer) ‖ u64_be(node) ‖ 20 zero bytes ‖ the 37 parent labels) with
 // the top two bits of byte 31 cleared. Node 0 has no parents: only the
-// 64-byte prefix is hashed and parents is ignored (it may be nil).
+// 64-byte prefix is hashed and parents is ignored (it may be nil); for any
+// other node parents must not be nil.
 func Label(replicaID [32]byte, layer uint32, node uint64, parents *[TotalParents][32]byte) [32]byte {
 	if node == 0 {
 		var prefix [64]byte
