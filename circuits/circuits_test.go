@@ -39,7 +39,7 @@ func TestPlanRequests(t *testing.T) {
 		{"trailing data", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":64}} {}`)}, 0, "trailing"},
 		{"null", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":null}`)}, 0, "null"},
 		{"truncated", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":6`)}, 0, "descriptor"},
-		{"real porep", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"SectorNum":1,"Phase1Out":"..."}`)}, 0, "not supported yet"},
+		{"porep, bad envelope", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"SectorNum":1,"Phase1Out":"..."}`)}, 0, "SectorSize"},
 		{"real post", engine.Request{Kind: engine.KindWindowPoStPartition, VanillaProofs: [][]byte{[]byte("x")}}, 0, "not supported yet"},
 		{"garbage", engine.Request{Kind: engine.KindSnapDealsUpdate, VanillaProof: []byte{0xff, 0x00}}, 0, "not supported yet"},
 		{"empty", engine.Request{Kind: engine.KindPoRepSealCommit}, 0, "empty vanilla proof"},

@@ -17,6 +17,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // DevParams provides development parameters for synthetic circuit ids: it
@@ -135,10 +136,8 @@ func DevParamsBytes(id string) (uint64, error) {
 	g2 := uint64(unsafe.Sizeof(bls12381.G2Affine{}))
 	inputs := uint64(cfg.Inputs) + 1
 	vars := inputs + uint64(cfg.CircuitConstraints())
-	domain := uint64(1) // H has one point per domain element, at most
-	for domain < uint64(cfg.Constraints)+inputs {
-		domain <<= 1
-	}
+	// H has one point per domain element, at most.
+	domain := uint64(r1cs.DomainSize(cfg.Constraints + int(inputs)))
 	vk := uint64(unsafe.Sizeof(groth16.VerifyingKey{}))
 	// IC (inputs), L (aux), A and B in G1 (every variable), H, and B in G2.
 	return vk + (inputs+vars+2*vars+domain)*g1 + vars*g2, nil

@@ -29,8 +29,8 @@ func New() *Registry { return &Registry{} }
 var _ engine.Planner = (*Registry)(nil)
 
 // Plan reads req's vanilla proof. A synthetic descriptor gives its
-// partitions; anything else is a real proof kind this build cannot prove
-// yet.
+// partitions; a PoRep C2 request (Curio's envelope around a C1 output) one
+// unit per partition; other real proof kinds are not supported yet.
 func (r *Registry) Plan(ctx context.Context, req *engine.Request) (*engine.Plan, error) {
 	job, ok, err := parseSynthetic(req.VanillaProof)
 	if err != nil {
@@ -42,7 +42,18 @@ func (r *Registry) Plan(ctx context.Context, req *engine.Request) (*engine.Plan,
 	if len(req.VanillaProof) == 0 && len(req.VanillaProofs) == 0 {
 		return nil, fmt.Errorf("%w: %v request has an empty vanilla proof", engine.ErrInvalidRequest, req.Kind)
 	}
-	return nil, fmt.Errorf("%w: %v proofs are not supported yet (only synthetic job descriptors)", engine.ErrInvalidRequest, req.Kind)
+	if req.Kind == engine.KindPoRepSealCommit {
+		return r.planPoRep(req)
+	}
+	return nil, fmt.Errorf("%w: %v proofs are not supported yet (only PoRep C2 and synthetic job descriptors)", engine.ErrInvalidRequest, req.Kind)
+}
+
+// IsSynthetic reports whether a vanilla proof is a synthetic job
+// descriptor (well-formed or not): the family a daemon serves only in
+// development mode.
+func IsSynthetic(vanilla []byte) bool {
+	_, ok, _ := parseSynthetic(vanilla)
+	return ok
 }
 
 func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {

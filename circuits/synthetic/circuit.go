@@ -56,75 +56,20 @@ func (c *Circuit) Synthesize(cs r1cs.ConstraintSystem) error {
 	}
 	n := cfg.CircuitConstraints()
 	t := cfg.thresholds()
-	var one fr.Element
-	one.SetOne()
-
-	// Linear combinations are carved from slabs and never reused, so a
-	// system that keeps them (a recorder) stays correct.
-	var slab []r1cs.Term
-	carve := func(k int) r1cs.LinearCombination {
-		if len(slab) < k {
-			slab = make([]r1cs.Term, 3*4096)
-		}
-		lc := r1cs.LinearCombination(slab[:0:k])
-		slab = slab[k:]
-		return lc
-	}
-
+	var sl slab
 	for j := 0; j < n; j++ {
 		d := t.decide(cfg.Seed, j)
 		xj := cs.Alloc(d.value)
 		if xj.IsInput() || xj.Index() != j {
 			return fmt.Errorf("synthetic: aux %d allocated as %v: the system must hold no aux before the circuit", j, xj)
 		}
-
-		var aVal, bVal, t1 fr.Element
-		a := carve(3)
-		if cfg.Inputs > 0 && j%16 == 0 {
-			i := (j / 16) % cfg.Inputs
-			a.Add(r1cs.InputVariable(i + 1))
-			aVal.Add(&aVal, &inputs[i])
-		}
-		if k := j - d.backA; k >= 0 {
-			if dk := t.decide(cfg.Seed, k); dk.inA {
-				a.AddCoeff(d.coeffA, r1cs.AuxVariable(k))
-				switch {
-				case dk.value.IsZero():
-				case dk.value.IsOne():
-					aVal.Add(&aVal, &d.coeffA)
-				default:
-					t1.Mul(&d.coeffA, &dk.value)
-					aVal.Add(&aVal, &t1)
-				}
-			}
-		}
-		if d.inA {
-			a.Add(xj)
-			aVal.Add(&aVal, &d.value)
-		}
-		if len(a) == 0 {
-			a.Add(r1cs.One)
-			aVal.SetOne()
-		}
-
-		b := carve(3)
-		b.Add(r1cs.One)
-		bVal.SetOne()
-		if k := j - d.backB; k >= 0 {
-			if dk := t.decide(cfg.Seed, k); dk.inB {
-				b.Add(r1cs.AuxVariable(k))
-				bVal.Add(&bVal, &dk.value)
-			}
-		}
-		if d.inB {
-			b.Add(xj)
-			bVal.Add(&bVal, &d.value)
-		}
+		a, aVal := c.rowA(&t, j, &d, xj, inputs, sl.carve(3))
+		b, bVal := c.rowB(&t, j, &d, xj, sl.carve(3))
 
 		// C = x_j + κ·ONE with κ = a·b − x_j.
 		var kappa fr.Element
 		kappa.Mul(&aVal, &bVal).Sub(&kappa, &d.value)
-		cc := carve(2)
+		cc := sl.carve(2)
 		if !kappa.IsZero() {
 			cc.AddCoeff(kappa, r1cs.One)
 		}
@@ -133,6 +78,72 @@ func (c *Circuit) Synthesize(cs r1cs.ConstraintSystem) error {
 		cs.Enforce(a, b, cc)
 	}
 	return nil
+}
+
+// slab carves linear combinations from shared arrays that are never
+// reused, so a system that keeps them (a recorder) stays correct.
+type slab []r1cs.Term
+
+func (s *slab) carve(k int) r1cs.LinearCombination {
+	if len(*s) < k {
+		*s = make([]r1cs.Term, 3*4096)
+	}
+	lc := r1cs.LinearCombination((*s)[:0:k])
+	*s = (*s)[k:]
+	return lc
+}
+
+// rowA fills a with row j's A (an input every 16th row, an earlier
+// variable, x_j itself; ONE when none of them) and returns it with its
+// value.
+func (c *Circuit) rowA(t *thresholds, j int, d *decision, xj r1cs.Variable, inputs []fr.Element, a r1cs.LinearCombination) (r1cs.LinearCombination, fr.Element) {
+	var aVal, t1 fr.Element
+	if c.cfg.Inputs > 0 && j%16 == 0 {
+		i := (j / 16) % c.cfg.Inputs
+		a.Add(r1cs.InputVariable(i + 1))
+		aVal.Add(&aVal, &inputs[i])
+	}
+	if k := j - d.backA; k >= 0 {
+		if dk := t.decide(c.cfg.Seed, k); dk.inA {
+			a.AddCoeff(d.coeffA, r1cs.AuxVariable(k))
+			switch {
+			case dk.value.IsZero():
+			case dk.value.IsOne():
+				aVal.Add(&aVal, &d.coeffA)
+			default:
+				t1.Mul(&d.coeffA, &dk.value)
+				aVal.Add(&aVal, &t1)
+			}
+		}
+	}
+	if d.inA {
+		a.Add(xj)
+		aVal.Add(&aVal, &d.value)
+	}
+	if len(a) == 0 {
+		a.Add(r1cs.One)
+		aVal.SetOne()
+	}
+	return a, aVal
+}
+
+// rowB fills b with row j's B (ONE, an earlier variable, x_j itself) and
+// returns it with its value.
+func (c *Circuit) rowB(t *thresholds, j int, d *decision, xj r1cs.Variable, b r1cs.LinearCombination) (r1cs.LinearCombination, fr.Element) {
+	var bVal fr.Element
+	b.Add(r1cs.One)
+	bVal.SetOne()
+	if k := j - d.backB; k >= 0 {
+		if dk := t.decide(c.cfg.Seed, k); dk.inB {
+			b.Add(r1cs.AuxVariable(k))
+			bVal.Add(&bVal, &dk.value)
+		}
+	}
+	if d.inB {
+		b.Add(xj)
+		bVal.Add(&bVal, &d.value)
+	}
+	return b, bVal
 }
 
 // thresholds turns the config's fractions into 64-bit comparison bounds.

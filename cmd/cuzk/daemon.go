@@ -232,13 +232,18 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger)
 				}
 				return dev.Load(ctx, id)
 			}
-			return files(ctx, id, path)
+			p, err := files(ctx, id, path)
+			if err == nil {
+				err = circuits.CheckFilecoinParams(id, p)
+			}
+			return p, err
 		},
 		Budget:  budget,
 		MinIdle: cfg.Memory.EvictionMinIdle.D(),
 	})
 	budget.SetEvictor(cache.EvictIdle)
-	return &daemonParams{dev: dev, cache: cache, budget: budget.Limit()}, devDir
+	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
+	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit()}, devDir
 }
 
 // daemonDevices makes the configured proving devices.
@@ -307,7 +312,8 @@ func (d namedDevice) Name() string { return d.name }
 // DevParams. So both kinds are charged to the memory budget, counted by
 // GetStatus, ref-counted while jobs hold them, and evicted when idle.
 type daemonParams struct {
-	dev    *circuits.DevParams // nil without daemon.dev
+	dev    *circuits.DevParams     // nil without daemon.dev
+	files  *circuits.FilecoinFiles // Filecoin parameter files (generated with daemon.dev)
 	cache  *srs.Cache
 	budget uint64 // the memory budget's limit
 }
@@ -349,6 +355,9 @@ func (d *daemonParams) Acquire(ctx context.Context, id string) (*groth16.Params,
 	if err := d.register(id); err != nil {
 		return nil, nil, err
 	}
+	if err := d.files.Ensure(ctx, id); err != nil {
+		return nil, nil, err
+	}
 	return d.cache.Acquire(ctx, id)
 }
 
@@ -366,6 +375,9 @@ func (d *daemonParams) Preload(ctx context.Context, id string) (bool, time.Durat
 		if err := d.register(id); err != nil {
 			return false, 0, err
 		}
+	}
+	if err := d.files.Ensure(ctx, id); err != nil {
+		return false, 0, err
 	}
 	return d.cache.Preload(ctx, id)
 }

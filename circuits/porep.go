@@ -1,0 +1,119 @@
+package circuits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/circuits/porep"
+	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/filecoin/c1"
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// planPoRep turns a POREP_SEAL_COMMIT request into one unit per partition.
+// Everything that can be wrong with the request is found here, before any
+// synthesis or device time: the envelope and the C1 decode and have their
+// proof's shape, the request's fields agree with them, and the vanilla
+// proof verifies (paths, columns, labels, encoding, challenges from the
+// seed). The public inputs come from the seal's public data alone, through
+// the code `cuzk verify --public` uses.
+func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
+	env, o, err := c1.DecodeEnvelopeOutput(req.VanillaProof)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	info := o.Info()
+	if err := checkPoRepRequest(req, env, info); err != nil {
+		return nil, invalid(err)
+	}
+	if info.Feature == filecoin.NonInteractive {
+		return nil, invalid(fmt.Errorf("%v: a non-interactive PoRep C2 is a SnarkPack aggregate of its %d partition proofs, and aggregation is not supported yet",
+			info.Proof, info.Partitions))
+	}
+	if err := c1.Verify(o); err != nil {
+		return nil, invalid(err)
+	}
+	seal := porep.Seal{Info: info, ReplicaID: o.ReplicaID, CommD: o.CommD, CommR: o.CommR, Seed: o.Seed}
+	if req.MinerID != 0 {
+		sector := req.SectorNumber
+		if sector == 0 {
+			sector = uint64(env.SectorNum)
+		}
+		want := filecoin.ReplicaID(filecoin.ProverID(req.MinerID), sector, o.Ticket, o.CommD, filecoin.PoRepID(info.Proof))
+		if want != o.ReplicaID {
+			return nil, invalid(fmt.Errorf("the C1's replica_id is not that of miner f0%d sector %d with its ticket, comm_d and %v (a C1 of another sector?)",
+				req.MinerID, sector, info.Proof))
+		}
+	}
+	inputs, err := seal.Inputs()
+	if err != nil {
+		return nil, invalid(err)
+	}
+	shape, err := porep.ConfigFor(info).Shape()
+	if err != nil {
+		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
+	}
+	reserve, abc := partitionFootprint(shape)
+	plan := &engine.Plan{CircuitID: info.CircuitID(), PublicInputs: inputs, Verify: r.batchVerify}
+	for k := range info.Partitions {
+		plan.Partitions = append(plan.Partitions, engine.Partition{
+			Reserve:    reserve,
+			ReserveABC: abc,
+			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
+				p, err := porep.NewPartition(o, k)
+				if err != nil {
+					return nil, err
+				}
+				p.Ctx = ctx
+				return groth16.Synthesize(p, shape)
+			},
+		})
+	}
+	return plan, nil
+}
+
+// checkPoRepRequest compares what the request says with what its C1 says.
+// Curio fills registered_proof, sector_size and sector_number; a client
+// that leaves them zero is not contradicted (registered proof 0 is a real
+// id, StackedDrg2KiBV1, so it is compared only with a sector size given).
+func checkPoRepRequest(req *engine.Request, env *c1.Envelope, info filecoin.SealInfo) error {
+	if req.SectorSize != 0 || req.RegisteredProof != 0 {
+		if req.RegisteredProof != uint64(info.Proof) {
+			return fmt.Errorf("registered_proof %d is not the C1's %v (%d)", req.RegisteredProof, info.Proof, info.Proof)
+		}
+	}
+	if req.SectorSize != 0 && req.SectorSize != info.SectorSize {
+		return fmt.Errorf("sector_size %d is not the C1's %d (%v)", req.SectorSize, info.SectorSize, info.Proof)
+	}
+	if req.SectorNumber != 0 && env.SectorNum != 0 && req.SectorNumber != uint64(env.SectorNum) {
+		return fmt.Errorf("sector_number %d is not the envelope's SectorNum %d", req.SectorNumber, env.SectorNum)
+	}
+	return nil
+}
+
+// invalid marks a request error for the engine (InvalidArgument on the
+// wire), keeping the cause for errors.Is.
+func invalid(err error) error {
+	if errors.Is(err, engine.ErrInvalidRequest) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", engine.ErrInvalidRequest, err)
+}
+
+// partitionFootprint estimates one partition's host memory from its shape,
+// as SyntheticFootprint does for the synthetic family: a, b and c (released
+// after Run), the witness, and the device's working memory until Finish,
+// 16 field elements per domain row.
+func partitionFootprint(s r1cs.Shape) (reserve, abc uint64) {
+	const elem = uint64(fr.Bytes)
+	rows := uint64(s.Constraints)
+	domain := uint64(groth16.Shape{Constraints: s.Constraints}.DomainSize())
+	abc = 3 * rows * elem
+	witness := uint64(s.Inputs+s.Aux) * elem
+	return abc + witness + 16*domain*elem, abc
+}
