@@ -4,6 +4,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/hash"
 )
 
@@ -138,6 +139,19 @@ func (d *decoder) object(names []string, parse func(i int) error) error {
 	return f.missing(d)
 }
 
+// maxPartitions and maxChallenges are the most any registered proof has;
+// the decoder stops at them before CheckShape knows the proof (the
+// registered_proof key may come last), so that an array of empty
+// partitions cannot grow without bound.
+var maxPartitions, maxChallenges = func() (p, c int) {
+	for _, sp := range filecoin.SealProofs() {
+		if info, err := sp.Info(); err == nil {
+			p, c = max(p, info.Partitions), max(c, info.Challenges)
+		}
+	}
+	return p, c
+}()
+
 var outputFields = []string{"registered_proof", "vanilla_proofs", "comm_r", "comm_d", "replica_id", "seed", "ticket"}
 
 func (d *decoder) output() (*Output, error) {
@@ -187,8 +201,14 @@ func (d *decoder) vanillaProofs(o *Output) error {
 		}
 		o.VanillaKey = string(key)
 		return d.s.array(func(k int) error {
+			if k >= maxPartitions {
+				return d.s.errorf("more than %d partitions", maxPartitions)
+			}
 			var part []Proof
 			err := d.s.array(func(i int) error {
+				if i >= maxChallenges {
+					return d.s.errorf("partition %d: more than %d challenges", k, maxChallenges)
+				}
 				part = append(part, Proof{})
 				return atChallenge(d.proof(&part[i]), k, i)
 			})

@@ -168,6 +168,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"bad escape", replace(`"registered_proof"`, `"registered\q_proof"`), "bad escape"},
 		{"bad utf8", replace(`"StackedDrg2KiBV1_1"`, "\"\xff\""), "UTF-8"},
 
+		{"partition flood", replace(`"vanilla_proofs":{"StackedDrg2KiBV1":[`, `"vanilla_proofs":{"StackedDrg2KiBV1":[`+strings.Repeat("[],", 200)), "more than 126 partitions"},
 		{"partitions", structural(func(o *Output) { o.Partitions = o.Partitions[:0] }), "vanilla_proofs: 0 partitions, want 1"},
 		{"challenges", structural(func(o *Output) { o.Partitions[0] = o.Partitions[0][:1] }), "partition 0: 1 challenges, want 2"},
 		{"comm_d levels", structural(func(o *Output) {

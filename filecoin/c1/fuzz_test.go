@@ -2,15 +2,20 @@ package c1
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/hash"
 )
 
-// FuzzDecode feeds arbitrary bytes to Decode: it never panics, every
-// rejection wraps ErrBadVanillaProof, and whatever it accepts encodes and
-// decodes to the same bytes again.
+// FuzzDecode feeds arbitrary bytes to Decode and what it accepts to
+// Verify: neither panics, every rejection wraps ErrBadVanillaProof, and an
+// accepted output encodes and decodes to the same bytes again. The seeds
+// are a verifying 2 KiB C1 and a random-valued one.
 func FuzzDecode(f *testing.F) {
+	valid := mustMarshal(f, seal(f, filecoin.StackedDrg2KiBV1_1, rand.New(rand.NewPCG(1, 1))).output(f, hash.Domain{1}))
+	f.Add(valid)
 	good := mustMarshal(f, randomOutput(f, filecoin.StackedDrg2KiBV1_1, 1))
 	f.Add(good)
 	f.Add(good[:len(good)/3])
@@ -35,6 +40,9 @@ func FuzzDecode(f *testing.F) {
 		enc2, _ := o2.MarshalJSON()
 		if string(enc) != string(enc2) {
 			t.Fatal("encoding is not stable")
+		}
+		if err := Verify(o); err != nil && !errors.Is(err, ErrBadVanillaProof) {
+			t.Fatalf("Verify: %v does not wrap ErrBadVanillaProof", err)
 		}
 	})
 }
