@@ -1,6 +1,7 @@
 package c1
 
 import (
+	"encoding/json"
 	"sync"
 	"testing"
 
@@ -50,6 +51,20 @@ func BenchmarkEncode32GiB(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := o.MarshalJSON(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecode32GiBEncodingJSON is the baseline Decode replaces:
+// encoding/json into the serde mirror structs, no shape checks.
+func BenchmarkDecode32GiBEncodingJSON(b *testing.B) {
+	in := bench32GiB(b)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var m mOutput
+		if err := json.Unmarshal(in, &m); err != nil {
 			b.Fatal(err)
 		}
 	}
