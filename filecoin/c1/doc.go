@@ -22,7 +22,9 @@
 // against the registered proof's parameters; Verify re-derives the
 // challenges and checks every opening, column hash, label and encoding, with
 // no parameters and no device. Every rejection of outside input wraps
-// ErrBadVanillaProof and names the partition, challenge and field.
+// ErrBadVanillaProof and names the partition, challenge and field. Every
+// registered proof decodes and verifies, non-interactive ones included;
+// which of them may be proven is the planner's business.
 //
 // The package knows nothing of circuits: circuits/porep reads these types.
 package c1
