@@ -12,6 +12,7 @@ import (
 	"github.com/cuzk-project/cuzk/gadgets/sha256"
 	u32 "github.com/cuzk-project/cuzk/gadgets/uint32"
 	u64 "github.com/cuzk-project/cuzk/gadgets/uint64"
+	"github.com/cuzk-project/cuzk/hash"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -71,7 +72,7 @@ func Native(replicaID [32]byte, layer uint32, node uint64, parents [][32]byte) (
 	for i, p := range parents {
 		copy(buf[64+32*i:], p[:])
 	}
-	return sha256.Sha254(buf), nil
+	return [32]byte(hash.Sha254(buf)), nil
 }
 
 // ToField reads a label (or any 32-byte domain) as a little-endian field
