@@ -3,6 +3,8 @@ package engine
 import (
 	"errors"
 	"time"
+
+	"github.com/cuzk-project/cuzk/groth16"
 )
 
 // ProofKind is what a request asks to prove. Values equal cuzk.v1.ProofKind.
@@ -119,9 +121,9 @@ type QueueStatus struct {
 
 // Sentinel errors callers branch on.
 var (
-	ErrInvalidRequest = errors.New("invalid request")    // → gRPC InvalidArgument
-	ErrNotFound       = errors.New("job not found")      // → gRPC NotFound
-	ErrUnknownCircuit = errors.New("unknown circuit id") // → gRPC InvalidArgument / NotFound
+	ErrInvalidRequest = errors.New("invalid request") // → gRPC InvalidArgument
+	ErrNotFound       = errors.New("job not found")   // → gRPC NotFound
+	ErrUnknownCircuit = groth16.ErrUnknownCircuit     // → gRPC InvalidArgument / NotFound
 	ErrCancelled      = errors.New("job cancelled")
 	ErrClosed         = errors.New("engine closed")
 )

@@ -29,6 +29,13 @@ var ErrMalformed = errors.New("malformed file")
 // ErrParamsMismatch reports parameters that do not belong to a circuit.
 var ErrParamsMismatch = errors.New("parameters do not match the circuit")
 
+// ErrUnknownCircuit reports a circuit id under which no parameters are
+// known. It is declared here, below both, so that the engine (which asks a
+// ParamsSource by id) and the srs cache (which registers ids) share one
+// sentinel without either importing the other: engine.ErrUnknownCircuit
+// and srs.ErrUnknownCircuit are this value.
+var ErrUnknownCircuit = errors.New("unknown circuit id")
+
 // ReadOptions tune ReadParams and DecodeParams.
 type ReadOptions struct {
 	// Checked verifies that every point of h, l, a, b_g1 and b_g2 lies in

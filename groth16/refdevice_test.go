@@ -40,7 +40,7 @@ func (refDevice) Finish(_ context.Context, r Partial) (*Sums, error) { return r.
 // refH computes the m−1 coefficients of H = (a·b − c)/Z in natural order.
 func refH(a, b, c []fr.Element) []fr.Element {
 	n := len(a)
-	m := domainSize(n)
+	m := r1cs.DomainSize(n)
 	if m == 1 {
 		return nil
 	}

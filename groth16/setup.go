@@ -97,14 +97,14 @@ func DeriveToxic(seed []byte) *Toxic {
 
 func generate(c r1cs.Circuit, cnt *r1cs.Counter, t *Toxic) (*Params, error) {
 	n := cnt.Constraints
-	m := domainSize(n)
+	m := r1cs.DomainSize(n)
 	if m > 1<<32 {
 		return nil, fmt.Errorf("setup: %d constraints exceed the 2^32 domain", n)
 	}
 
 	// z = t(τ) = τ^m − 1; τ must lie outside the domain.
-	var z, one fr.Element
-	one.SetOne()
+	var z fr.Element
+	one := fr.One()
 	z.Exp(t.Tau, big.NewInt(int64(m)))
 	z.Sub(&z, &one)
 	if z.IsZero() {

@@ -2,7 +2,6 @@ package groth16
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/cuzk-project/cuzk/r1cs"
 )
@@ -43,15 +42,9 @@ func ShapeOfCounter(c *r1cs.Counter) Shape {
 	}
 }
 
-// DomainSize is m, the smallest power of two ≥ Constraints (at least 1).
-func (s Shape) DomainSize() int { return domainSize(s.Constraints) }
-
-func domainSize(n int) int {
-	if n <= 1 {
-		return 1
-	}
-	return 1 << bits.Len(uint(n-1))
-}
+// DomainSize is m, the smallest power of two ≥ Constraints (at least 1):
+// r1cs.DomainSize.
+func (s Shape) DomainSize() int { return r1cs.DomainSize(s.Constraints) }
 
 // CheckShape compares the vector lengths of p with the circuit's shape. The
 // error wraps ErrParamsMismatch and names the first mismatch.

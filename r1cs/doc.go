@@ -13,5 +13,7 @@
 // a circuit is synthesized one constraint input_i · 0 = 0 (A = input_i,
 // B = C = 0) is appended per input (see Finalize).
 //
-// The package knows nothing of Groth16, parameters or devices.
+// The package knows nothing of Groth16, parameters or devices, beyond the
+// size of the prover's evaluation domain (DomainSize), which sizes a, b
+// and c.
 package r1cs

@@ -11,6 +11,18 @@ type Shape struct {
 	Inputs, Aux, Constraints int
 }
 
+// DomainSize is the size m of the prover's evaluation domain for n
+// constraints (input constraints included): the smallest power of two ≥ n,
+// at least 1, as bellperson's EvaluationDomain::from_coeffs chooses it.
+// Every package that sizes the domain (setup, the devices, memory
+// estimates) takes it from here.
+func DomainSize(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	return 1 << bits.Len(uint(n-1))
+}
+
 // ProvingAssignment is bellperson's ProvingAssignment: it evaluates every
 // constraint's a, b and c against the witness as the constraint is enforced,
 // stores only those three scalars per row, and tracks densities the way
@@ -35,7 +47,7 @@ type ProvingAssignment struct {
 func NewProvingAssignment(hint Shape) *ProvingAssignment {
 	rows := hint.Constraints
 	if rows > 1 {
-		if m := 1 << bits.Len(uint(rows-1)); m-rows <= rows/16 {
+		if m := DomainSize(rows); m-rows <= rows/16 {
 			rows = m
 		}
 	}

@@ -32,9 +32,7 @@ type System interface {
 // Synthesize runs the bellperson sequence on cs: allocate ONE, synthesize
 // the circuit, then append one input constraint input_i · 0 = 0 per input.
 func Synthesize(cs System, c Circuit) error {
-	var one fr.Element
-	one.SetOne()
-	cs.AllocInput(one)
+	cs.AllocInput(fr.One())
 	if err := c.Synthesize(cs); err != nil {
 		return err
 	}

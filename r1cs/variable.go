@@ -69,7 +69,7 @@ func (lc LinearCombination) Clone() LinearCombination {
 	return out
 }
 
-var oneElement = func() fr.Element { var e fr.Element; e.SetOne(); return e }()
+var oneElement = fr.One()
 
 // Add adds 1 · v.
 func (lc *LinearCombination) Add(v Variable) *LinearCombination {

@@ -24,8 +24,7 @@ func toStatus(err error) error {
 	switch {
 	case errors.Is(err, errBadRequest),
 		errors.Is(err, engine.ErrInvalidRequest),
-		errors.Is(err, engine.ErrUnknownCircuit),
-		errors.Is(err, srs.ErrUnknownCircuit):
+		errors.Is(err, engine.ErrUnknownCircuit): // srs.ErrUnknownCircuit too: one sentinel
 		code = codes.InvalidArgument
 	case errors.Is(err, srs.ErrInUse):
 		code = codes.FailedPrecondition

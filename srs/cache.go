@@ -19,8 +19,8 @@ import (
 
 var (
 	// ErrUnknownCircuit is returned for a circuit id that was never
-	// registered.
-	ErrUnknownCircuit = errors.New("srs: unknown circuit id")
+	// registered; it is groth16.ErrUnknownCircuit, as engine's is.
+	ErrUnknownCircuit = groth16.ErrUnknownCircuit
 	// ErrInUse is returned by Evict for an entry that is referenced or
 	// being loaded; Evict refuses (it does not defer the eviction).
 	ErrInUse = errors.New("srs: parameters in use")

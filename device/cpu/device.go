@@ -16,10 +16,6 @@ import (
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
-// ErrMismatch is returned (wrapped, with what differs) when an assignment
-// does not fit the parameters or is inconsistent in itself.
-var ErrMismatch = errors.New("cpu: assignment does not match the parameters")
-
 // ErrReused rejects a Prepared passed to Run, or a Partial passed to
 // Finish, a second time: their buffers are gone after the first call.
 var ErrReused = errors.New("cpu: Prepare/Run result used twice")
@@ -106,52 +102,6 @@ type partial struct {
 	sums groth16.Sums
 }
 
-// Check reports whether a is consistent and fits p, naming the first
-// mismatch. It is what Prepare checks before touching any vector. Errors
-// wrap ErrMismatch, and also groth16.ErrParamsMismatch when the parameters'
-// vector lengths are what differs.
-func Check(a *groth16.Assignment, p *groth16.Params) error {
-	if a == nil || p == nil {
-		return fmt.Errorf("%w: nil assignment or parameters", ErrMismatch)
-	}
-	n := len(a.A)
-	if n == 0 {
-		return fmt.Errorf("%w: the assignment has no constraints", ErrMismatch)
-	}
-	if len(a.B) != n || len(a.C) != n {
-		return fmt.Errorf("%w: a, b, c have %d, %d, %d rows", ErrMismatch, n, len(a.B), len(a.C))
-	}
-	if len(a.Input) == 0 {
-		return fmt.Errorf("%w: the assignment has no inputs (ONE is missing)", ErrMismatch)
-	}
-	for _, bm := range []struct {
-		name string
-		b    *r1cs.Bitmap
-		n    int
-	}{
-		{"A-aux density", a.ADensityAux, len(a.Aux)},
-		{"B-input density", a.BDensityInput, len(a.Input)},
-		{"B-aux density", a.BDensityAux, len(a.Aux)},
-	} {
-		if bm.b == nil {
-			return fmt.Errorf("%w: %s is missing", ErrMismatch, bm.name)
-		}
-		if bm.b.N != bm.n || len(bm.b.Words) != (bm.n+63)/64 {
-			return fmt.Errorf("%w: %s has %d bits (%d words), want %d", ErrMismatch, bm.name, bm.b.N, len(bm.b.Words), bm.n)
-		}
-		if r := bm.n % 64; r != 0 && bm.b.Words[len(bm.b.Words)-1]>>uint(r) != 0 {
-			return fmt.Errorf("%w: %s has bits set beyond its %d variables", ErrMismatch, bm.name, bm.n)
-		}
-	}
-	if _, err := domainSize(n); err != nil {
-		return err
-	}
-	if err := p.CheckShape(groth16.ShapeOfAssignment(a)); err != nil {
-		return fmt.Errorf("%w: %w", ErrMismatch, err)
-	}
-	return nil
-}
-
 // Prepare checks shapes, splits the L, A and B scalars by value and
 // compacts the bases of the remaining (non-0/1) scalars.
 func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
@@ -159,10 +109,10 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		return nil, err
 	}
 	start := time.Now()
-	if err := Check(a, p); err != nil {
+	if err := groth16.CheckAssignment(a, p); err != nil {
 		return nil, err
 	}
-	m, _ := domainSize(len(a.A))
+	m := r1cs.DomainSize(len(a.A))
 	w := &prepared{a: a, p: p, m: m}
 	var wg sync.WaitGroup
 	wg.Go(func() {

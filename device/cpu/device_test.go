@@ -135,14 +135,14 @@ func TestMSMG1Split(t *testing.T) {
 			}
 		}
 	}
-	if _, err := New(1).msmG1(base[:2], make([]fr.Element, 3)); !errors.Is(err, ErrMismatch) {
-		t.Fatalf("length mismatch: got %v, want ErrMismatch", err)
+	if _, err := New(1).msmG1(base[:2], make([]fr.Element, 3)); !errors.Is(err, groth16.ErrAssignmentMismatch) {
+		t.Fatalf("length mismatch: got %v, want groth16.ErrAssignmentMismatch", err)
 	}
 }
 
 // paramsFor makes random parameters of the right shape for a.
 func paramsFor(r *rand.Rand, a *groth16.Assignment) *groth16.Params {
-	m, _ := domainSize(len(a.A))
+	m := r1cs.DomainSize(len(a.A))
 	nb := popCount(a.BDensityInput, len(a.Input)) + popCount(a.BDensityAux, len(a.Aux))
 	return &groth16.Params{
 		VK:  groth16.VerifyingKey{IC: randG1(r, len(a.Input))},
@@ -302,8 +302,8 @@ func TestDeviceRejectsMismatch(t *testing.T) {
 		p := paramsFor(r, a)
 		c.mutate(a, p)
 		_, err := d.Prepare(ctx, a, p)
-		if !errors.Is(err, ErrMismatch) {
-			t.Errorf("%s: Prepare = %v, want ErrMismatch", c.name, err)
+		if !errors.Is(err, groth16.ErrAssignmentMismatch) {
+			t.Errorf("%s: Prepare = %v, want groth16.ErrAssignmentMismatch", c.name, err)
 		}
 		if c.params && !errors.Is(err, groth16.ErrParamsMismatch) {
 			t.Errorf("%s: Prepare = %v, want groth16.ErrParamsMismatch too", c.name, err)

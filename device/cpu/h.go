@@ -3,7 +3,6 @@ package cpu
 import (
 	"fmt"
 	"math/big"
-	"math/bits"
 	"sync"
 	"unsafe"
 
@@ -13,24 +12,9 @@ import (
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
-// maxLogDomain is bellperson's bound: log2 m < S = 32 (the two-adicity).
-const maxLogDomain = 31
-
 // precomputeLimit is the largest domain whose twiddle and coset tables are
 // kept (four tables of m elements: 128 MiB at 2^20, 512 MiB at 2^22).
 var precomputeLimit = 1 << 22
-
-// domainSize is bellperson's m: the smallest power of two ≥ n.
-func domainSize(n int) (int, error) {
-	m := 1
-	if n > 1 {
-		m = 1 << bits.Len(uint(n-1))
-	}
-	if bits.TrailingZeros(uint(m)) > maxLogDomain {
-		return 0, fmt.Errorf("%w: %d rows need a domain of 2^%d > 2^%d", ErrMismatch, n, bits.TrailingZeros(uint(m)), maxLogDomain)
-	}
-	return m, nil
-}
 
 type domainEntry struct {
 	once sync.Once
@@ -76,7 +60,7 @@ func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, fu
 	dom := e.dom
 	n := len(a.A)
 	if n > m {
-		return nil, nil, fmt.Errorf("%w: %d rows exceed the domain of %d", ErrMismatch, n, m)
+		return nil, nil, fmt.Errorf("%w: %d rows exceed the domain of %d", groth16.ErrAssignmentMismatch, n, m)
 	}
 	var vecs [3][]fr.Element
 	var pooled [3]bool
@@ -111,8 +95,7 @@ func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, fu
 	// (A·B − C) / Z, where Z = x^m − 1 is the constant g^m − 1 on the coset.
 	var zInv fr.Element
 	zInv.Exp(dom.FrMultiplicativeGen, bigUint(uint64(m)))
-	var one fr.Element
-	one.SetOne()
+	one := fr.One()
 	zInv.Sub(&zInv, &one).Inverse(&zInv)
 	va, vb, vc := vecs[0], vecs[1], vecs[2]
 	k := chunks(m, tasks)

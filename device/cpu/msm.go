@@ -9,6 +9,7 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/cuzk-project/cuzk/groth16"
 )
 
 // minChunk is the fewest additions worth a goroutine.
@@ -143,7 +144,7 @@ var msmMaxPoints = 1 << 24
 func multiExpG1(ctx context.Context, bases []bls12381.G1Affine, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
 	acc := infinityG1()
 	if len(bases) != len(scalars) {
-		return acc, fmt.Errorf("%w: G1 MSM over %d bases and %d scalars", ErrMismatch, len(bases), len(scalars))
+		return acc, fmt.Errorf("%w: G1 MSM over %d bases and %d scalars", groth16.ErrAssignmentMismatch, len(bases), len(scalars))
 	}
 	for lo := 0; lo < len(scalars); lo += msmMaxPoints {
 		if err := ctx.Err(); lo > 0 && err != nil {
@@ -163,7 +164,7 @@ func multiExpG1(ctx context.Context, bases []bls12381.G1Affine, scalars []fr.Ele
 func multiExpG2(ctx context.Context, bases []bls12381.G2Affine, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
 	acc := infinityG2()
 	if len(bases) != len(scalars) {
-		return acc, fmt.Errorf("%w: G2 MSM over %d bases and %d scalars", ErrMismatch, len(bases), len(scalars))
+		return acc, fmt.Errorf("%w: G2 MSM over %d bases and %d scalars", groth16.ErrAssignmentMismatch, len(bases), len(scalars))
 	}
 	for lo := 0; lo < len(scalars); lo += msmMaxPoints {
 		if err := ctx.Err(); lo > 0 && err != nil {
@@ -245,7 +246,7 @@ func msmConfig(tasks int) ecc.MultiExpConfig {
 // Run treat a dense query.
 func (d *Device) msmG1(bases []bls12381.G1Affine, scalars []fr.Element) (bls12381.G1Jac, error) {
 	if len(bases) != len(scalars) {
-		return bls12381.G1Jac{}, fmt.Errorf("%w: %d bases for %d scalars", ErrMismatch, len(bases), len(scalars))
+		return bls12381.G1Jac{}, fmt.Errorf("%w: %d bases for %d scalars", groth16.ErrAssignmentMismatch, len(bases), len(scalars))
 	}
 	t := d.tasks()
 	q := g1Query{all: bases}
@@ -272,12 +273,12 @@ var sharedG2 pool[bls12381.G2Affine]
 // that B_G2 has one implementation.
 func SumG2(ctx context.Context, bases []bls12381.G2Affine, ones, tail []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
 	if len(tail) != len(scalars) {
-		return infinityG2(), fmt.Errorf("%w: G2 tail of %d bases and %d scalars", ErrMismatch, len(tail), len(scalars))
+		return infinityG2(), fmt.Errorf("%w: G2 tail of %d bases and %d scalars", groth16.ErrAssignmentMismatch, len(tail), len(scalars))
 	}
 	for _, idx := range [][]uint32{ones, tail} {
 		for _, i := range idx {
 			if int(i) >= len(bases) {
-				return infinityG2(), fmt.Errorf("%w: G2 base index %d of %d bases", ErrMismatch, i, len(bases))
+				return infinityG2(), fmt.Errorf("%w: G2 base index %d of %d bases", groth16.ErrAssignmentMismatch, i, len(bases))
 			}
 		}
 	}

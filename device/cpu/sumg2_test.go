@@ -8,6 +8,7 @@ import (
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/cuzk-project/cuzk/groth16"
 )
 
 func TestSumG2(t *testing.T) {
@@ -66,8 +67,8 @@ func TestSumG2(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := SumG2(context.Background(), bases, tc.ones, tc.tail, make([]fr.Element, tc.nscalars), 2)
-			if !errors.Is(err, ErrMismatch) {
-				t.Fatalf("err = %v, want ErrMismatch", err)
+			if !errors.Is(err, groth16.ErrAssignmentMismatch) {
+				t.Fatalf("err = %v, want groth16.ErrAssignmentMismatch", err)
 			}
 		})
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // ErrReused rejects a Prepared or Partial used a second time.
@@ -191,13 +192,13 @@ func (p *Partial) KernelInterval() (start, end time.Time) { return p.start, p.en
 
 func log2(m int) uint32 { return uint32(bits.TrailingZeros(uint(m))) }
 
+// maxDomain is the largest evaluation domain the library's NTT supports.
+const maxDomain = 1 << 28
+
 func domainOf(n int) (int, error) {
-	m := 1
-	for m < n {
-		m <<= 1
-	}
-	if m > 1<<28 {
-		return 0, fmt.Errorf("%w: %d constraints exceed the 2^28 domain this device supports", cpu.ErrMismatch, n)
+	m := r1cs.DomainSize(n)
+	if m > maxDomain {
+		return 0, fmt.Errorf("%w: %d constraints exceed the 2^28 domain this device supports", groth16.ErrAssignmentMismatch, n)
 	}
 	return m, nil
 }
@@ -206,7 +207,7 @@ func domainOf(n int) (int, error) {
 // skipped, ones batch-added, the rest to a tail MSM) and stages everything
 // Run uploads into pinned buffers. CPU only.
 func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
-	if err := cpu.Check(a, p); err != nil {
+	if err := groth16.CheckAssignment(a, p); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -216,9 +217,6 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	m, err := domainOf(n)
 	if err != nil {
 		return nil, err
-	}
-	if len(p.H) != m-1 {
-		return nil, fmt.Errorf("%w: h has %d points, the domain %d needs %d", cpu.ErrMismatch, len(p.H), m, m-1)
 	}
 	srs, err := d.resident(p, 0)
 	if err != nil {
@@ -271,7 +269,7 @@ func parallelCopy(wg *sync.WaitGroup, dst, src []fr.Element, tasks int) {
 	}
 }
 
-var frOne = func() fr.Element { var o fr.Element; o.SetOne(); return o }()
+var frOne = fr.One()
 
 // split fills s from the scalars of spans (nbases of them, in base order):
 // the ones' bitmap and the tail, both computed in parallel pieces.
@@ -279,7 +277,7 @@ func (d *Device) split(s *stage, nbases int, spans []span) error {
 	s.nbases = nbases
 	ps, count, ntail := splitCount(spans, d.tasks())
 	if count != nbases {
-		return fmt.Errorf("%w: the densities select %d scalars for %d bases", cpu.ErrMismatch, count, nbases)
+		return fmt.Errorf("%w: the densities select %d scalars for %d bases", groth16.ErrAssignmentMismatch, count, nbases)
 	}
 	var err error
 	if s.bits, err = d.pool.get(uint64((nbases+31)/32*4 + 4)); err != nil {
@@ -422,7 +420,7 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	s := &w.st[2]
 	bg2 := w.p.BG2
 	if len(bg2) != s.nbases {
-		return nil, fmt.Errorf("%w: b_g2 has %d points, b_g1 %d", cpu.ErrMismatch, len(bg2), s.nbases)
+		return nil, fmt.Errorf("%w: b_g2 has %d points, b_g1 %d", groth16.ErrAssignmentMismatch, len(bg2), s.nbases)
 	}
 	ones := setBits(unsafe.Slice((*uint32)(s.bits.p), (s.nbases+31)/32), s.nbases)
 	var idx []uint32
