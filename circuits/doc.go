@@ -3,14 +3,21 @@
 // with its synthesizer and memory estimate, the public inputs a verifier
 // derives from the request, and the batch verifier.
 //
-// Until the Filecoin circuits land, every proof kind accepts a synthetic
-// job descriptor as its vanilla proof,
+// A POREP_SEAL_COMMIT request carries Curio's envelope around a C1
+// output (filecoin/c1). Plan decodes it, checks the request's fields against
+// it, verifies the vanilla proof, and plans one circuits/porep partition per
+// partition of the seal proof, with the public inputs computed from the
+// seal's public data (porep.Seal) and the circuit id of its sector size
+// ("porep-32g"). Non-interactive PoRep (an aggregate), PoSt and SnapDeals are
+// rejected with engine.ErrInvalidRequest.
+//
+// Every proof kind also accepts a synthetic job descriptor as its vanilla
+// proof,
 //
 //	{"synthetic":{"constraints":16384,"partitions":10,"seed":7}}
 //
 // and proves that many partitions of the circuits/synthetic family through
-// the same path a PoRep job takes. Real PoRep, PoSt and SnapDeals vanilla
-// proofs are rejected with engine.ErrInvalidRequest ("not supported yet").
+// the same path a PoRep job takes (a daemon accepts them only with --dev).
 //
 // The package owns the mapping from a request to its partitions and
 // verifier, and nothing after it: it never schedules, reserves memory or
@@ -19,6 +26,9 @@
 // declared with (see engine's package documentation).
 //
 // DevParams provides parameters for synthetic circuit ids: generated once
-// with the development setup and cached on disk. They are for tests and
-// benchmarks only; real parameters come from the trusted setup (srs).
+// with the development setup and cached on disk. FilecoinFiles finds the
+// parameter files of Filecoin circuit ids under their real names, and with
+// Dev generates development ones there (SetupFilecoin). Development
+// parameters are for tests and benchmarks only; real ones come from the
+// Filecoin trusted setup.
 package circuits
