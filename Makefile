@@ -4,7 +4,10 @@ CUDA_ARCH ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=c
 # No -lineinfo: ptxas 11.8 crashes on the out-of-line doublings (cuda/ec/g1.cuh) with it.
 NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC --threads 2
 BIN       ?= bin
-CUDA_SRC  := cuda/cuzk.cu cuda/cuzk.h $(wildcard cuda/*/*.cuh)
+# The library: one object per .cu under cuda/ (the harness in cuda/test aside).
+CUDA_CU   := $(filter-out cuda/test/%,$(wildcard cuda/*.cu cuda/*/*.cu))
+CUDA_HDR  := cuda/cuzk.h $(wildcard cuda/*.hpp cuda/*/*.hpp cuda/*/*.cuh)
+cuda_objs  = $(patsubst cuda/%.cu,$(1)/obj/%.o,$(CUDA_CU))
 
 .PHONY: all cuda cuda-test cuda-portable cuda-host-check go-test-bin clean
 
@@ -12,9 +15,12 @@ all: cuda
 
 cuda: $(BIN)/libcuzk_cuda.so
 
-$(BIN)/libcuzk_cuda.so: $(CUDA_SRC)
-	@mkdir -p $(BIN)
-	$(NVCC) $(NVFLAGS) -shared -o $@ cuda/cuzk.cu
+$(BIN)/obj/%.o: cuda/%.cu $(CUDA_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c -o $@ $<
+
+$(BIN)/libcuzk_cuda.so: $(call cuda_objs,$(BIN))
+	$(NVCC) $(NVFLAGS) -shared -o $@ $^
 
 # Standalone GPU harness: checks kernels against host references and times them.
 cuda-test: $(BIN)/cuzk_harness
@@ -30,7 +36,7 @@ go-test-bin:
 
 clean:
 	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test $(BIN)/field_host
-	rm -rf $(BIN)/portable $(BIN)/local
+	rm -rf $(BIN)/obj $(BIN)/portable $(BIN)/local
 
 # Host check of the device's Montgomery product (carry flag emulated).
 cuda-host-check:
@@ -42,9 +48,12 @@ cuda-host-check:
 # wide product), in $(BIN)/portable.
 cuda-portable: $(BIN)/portable/cuzk_harness
 
-$(BIN)/portable/libcuzk_cuda.so: $(CUDA_SRC)
-	@mkdir -p $(BIN)/portable
-	$(NVCC) $(NVFLAGS) -DCUZK_PORTABLE_MUL -shared -o $@ cuda/cuzk.cu
+$(BIN)/portable/obj/%.o: cuda/%.cu $(CUDA_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -DCUZK_PORTABLE_MUL -c -o $@ $<
+
+$(BIN)/portable/libcuzk_cuda.so: $(call cuda_objs,$(BIN)/portable)
+	$(NVCC) $(NVFLAGS) -shared -o $@ $^
 
 $(BIN)/portable/cuzk_harness: cuda/test/harness.cu $(BIN)/portable/libcuzk_cuda.so
 	$(NVCC) $(NVFLAGS) -DCUZK_PORTABLE_MUL -Xcompiler -fopenmp -o $@ cuda/test/harness.cu -L$(BIN)/portable -lcuzk_cuda -Xlinker -rpath,'$$ORIGIN' -lgomp

@@ -7,6 +7,8 @@
 // each Y3 = u*v - w*z is one two-product sum (fp_t::mul_add2, one reduction).
 #pragma once
 
+#include <string.h>
+
 #include "../ff/field.cuh"
 
 struct g1_affine {
@@ -170,3 +172,15 @@ struct g1_xyzz {
 
 CUZK_RARE g1_xyzz xyzz_dbl_rare(const g1_xyzz& p) { return p.dbl(); }
 CUZK_RARE g1_xyzz xyzz_mdbl_rare(const g1_affine& p) { return g1_xyzz::dbl_affine(p); }
+
+// The standard generator of G1 (gnark-crypto's g1Gen), in Montgomery form.
+inline g1_affine g1_generator() {
+  const uint64_t gx[6] = {0x5cb38790fd530c16ull, 0x7817fc679976fff5ull, 0x154f95c7143ba1c1ull,
+                          0xf0ae6acdf3d0e747ull, 0xedce6ecc21dbf440ull, 0x120177419e0bfb75ull};
+  const uint64_t gy[6] = {0xbaac93d50ce72271ull, 0x8c22631a7918fd8eull, 0xdd595f13570725ceull,
+                          0x51ac582950405194ull, 0x0e1c8c3fad0059c0ull, 0x0bbc3efc5008a26aull};
+  g1_affine G;
+  memcpy(G.x.v, gx, 48);
+  memcpy(G.y.v, gy, 48);
+  return G;
+}

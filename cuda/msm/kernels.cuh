@@ -6,6 +6,7 @@
 
 #include "../ec/g1.cuh"
 #include "../util/device.cuh"
+#include "plan.hpp"
 
 __device__ __forceinline__ g1_affine ldaff(const g1_affine* p) {
   g1_affine r;
@@ -181,9 +182,6 @@ __device__ __forceinline__ g1_xyzz xyzz_mul_small(const g1_xyzz& p, uint32_t e) 
   }
   return r;
 }
-
-// Threads per block of msm_windows: the second-level segments per window.
-static constexpr uint32_t msm_k2 = 256;
 
 // One block of K2 (<= msm_k2, a power of two) threads per window, from the
 // two levels of segments (see msm_dev). With T1sum = sum_k T1_k, the

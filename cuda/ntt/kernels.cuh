@@ -12,12 +12,12 @@
 
 #include "../ff/field.cuh"
 #include "../util/device.cuh"
+#include "pow_tab.cuh"
 
 // Pass block shapes: THREADS threads running V virtual threads of 4
 // elements each, so a block holds E = 4·THREADS·V elements: E/2^t groups of
-// 2^t (t <= max_t). Measured at 2^27 (H200, v9): of the one-group shapes,
-// 128 × 5 blocks per SM took 55.3 ms per transform, 256 × 2 62.7, 128 × 4
-// 56.8, 256 × 3 (spills) 59.4; two virtual threads lost 5 %.
+// 2^t (t <= max_t), MINB blocks per SM (the shapes were chosen by measuring
+// them all: docs/gpu-notes.md, v9 and v10).
 template <uint32_t THREADS, uint32_t V, uint32_t MINB>
 struct ntt_shape {
   static constexpr uint32_t threads = THREADS, v = V, min_blocks = MINB;
@@ -28,11 +28,9 @@ typedef ntt_shape<128, 1, 5> ntt_narrow;  // one group of 2^9 (or two of 2^8 ...
 typedef ntt_shape<256, 1, 2> ntt_wide_t;  // one group of 2^10: where it saves a pass
 // Passes with a stride (s > 0): adjacent groups are adjacent columns, and a
 // block of several groups reads and writes whole row segments (4 groups of
-// 2^9: 128 bytes) in one instruction; one group per block read 32 bytes per
-// row at stride 2^s, which alone took 27.6 ms at 2^27, s = 18 (2.8 ms with
-// 4 columns; harness `bench traffic`). Of the 2048-element shapes (build
-// knobs below), 256 threads × 2 virtual at 2 blocks per SM won: 42.3 ms
-// forward at 2^27 against 50.1 (512 × 1, 1 block) and 50.3 (128 × 4, 3).
+// 2^9: 128 bytes) in one instruction, where one group per block would read
+// 32 bytes per row at stride 2^s. The build knobs below select other
+// 2048-element shapes for experiments.
 #ifndef CUZK_NTT_BIG_T
 #define CUZK_NTT_BIG_T 256
 #endif
@@ -43,22 +41,6 @@ typedef ntt_shape<256, 1, 2> ntt_wide_t;  // one group of 2^10: where it saves a
 #define CUZK_NTT_BIG_MINB 2
 #endif
 typedef ntt_shape<CUZK_NTT_BIG_T, CUZK_NTT_BIG_V, CUZK_NTT_BIG_MINB> ntt_big;
-
-struct pow_tab {  // base^e = c * lo[e & 0x3fff] * hi[e >> 14] for e < 2^28
-  const fr_t* lo;
-  const fr_t* hi;
-};
-
-__device__ __forceinline__ fr_t tabpow(const pow_tab& t, uint32_t e) {
-  return ldfr(t.lo + (e & 0x3fff)) * ldfr(t.hi + (e >> 14));
-}
-
-// The inter-pass twiddle w_{2^(s+t)}^e: from Wd (w_{2^18}^k, k < 2^18) in one
-// load when s + t <= 18 (the host passes Wd only then), else from the
-// two-level table of w_n (one product more).
-__device__ __forceinline__ fr_t twiddle(const pow_tab& tw, const fr_t* Wd, uint32_t e, uint32_t st, uint32_t twsh) {
-  return Wd ? ldfr(Wd + (e << (18 - st))) : tabpow(tw, e << twsh);
-}
 
 // Shared-memory elements are split in two planes of 16-byte halves, so that
 // consecutive elements fall in distinct banks.

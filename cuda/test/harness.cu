@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <vector>
 
 #include "../cuzk.h"
@@ -75,20 +76,9 @@ static uint32_t brev_h(uint32_t x, uint32_t bits) {
   return r;
 }
 
-static g1_affine gen_g1() {
-  g1_affine G;
-  const uint64_t gx[6] = {0x5cb38790fd530c16ull, 0x7817fc679976fff5ull, 0x154f95c7143ba1c1ull,
-                          0xf0ae6acdf3d0e747ull, 0xedce6ecc21dbf440ull, 0x120177419e0bfb75ull};
-  const uint64_t gy[6] = {0xbaac93d50ce72271ull, 0x8c22631a7918fd8eull, 0xdd595f13570725ceull,
-                          0x51ac582950405194ull, 0x0e1c8c3fad0059c0ull, 0x0bbc3efc5008a26aull};
-  memcpy(G.x.v, gx, 48);
-  memcpy(G.y.v, gy, 48);
-  return G;
-}
-
 static g1_xyzz mul_g(const fr_t& k_mont) {  // k*G on the host
   fr_t k = k_mont.from_mont();
-  g1_affine G = gen_g1();
+  g1_affine G = g1_generator();
   g1_xyzz acc = g1_xyzz::inf();
   for (int b = 255; b >= 0; b--) {
     acc = acc.dbl();
@@ -134,7 +124,7 @@ static void check_field() {
   EXPECT(half * two == fr_t::one(), "half*2 != 1");
   EXPECT(two.inv() == half, "inv(2) != half");
   // G1 generator on the curve: y^2 = x^3 + 4
-  g1_affine G = gen_g1();
+  g1_affine G = g1_generator();
   fp_t four = fp_t::one().dbl().dbl();
   EXPECT(G.y.sqr() == G.x.sqr() * G.x + four, "generator not on curve");
   // r*G = 0: (r-1)*G + G
@@ -308,6 +298,11 @@ static void check_h(cuzk_ctx* ctx) {
   printf("h: ok=%d\n", fails == 0);
 }
 
+static void check_msm_random(cuzk_ctx* ctx, const std::vector<g1_affine>& bases, const std::vector<fr_t>& dl);
+static void check_msm_skewed(cuzk_ctx* ctx, const std::vector<g1_affine>& bases, const std::vector<fr_t>& dl);
+static void check_msm_split(cuzk_ctx* ctx, const std::vector<g1_affine>& bases, const std::vector<fr_t>& dl);
+static void check_msm_repeated(cuzk_ctx* ctx, const std::vector<g1_affine>& bases, const std::vector<fr_t>& dl);
+
 static void check_msm(cuzk_ctx* ctx) {
   const uint64_t NB = (1ull << 22) + 5;
   cuzk_srs* srs = cuzk_srs_synthetic(0, NB, 0, 0, 0);
@@ -328,6 +323,16 @@ static void check_msm(cuzk_ctx* ctx) {
   std::vector<fr_t> dl(NB);
 #pragma omp parallel for
   for (uint64_t i = 0; i < NB; i++) dl[i] = synth_dlog(i, 0);
+  check_msm_random(ctx, bases, dl);
+  check_msm_skewed(ctx, bases, dl);
+  check_msm_split(ctx, bases, dl);
+  check_msm_repeated(ctx, bases, dl);
+  cuzk_srs_free(srs);
+  printf("msm: ok=%d\n", fails == 0);
+}
+
+// bases[i] = dl[i]·G: random scalars with 0, 1, -1, a repeat and 2 among them.
+static void check_msm_random(cuzk_ctx* ctx, const std::vector<g1_affine>& bases, const std::vector<fr_t>& dl) {
   for (uint64_t n : std::vector<uint64_t>{1, 2, 3, 31, 100, 1000, 4097, (1ull << 16) + 3, 1ull << 20, 1ull << 22}) {
     std::vector<fr_t> s(n);
     fill_random(s.data(), n, 500 + n);
@@ -344,7 +349,10 @@ static void check_msm(cuzk_ctx* ctx) {
     for (uint64_t i = 0; i < n; i++) acc = acc + s[i] * dl[i];
     EXPECT(same_point(got, mul_g(acc)), "msm n=%llu wrong", (unsigned long long)n);
   }
-  // skewed scalars: a few small values and r-1 (huge buckets)
+}
+
+// Skewed scalars: a few small values and r-1 (huge buckets).
+static void check_msm_skewed(cuzk_ctx* ctx, const std::vector<g1_affine>& bases, const std::vector<fr_t>& dl) {
   for (uint64_t n : std::vector<uint64_t>{(1ull << 20) + 7, (1ull << 21)}) {
     std::vector<fr_t> s(n);
     rng r(n + 1);
@@ -361,7 +369,10 @@ static void check_msm(cuzk_ctx* ctx) {
     EXPECT(same_point(got, mul_g(acc)), "skewed msm n=%llu wrong", (unsigned long long)n);
     printf("skewed msm n=%llu: %.3f s (with transfers)\n", (unsigned long long)n, sec);
   }
-  // split MSM: ones bitmap + tail with indices
+}
+
+// Split MSM: ones bitmap + tail with indices.
+static void check_msm_split(cuzk_ctx* ctx, const std::vector<g1_affine>& bases, const std::vector<fr_t>& dl) {
   for (uint64_t n : std::vector<uint64_t>{5, 1000, 1ull << 20}) {
     std::vector<uint32_t> bits((n + 31) / 32, 0), idx;
     std::vector<fr_t> tail;
@@ -383,9 +394,12 @@ static void check_msm(cuzk_ctx* ctx) {
     OK(cuzk_msm_split(ctx, bases.data(), n, bits.data(), tail.data(), idx.data(), tail.size(), &got));
     EXPECT(same_point(got, mul_g(acc)), "split msm n=%llu wrong", (unsigned long long)n);
   }
-  // repeated and infinite bases in one tail: the same base with the same
-  // digits meets itself in a bucket (a doubling), with negated digits its
-  // negation (infinity, then infinity plus a point); a few bases are (0, 0)
+}
+
+// Repeated and infinite bases in one tail: the same base with the same
+// digits meets itself in a bucket (a doubling), with negated digits its
+// negation (infinity, then infinity plus a point); a few bases are (0, 0).
+static void check_msm_repeated(cuzk_ctx* ctx, const std::vector<g1_affine>& bases, const std::vector<fr_t>& dl) {
   for (uint64_t nb : std::vector<uint64_t>{64, 700, 1ull << 16}) {
     const uint64_t nbases = 4 * nb;  // a tail is no longer than its bases
     std::vector<g1_affine> bb(bases.begin(), bases.begin() + nbases);
@@ -418,8 +432,6 @@ static void check_msm(cuzk_ctx* ctx) {
     OK(cuzk_msm_split(ctx, bb.data(), nbases, bits.data(), tail.data(), idx.data(), tail.size(), &got));
     EXPECT(same_point(got, mul_g(acc)), "msm with repeated bases nb=%llu wrong", (unsigned long long)nb);
   }
-  cuzk_srs_free(srs);
-  printf("msm: ok=%d\n", fails == 0);
 }
 
 // cuzk_run on a small partition against host sums: H from cuzk_h (checked
@@ -634,6 +646,45 @@ static void bench_traffic(uint32_t lgn) {
   cudaFree(d);
 }
 
+// Host memory from cuzk_host_alloc (pinned), freed with its owner.
+template <class T>
+struct pinned {
+  T* p;
+  explicit pinned(uint64_t n) : p((T*)cuzk_host_alloc(n * sizeof(T))) {
+    if (!p) {
+      printf("ERROR pinned alloc: %s\n", cuzk_last_error());
+      exit(2);
+    }
+  }
+  ~pinned() { cuzk_host_free(p); }
+  pinned(const pinned&) = delete;
+  pinned& operator=(const pinned&) = delete;
+};
+
+// One MSM part of a bench partition: the bitmap of its bases whose scalar
+// is one and the tail of the others that are not zero.
+struct part_tail {
+  pinned<uint32_t> bits;
+  pinned<fr_t> tail;
+  pinned<uint32_t> idx;
+  uint64_t n = 0;
+
+  // Part p (2 is B: every 4th aux variable is in its density) of a witness
+  // whose variable w is zero, one or aux[w] by kind[w] = 0, 1, 2.
+  part_tail(int p, uint64_t nbase, const std::vector<uint8_t>& kind, const std::vector<fr_t>& aux)
+      : bits((nbase + 31) / 32), tail(nbase), idx(nbase) {
+    memset(bits.p, 0, (nbase + 31) / 32 * 4);
+    for (uint64_t i = 0; i < nbase; i++) {
+      uint64_t w = p == 2 ? i * 4 : i;
+      if (kind[w] == 1) bits.p[i / 32] |= 1u << (i % 32);
+      if (kind[w] == 2) {
+        tail.p[n] = aux[w];
+        idx.p[n++] = (uint32_t)i;
+      }
+    }
+  }
+};
+
 // PoRep-shaped partition: 2^27 domain, 130 M aux, 75 % of the witness in {0,1},
 // B-aux density 25 %.
 static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
@@ -650,15 +701,11 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
          std::chrono::duration<double>(t1 - t0).count(), (unsigned long long)(m - 1),
          (unsigned long long)naux, (unsigned long long)naux, (unsigned long long)nb);
   uint64_t rows = m - 1000;
-  fr_t* ab = (fr_t*)cuzk_host_alloc(rows * 32 * 2);  // a, b (the device computes c = a∘b)
-  if (!ab) {
-    printf("ERROR pinned alloc: %s\n", cuzk_last_error());
-    exit(2);
-  }
-  fill_random(ab, rows * 2, 11);
+  pinned<fr_t> ab(rows * 2);  // a, b (the device computes c = a∘b)
+  fill_random(ab.p, rows * 2, 11);
   cuzk_job job = {};
-  job.a = ab;
-  job.b = ab + rows;
+  job.a = ab.p;
+  job.b = ab.p + rows;
   job.c = nullptr;
   job.nrows = rows;
   job.lgn = lgn;
@@ -673,42 +720,18 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
     }
     fill_random(aux.data(), naux, 13);
   }
-  std::vector<fr_t*> tails(3);
-  std::vector<uint32_t*> idxs(3), bitss(3);
+  std::unique_ptr<part_tail> parts[3];
+  double h2d = 2.0 * rows * 32;  // a, b
   for (int p = 0; p < 3; p++) {
     uint64_t nbase = p == 2 ? nb : naux;
-    uint32_t* bits = (uint32_t*)cuzk_host_alloc((nbase + 31) / 32 * 4);
-    memset(bits, 0, (nbase + 31) / 32 * 4);
-    fr_t* tail = (fr_t*)cuzk_host_alloc(nbase * 32);
-    uint32_t* idx = (uint32_t*)cuzk_host_alloc(nbase * 4);
-    uint64_t nt = 0;
-    for (uint64_t i = 0; i < nbase; i++) {
-      uint64_t w = p == 2 ? i * 4 : i;  // B: every 4th aux variable is in the density
-      if (kind[w] == 1) bits[i / 32] |= 1u << (i % 32);
-      if (kind[w] == 2) {
-        tail[nt] = aux[w];
-        idx[nt++] = (uint32_t)i;
-      }
-    }
-    job.part[p].ones = bits;
-    job.part[p].scalars = tail;
-    job.part[p].idx = idx;
-    job.part[p].ntail = nt;
-    tails[p] = tail;
-    idxs[p] = idx;
-    bitss[p] = bits;
+    parts[p].reset(new part_tail(p, nbase, kind, aux));
+    job.part[p] = {parts[p]->bits.p, parts[p]->tail.p, parts[p]->idx.p, parts[p]->n};
+    h2d += parts[p]->n * 36.0 + (nbase + 31) / 32 * 4.0;
   }
   printf("tails: L %llu, A %llu, B %llu\n", (unsigned long long)job.part[0].ntail,
          (unsigned long long)job.part[1].ntail, (unsigned long long)job.part[2].ntail);
-  {
-    double h2d = 2.0 * rows * 32;  // a, b
-    for (int p = 0; p < 3; p++) {
-      uint64_t nbase = p == 2 ? nb : naux;
-      h2d += job.part[p].ntail * 36.0 + (nbase + 31) / 32 * 4.0;
-    }
-    printf("host to device per partition: %.2f GiB (a, b %llu rows each; tails; bitmaps)\n", h2d / (1ull << 30),
-           (unsigned long long)rows);
-  }
+  printf("host to device per partition: %.2f GiB (a, b %llu rows each; tails; bitmaps)\n", h2d / (1ull << 30),
+         (unsigned long long)rows);
   cuzk_result res;
   printf("%-5s %9s %9s %9s %9s %9s %9s %9s\n", "run", "total", "h2d", "ntt", "msm_h", "msm_l", "msm_a", "msm_b");
   for (int r = 0; r < 3; r++) {
@@ -717,12 +740,6 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
            res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b);
     fflush(stdout);
   }
-  for (int p = 0; p < 3; p++) {
-    cuzk_host_free(tails[p]);
-    cuzk_host_free(idxs[p]);
-    cuzk_host_free(bitss[p]);
-  }
-  cuzk_host_free(ab);
   cuzk_srs_free(srs);
 }
 

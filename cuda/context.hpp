@@ -1,0 +1,63 @@
+// A context: one device's streams, events and scratch, owned for the
+// context's life (cuzk_ctx_new, cuzk_ctx_free). Not safe for concurrent use.
+#pragma once
+
+#include <stdint.h>
+
+#include "cuzk.h"
+#include "msm/msm.hpp"
+#include "ntt/tables.hpp"
+#include "util/buffers.hpp"
+
+// cuzk_run's events, in the order it records them.
+struct run_events {
+  event start;             // main: the run begins (the other streams wait on it)
+  event tail_in[3];        // uploads: part p's tail and bitmap are in (L, A, B_G1)
+  event a_in, b_in, c_in;  // uploads: a, b and c (c_in also when the device forms c)
+  event uploads_done;      // uploads: all of them
+  event h_start, h_done;   // main: the H sequence
+  event l_start;           // tails: the L MSM begins (its inputs are in)
+  event part_done[3];      // tails: the L, A and B_G1 MSMs are done
+  event msm_h_start;       // main: the H MSM begins (after the tails: shared scratch)
+  event done;              // main: the H MSM is done
+
+  int create();
+};
+
+// The H sequence's vectors, 2^lgn scalars each.
+struct h_vectors {
+  device_buffer a, b, c;
+
+  int reserve(uint64_t n) {
+    TRY(a.ensure(n * 32));
+    TRY(b.ensure(n * 32));
+    TRY(c.ensure(n * 32));
+    return 0;
+  }
+};
+
+// One MSM's inputs on the device: bases (cuzk_msm_split only), tail scalars
+// and indices, the bitmap of the bases whose scalar is one.
+struct msm_inputs {
+  device_buffer bases, scalars, idx, ones;
+};
+
+struct cuzk_ctx {
+  int dev;
+  cuzk_config cfg;
+  msm_config msm;
+
+  stream main;     // every call; in cuzk_run the H sequence and the H MSM
+  stream tails;    // cuzk_run's L, A and B_G1 MSMs
+  stream uploads;  // cuzk_run's uploads
+  run_events run_ev;
+  event bench_start, bench_stop;
+
+  ntt_twiddles ntt;
+  h_vectors h;
+  device_buffer tmp;     // cuzk_h's output in natural order; cuzk_bench_msm's scalars
+  device_buffer points;  // results: cuzk_run's H, L, A, B_G1 and the three batch sums
+  msm_buffers msm_scratch;
+  msm_inputs msm_in;     // cuzk_msm_split's
+  msm_inputs run_in[3];  // cuzk_run's L, A and B_G1 (no bases: the SRS has them)
+};

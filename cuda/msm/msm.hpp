@@ -1,0 +1,46 @@
+// The MSM host driver: Pippenger MSMs and batch additions on device points,
+// queued on a stream of a context, with the context's scratch.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "../ec/g1.cuh"
+#include "../util/buffers.hpp"
+#include "plan.hpp"
+
+struct cuzk_ctx;
+
+// The scratch of a context's MSMs (msm_reserve sizes it) and batch additions.
+struct msm_buffers {
+  device_buffer keys, vals;                    // per (window, point): bucket key, signed base index
+  device_buffer keys_sorted, vals_sorted;      // the same, sorted by key
+  device_buffer sort_temp;                     // the radix sort's temporary storage
+  device_buffer starts;                        // first sorted entry of each bucket
+  device_buffer buckets;                       // bucket sums
+  device_buffer chunk_head, chunk_tail;        // each accumulation chunk's first and last run
+  device_buffer level1_weighted, level1_sums;  // T and S of each first-level segment
+  device_buffer level2_weighted, level2_sums;  // T and S of each second-level segment
+  device_buffer t1_rounds[2];                  // the rounds of the T1 reduction, alternately
+  device_buffer windows;                       // each window's weighted bucket sum
+  device_buffer batch_chunks, batch_rounds;    // batch addition: per-chunk sums, reduction rounds
+};
+
+// Threads of msm_acc_chunks resident at once on device dev (0 if unknown).
+uint64_t msm_resident_threads(int dev);
+
+// Allocates the scratch for s (and the sort's temporary storage) up front,
+// so that MSMs queued on two streams never reallocate under each other.
+int msm_reserve(cuzk_ctx* ctx, const msm_scratch& s);
+
+// out = sum scalars[i] * bases[idx ? idx[i] : i] (+ *extra), on device; with
+// brev_lg > 0 scalar i is read at bitrev(i) (the H sequence's order).
+int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars, const uint32_t* idx, uint64_t n,
+            int brev_lg, const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st);
+
+// Allocates the batch addition's scratch for up to n bases.
+int batch_add_reserve(cuzk_ctx* ctx, uint64_t n);
+
+// out = sum of the n bases whose bit is set in bits, on device.
+int batch_add_dev(cuzk_ctx* ctx, const g1_affine* bases, uint64_t n, const uint32_t* bits, g1_xyzz* out,
+                  cudaStream_t st);

@@ -1,0 +1,51 @@
+// Parameter residency (srs.hpp): cuzk_srs_upload, cuzk_srs_read, cuzk_srs_free.
+#include <memory>
+#include <string>
+
+#include "srs.hpp"
+
+cuzk_srs* srs_alloc(int dev, const uint64_t* n) {
+  if (cudaSetDevice(dev) != cudaSuccess) {
+    set_err(CUZK_ERR_CUDA, "cudaSetDevice(%d)", dev);
+    return nullptr;
+  }
+  std::unique_ptr<cuzk_srs> s(new cuzk_srs());
+  s->dev = dev;
+  for (int i = 0; i < 4; i++) {
+    s->n[i] = n[i];
+    if (s->q[i].allocate(n[i] * sizeof(g1_affine) + 1) != 0) {
+      const std::string why = cuzk_last_error();
+      set_err(CUZK_ERR_MEM, "srs: %llu points: %s", (unsigned long long)n[i], why.c_str());
+      return nullptr;
+    }
+  }
+  return s.release();
+}
+
+extern "C" void cuzk_srs_free(cuzk_srs* s) {
+  if (!s) return;
+  cudaSetDevice(s->dev);
+  delete s;
+}
+
+extern "C" cuzk_srs* cuzk_srs_upload(int dev, const void* h, uint64_t nh, const void* l, uint64_t nl,
+                                     const void* a, uint64_t na, const void* bg1, uint64_t nb) {
+  const uint64_t n[4] = {nh, nl, na, nb};
+  const void* src[4] = {h, l, a, bg1};
+  std::unique_ptr<cuzk_srs> s(srs_alloc(dev, n));
+  if (!s) return nullptr;
+  for (int i = 0; i < 4; i++) {
+    if (n[i] && cudaMemcpy(s->q[i].get(), src[i], n[i] * sizeof(g1_affine), cudaMemcpyHostToDevice) != cudaSuccess) {
+      set_err(CUZK_ERR_CUDA, "srs upload: %s", cudaGetErrorString(cudaGetLastError()));
+      return nullptr;
+    }
+  }
+  return s.release();
+}
+
+extern "C" int cuzk_srs_read(cuzk_srs* s, int q, uint64_t off, uint64_t n, void* out) {
+  if (!s || q < 0 || q > 3 || off + n > s->n[q]) return set_err(CUZK_ERR_ARG, "srs read: bad range");
+  CK(cudaSetDevice(s->dev));
+  CK(cudaMemcpy(out, s->points(q) + off, n * sizeof(g1_affine), cudaMemcpyDeviceToHost));
+  return 0;
+}

@@ -1,0 +1,105 @@
+// Owners of CUDA resources: device memory, streams and events that free
+// themselves when their owner goes, so that no error path leaks one. Not
+// copyable. Their device must be the current one when they are created and
+// when they die (cuzk_ctx_free and cuzk_srs_free set it first). Pinned host
+// memory (cuzk_host_alloc) is owned by the caller: the Go device, the harness.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#include "error.hpp"
+
+// Device memory of one owner, sized once (allocate) or grown on demand
+// (ensure); its contents do not survive a reallocation.
+class device_buffer {
+ public:
+  device_buffer() = default;
+  ~device_buffer() { release(); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+
+  // At least n bytes. A reallocation asks for n + n/8 (a size that grows by
+  // a little does not reallocate every call), and for n if that fails.
+  int ensure(size_t n) {
+    if (n <= cap_) return 0;
+    release();
+    if (try_malloc(n + n / 8) == cudaSuccess) return 0;
+    return allocate(n);
+  }
+  // Exactly n bytes (what was held is freed first).
+  int allocate(size_t n) {
+    release();
+    cudaError_t e = try_malloc(n);
+    if (e != cudaSuccess) return set_err(CUZK_ERR_MEM, "cudaMalloc(%zu): %s", n, cudaGetErrorString(e));
+    return 0;
+  }
+  void release() {
+    if (p_) cudaFree(p_);
+    p_ = nullptr;
+    cap_ = 0;
+  }
+  void* get() const { return p_; }
+  size_t capacity() const { return cap_; }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(p_);
+  }
+
+ private:
+  // Nothing is held on entry; on failure nothing is held and the error is cleared.
+  cudaError_t try_malloc(size_t n) {
+    cudaError_t e = cudaMalloc(&p_, n);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      p_ = nullptr;
+      return e;
+    }
+    cap_ = n;
+    return cudaSuccess;
+  }
+
+  void* p_ = nullptr;
+  size_t cap_ = 0;
+};
+
+// A CUDA handle (stream, event) destroyed with its owner.
+template <class H, cudaError_t (*Destroy)(H)>
+class cuda_handle {
+ public:
+  cuda_handle() = default;
+  ~cuda_handle() {
+    if (h_) Destroy(h_);
+  }
+  cuda_handle(const cuda_handle&) = delete;
+  cuda_handle& operator=(const cuda_handle&) = delete;
+  operator H() const { return h_; }
+
+ protected:
+  H h_ = nullptr;
+};
+
+// A non-blocking stream (it does not wait on the legacy default stream).
+class stream : public cuda_handle<cudaStream_t, cudaStreamDestroy> {
+ public:
+  int create() {
+    CK(cudaStreamCreateWithFlags(&h_, cudaStreamNonBlocking));
+    return 0;
+  }
+};
+
+// An event with timing.
+class event : public cuda_handle<cudaEvent_t, cudaEventDestroy> {
+ public:
+  int create() {
+    CK(cudaEventCreate(&h_));
+    return 0;
+  }
+};
+
+// Milliseconds from a to b (both recorded and complete); 0 if either is not.
+inline float elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
+  float ms = 0;
+  cudaEventElapsedTime(&ms, a, b);
+  return ms;
+}
