@@ -1,0 +1,37 @@
+package post
+
+import (
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
+)
+
+// BlankConfig is the partition of shape c with every value zero and every
+// path index 0 (the reference's blank circuit: its constraints do not hold,
+// but its rows and variables are the real circuit's). It has one sector,
+// which synthesis repeats Config.Sectors times. An invalid c gives a
+// partition whose Synthesize returns the configuration's error.
+//
+// The zero siblings are shared by every path: a blank partition is cheap
+// and must not be modified.
+func BlankConfig(c Config) *Partition {
+	p := &Partition{Config: c}
+	if c.Validate() != nil {
+		return p
+	}
+	arities := c.treeRArities()
+	zeros := make(map[int][]fr.Element)
+	path := make([]gmerkle.PathElement, len(arities))
+	for l, a := range arities {
+		if zeros[a] == nil {
+			zeros[a] = make([]fr.Element, a-1)
+		}
+		path[l] = gmerkle.PathElement{Siblings: zeros[a]}
+	}
+	s := Sector{Challenges: make([]Challenge, c.Challenges)}
+	for j := range s.Challenges {
+		s.Challenges[j].Path = path
+	}
+	p.Sectors = []Sector{s}
+	return p
+}
