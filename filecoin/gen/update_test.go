@@ -150,6 +150,10 @@ func TestStructuredTreesAreTrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		rhos := map[uint64]fr.Element{}
+		for i := uint64(0); i < info.Nodes; i += info.Nodes >> info.H {
+			rhos[info.High(i)] = update.Rho(phi, info.High(i))
+		}
 		old := make(map[uint64]hash.Domain, info.Nodes)
 		data := make(map[uint64]hash.Domain, info.Nodes)
 		enc := make(map[uint64]hash.Domain, info.Nodes)
@@ -161,7 +165,7 @@ func TestStructuredTreesAreTrees(t *testing.T) {
 			if o.IsZero() || v.IsZero() {
 				t.Fatalf("%v: leaf %d is zero", p, i)
 			}
-			r := update.Encode(o, v, update.Rho(phi, info.High(i)))
+			r := update.Encode(o, v, rhos[info.High(i)])
 			enc[i] = hash.DomainOf(&r)
 			if got, _ := en.node(0, i); got != enc[i] {
 				t.Fatalf("%v: new replica leaf %d = %s, want %s", p, i, got, enc[i])

@@ -64,8 +64,8 @@ func levelsOf(shape merkle.Shape, leaves uint64) (treeLevels, error) {
 	return tl, nil
 }
 
-// prove opens leaf i of a tree given by its levels and node function.
-func prove(tl treeLevels, node func(level int, idx uint64) (hash.Domain, error), i uint64) (*merkle.Proof, error) {
+// openLeaf opens leaf i of a tree given by its levels and node function.
+func openLeaf(tl treeLevels, node func(level int, idx uint64) (hash.Domain, error), i uint64) (*merkle.Proof, error) {
 	leaf, err := node(0, i)
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func (p *patternTree) node(level int, idx uint64) (hash.Domain, error) {
 
 func (p *patternTree) Root() hash.Domain { return p.values[len(p.arities)][0] }
 
-func (p *patternTree) Prove(i uint64) (*merkle.Proof, error) { return prove(p.treeLevels, p.node, i) }
+func (p *patternTree) Prove(i uint64) (*merkle.Proof, error) { return openLeaf(p.treeLevels, p.node, i) }
 
 // encodedTree is the new replica tree over old + data·rho, old a patterned
 // replica tree and data a patterned tree D (binary, so its level below[l]
@@ -260,4 +260,4 @@ func (e *encodedTree) node(level int, idx uint64) (hash.Domain, error) {
 
 func (e *encodedTree) Root() hash.Domain { return e.root }
 
-func (e *encodedTree) Prove(i uint64) (*merkle.Proof, error) { return prove(e.treeLevels, e.node, i) }
+func (e *encodedTree) Prove(i uint64) (*merkle.Proof, error) { return openLeaf(e.treeLevels, e.node, i) }
