@@ -181,7 +181,9 @@ func (p *patternTree) node(level int, idx uint64) (hash.Domain, error) {
 
 func (p *patternTree) Root() hash.Domain { return p.values[len(p.arities)][0] }
 
-func (p *patternTree) Prove(i uint64) (*merkle.Proof, error) { return openLeaf(p.treeLevels, p.node, i) }
+func (p *patternTree) Prove(i uint64) (*merkle.Proof, error) {
+	return openLeaf(p.treeLevels, p.node, i)
+}
 
 // encodedTree is the new replica tree over old + data·rho, old a patterned
 // replica tree and data a patterned tree D (binary, so its level below[l]
@@ -260,4 +262,6 @@ func (e *encodedTree) node(level int, idx uint64) (hash.Domain, error) {
 
 func (e *encodedTree) Root() hash.Domain { return e.root }
 
-func (e *encodedTree) Prove(i uint64) (*merkle.Proof, error) { return openLeaf(e.treeLevels, e.node, i) }
+func (e *encodedTree) Prove(i uint64) (*merkle.Proof, error) {
+	return openLeaf(e.treeLevels, e.node, i)
+}
