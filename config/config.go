@@ -140,12 +140,18 @@ func DefaultSocketPath() string {
 // DefaultListen is "unix://" + DefaultSocketPath().
 func DefaultListen() string { return "unix://" + DefaultSocketPath() }
 
+// ParamCacheDir is the Filecoin parameter cache rust-fil-proofs reads:
+// $FIL_PROOFS_PARAMETER_CACHE, else DefaultParamCache.
+func ParamCacheDir() string {
+	if d := os.Getenv("FIL_PROOFS_PARAMETER_CACHE"); d != "" {
+		return d
+	}
+	return DefaultParamCache
+}
+
 // Default returns the configuration used when no file is given.
 func Default() Config {
-	cache := os.Getenv("FIL_PROOFS_PARAMETER_CACHE")
-	if cache == "" {
-		cache = DefaultParamCache
-	}
+	cache := ParamCacheDir()
 	return Config{
 		Daemon: Daemon{
 			Listen:        DefaultListen(),

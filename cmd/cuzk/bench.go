@@ -580,11 +580,8 @@ func (r benchResults) print(w io.Writer, o *benchOptions) {
 // progressWriter returns a progress callback that redraws one line when w
 // is a terminal, and nil otherwise.
 func progressWriter(w io.Writer) func(done, failed, total int, el time.Duration) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	f := terminal(w)
+	if f == nil {
 		return nil
 	}
 	return func(done, failed, total int, el time.Duration) {

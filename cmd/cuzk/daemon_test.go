@@ -311,7 +311,7 @@ func TestDaemonHostileClients(t *testing.T) {
 			call func() error
 			want string
 		}{
-			{"garbage vanilla proof", func() error { _, err := c.Prove(ctx, submit("", garbage)); return err }, "not supported"},
+			{"garbage vanilla proof", func() error { _, err := c.Prove(ctx, submit("", garbage)); return err }, "bad vanilla proof"},
 			{"absurd synthetic job", func() error {
 				_, err := c.Prove(ctx, submit("", []byte(`{"synthetic":{"constraints":16777216,"partitions":256}}`)))
 				return err

@@ -72,7 +72,7 @@ func TestDaemonWithoutDev(t *testing.T) {
 		{"anything else", func() error {
 			_, err := c.Prove(ctx, &cuzkv1.SubmitProofRequest{ProofKind: cuzkv1.ProofKind_POREP_SEAL_COMMIT, VanillaProof: []byte("garbage")})
 			return err
-		}, "not supported"},
+		}, "bad vanilla proof"},
 	} {
 		err := tc.call()
 		if st := status.Convert(errors.Unwrap(err)); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), tc.want) {

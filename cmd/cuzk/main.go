@@ -25,6 +25,8 @@ func newRootCmd() *cobra.Command {
 		newSetupCmd(),
 		newProveCmd(),
 		newVerifyCmd(),
+		newGenVanillaCmd(),
+		newCheckCmd(),
 		newBenchCmd(),
 		newDaemonCmd(),
 		newStatusCmd(),

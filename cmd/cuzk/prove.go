@@ -4,13 +4,21 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cuzk-project/cuzk/circuits"
+	"github.com/cuzk-project/cuzk/circuits/porep"
+	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/device/cpu"
+	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
 )
 
 // proveOptions are the flags of `cuzk prove`.
@@ -19,22 +27,60 @@ type proveOptions struct {
 	params  string
 	out     string
 	checked bool
+
+	request   string // a PoRep C2 request instead of the synthetic circuit
+	public    string
+	paramsDir string
+	device    string
+	budgetGiB float64
 }
+
+const proveLong = `Proves in process, without a daemon.
+
+For the synthetic family (--circuit synthetic, the default) it proves with --params on the CPU
+device and writes the proof and its public inputs (<out>.inputs.json).
+
+With --request it proves a request file (cuzk gen-vanilla porep --out, or any PoRep C2 request
+in protobuf JSON) through the embedded engine exactly as the daemon would: the same checks, one
+unit per partition, the proof verified before it is written (partitions × 192 bytes). The
+parameters are read under their real names from --params-dir, else $FIL_PROOFS_PARAMETER_CACHE,
+else /var/tmp/filecoin-proof-parameters (cuzk setup --proof-type makes development ones). With
+--public seal.json it also fills that file's Proof, after checking the proof against it.
+
+  cuzk prove --request req.json --out proof.bin --public seal.json --params-dir ./params`
 
 func newProveCmd() *cobra.Command {
 	o := &proveOptions{}
 	cmd := &cobra.Command{
 		Use:   "prove",
-		Short: "Prove a circuit in-process on the CPU device and write the proof and its public inputs",
+		Short: "Prove a synthetic circuit, or a PoRep C2 request, in process and write the proof",
+		Long:  proveLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.request != "" {
+				if err := notWith(cmd, "request", "circuit", "constraints", "inputs", "seed", "params", "checked"); err != nil {
+					return err
+				}
+				return o.runRequest(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
+			for _, n := range []string{"public", "params-dir", "device", "budget"} {
+				if cmd.Flags().Changed(n) {
+					return fmt.Errorf("--%s goes with --request", n)
+				}
+			}
 			return o.run(cmd.Context(), cmd.OutOrStdout())
 		},
 	}
 	o.circuit.register(cmd)
-	cmd.Flags().StringVar(&o.params, "params", "dev.params", ".params file")
-	cmd.Flags().StringVar(&o.out, "out", "proof.bin", "output proof path (inputs go to <name>.inputs.json)")
-	cmd.Flags().BoolVar(&o.checked, "checked", false, "subgroup-check every parameter point while loading")
+	f := cmd.Flags()
+	f.StringVar(&o.params, "params", "dev.params", ".params file")
+	f.StringVar(&o.out, "out", "proof.bin", "output proof path (synthetic: inputs go to <name>.inputs.json)")
+	f.BoolVar(&o.checked, "checked", false, "subgroup-check every parameter point while loading")
+	f.StringVar(&o.request, "request", "", "a PoRep C2 request file (protobuf JSON of cuzk.v1.SubmitProofRequest)")
+	f.StringVar(&o.public, "public", "", "with --request: SealVerifyInfo JSON whose Proof to fill")
+	f.StringVar(&o.paramsDir, "params-dir", "", "with --request: the parameter directory (default $FIL_PROOFS_PARAMETER_CACHE, else "+config.DefaultParamCache+")")
+	f.StringVar(&o.device, "device", "cpu", "with --request: cpu, or cuda (every visible GPU)")
+	f.Float64Var(&o.budgetGiB, "budget", 0, "with --request: memory budget in GiB (0: MemTotal − 5 GiB)")
 	return cmd
 }
 
@@ -78,5 +124,107 @@ func (o *proveOptions) run(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "wrote %s and %s (proved and verified in %v)\n",
 		o.out, inPath, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// runRequest proves a PoRep C2 request through an in-process engine.
+func (o *proveOptions) runRequest(ctx context.Context, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	req, err := loadPoRepRequest(o.request, "")
+	if err != nil {
+		return err
+	}
+	var seal *filecoin.SealVerifyInfo
+	if o.public != "" { // read first: a bad file fails before the proof
+		if seal, err = readSeal(o.public); err != nil {
+			return err
+		}
+	}
+	dir := paramsDir(o.paramsDir)
+	e, err := o.engine(dir)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	start := time.Now()
+	stop := elapsedProgress(stderr, "prove "+req.RequestID)
+	r, err := e.Prove(ctx, req)
+	stop()
+	if err != nil {
+		return err
+	}
+	if r.Status != engine.StatusCompleted {
+		return fmt.Errorf("%s: %v: %s", o.request, r.Status, r.Error)
+	}
+	if err := os.WriteFile(o.out, r.Proof, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d partition proofs, proved and verified in %v (synthesis %v, device %v)\n",
+		o.out, len(r.Proof)/groth16.ProofSize, time.Since(start).Round(time.Millisecond),
+		r.Synthesis.Round(time.Millisecond), r.GPUCompute.Round(time.Millisecond))
+	if seal == nil {
+		return nil
+	}
+	return fillSeal(stdout, o.public, seal, r.Proof, dir)
+}
+
+// engine is the in-process engine of --request: the device, the memory
+// budget, the circuit registry and the parameter files of dir.
+func (o *proveOptions) engine(dir string) (*engine.Engine, error) {
+	devices := []groth16.Device{cpu.New(0)}
+	switch o.device {
+	case "cpu":
+	case "cuda":
+		var err error
+		if devices, err = cudaDevices(nil); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("--device %q: want cpu or cuda", o.device)
+	}
+	var limit uint64
+	switch {
+	case !(o.budgetGiB >= 0) || o.budgetGiB*(1<<30) >= math.MaxUint64:
+		return nil, fmt.Errorf("--budget %v: want a size in GiB, below 2^34", o.budgetGiB)
+	case o.budgetGiB > 0:
+		limit = uint64(o.budgetGiB * (1 << 30))
+	default:
+		total, err := config.MemTotal()
+		if err != nil {
+			return nil, fmt.Errorf("%w (give --budget)", err)
+		}
+		if limit, err = config.AutoBudget(total, config.DefaultSafetyMargin); err != nil {
+			return nil, err
+		}
+	}
+	return engine.New(engine.Config{
+		Devices: devices,
+		Budget:  memory.New(limit),
+		Planner: circuits.New(),
+		Params:  &circuits.FilecoinFiles{Dir: dir},
+	})
+}
+
+// fillSeal checks proof against the public data of path (a seal file of
+// another sector fails here) and writes it into the file's Proof.
+func fillSeal(w io.Writer, path string, seal *filecoin.SealVerifyInfo, proof []byte, dir string) error {
+	info, err := seal.SealProof.Info()
+	if err != nil {
+		return err
+	}
+	vk, err := groth16.ReadVerifyingKey(filepath.Join(dir, info.VKFile()))
+	if err != nil {
+		return err
+	}
+	seal.Proof = proof
+	if err := porep.VerifySeal(vk, seal); err != nil {
+		return fmt.Errorf("the proof does not verify against %s (the public data of another sector?): %w", path, err)
+	}
+	if err := writeSeal(path, seal); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote its Proof into %s (verified against it)\n", path)
 	return nil
 }

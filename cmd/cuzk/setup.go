@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cuzk-project/cuzk/circuits"
+	"github.com/cuzk-project/cuzk/config"
+	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
@@ -15,21 +20,53 @@ type setupOptions struct {
 	circuit   circuitFlags
 	out       string
 	setupSeed string
+
+	proofType string // a Filecoin PoRep circuit instead of the synthetic one
+	paramsDir string
+	force     bool
 }
+
+const setupLong = `Generates DEVELOPMENT Groth16 parameters with a trapdoor derived from a public seed: anyone can
+forge proofs against them. They exist so that tests and benchmarks need no download.
+
+For the synthetic family (--circuit synthetic, the default) it writes --out and the .vk beside it.
+
+With --proof-type it builds the real PoRep partition circuit of that registered seal proof
+(every proof of one sector size shares it) and writes its parameters in the real layout under
+the real file names (v28-stacked-proof-of-replication-…params and .vk), into --params-dir, else
+$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters: where a daemon, cuzk prove
+--request and cuzk verify --public look for them. An existing file (a real one, maybe) is never
+replaced without --force.
+
+  cuzk setup --proof-type StackedDrg2KiBV1_1 --params-dir ./params`
 
 func newSetupCmd() *cobra.Command {
 	o := &setupOptions{}
 	cmd := &cobra.Command{
 		Use:   "setup",
 		Short: "Generate development parameters (.params and .vk) for a circuit; NOT for production",
+		Long:  setupLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.proofType != "" {
+				if err := notWith(cmd, "proof-type", "circuit", "constraints", "inputs", "seed", "out", "setup-seed"); err != nil {
+					return err
+				}
+				return o.runPoRep(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
+			if cmd.Flags().Changed("params-dir") || cmd.Flags().Changed("force") {
+				return errors.New("--params-dir and --force go with --proof-type")
+			}
 			return o.run(cmd.OutOrStdout())
 		},
 	}
 	o.circuit.register(cmd)
-	cmd.Flags().StringVar(&o.out, "out", "dev.params", "output .params path (the .vk goes beside it)")
-	cmd.Flags().StringVar(&o.setupSeed, "setup-seed", "cuzk-dev", "seed of the toxic waste (dev only)")
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", "dev.params", "output .params path (the .vk goes beside it)")
+	f.StringVar(&o.setupSeed, "setup-seed", "cuzk-dev", "seed of the toxic waste (dev only)")
+	f.StringVar(&o.proofType, "proof-type", "", "a registered seal proof (e.g. StackedDrg2KiBV1_1): parameters of its PoRep circuit")
+	f.StringVar(&o.paramsDir, "params-dir", "", "with --proof-type: the parameter directory (default $FIL_PROOFS_PARAMETER_CACHE, else "+config.DefaultParamCache+")")
+	f.BoolVar(&o.force, "force", false, "with --proof-type: replace existing parameter files")
 	return cmd
 }
 
@@ -51,5 +88,51 @@ func (o *setupOptions) run(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "wrote %s and %s in %v (dev parameters: not for production)\n",
 		o.out, vkPath(o.out), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// runPoRep writes the dev parameters of a PoRep circuit under their real
+// names.
+func (o *setupOptions) runPoRep(ctx context.Context, stdout, stderr io.Writer) error {
+	proof, err := filecoin.ParseSealProof(o.proofType)
+	if err != nil {
+		return fmt.Errorf("--proof-type %q: %w", o.proofType, err)
+	}
+	info, err := proof.Info()
+	if err != nil {
+		return fmt.Errorf("--proof-type %q: %w", o.proofType, err)
+	}
+	dir := paramsDir(o.paramsDir)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	start := time.Now()
+	stop := elapsedProgress(stderr, fmt.Sprintf("setup %s (%s)", info.CircuitID(), info.ParamsFile()))
+	path, err := circuits.SetupFilecoin(ctx, info.CircuitID(), dir, o.force, nil)
+	stop()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s and its .vk for %s (%s, every %s proof) in %v: DEVELOPMENT parameters, not for production\n",
+		path, info.CircuitID(), info.Name, config.Size(info.SectorSize).Human(), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// paramsDir is the --params-dir given, else the Filecoin parameter cache.
+func paramsDir(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	return config.ParamCacheDir()
+}
+
+// notWith refuses the named flags, those of the command's other mode,
+// when mode's flag is given.
+func notWith(cmd *cobra.Command, mode string, names ...string) error {
+	for _, n := range names {
+		if cmd.Flags().Changed(n) {
+			return fmt.Errorf("--%s does not go with --%s", n, mode)
+		}
+	}
 	return nil
 }
