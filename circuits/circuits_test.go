@@ -40,8 +40,8 @@ func TestPlanRequests(t *testing.T) {
 		{"null", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":null}`)}, 0, "null"},
 		{"truncated", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"synthetic":{"constraints":6`)}, 0, "descriptor"},
 		{"porep, bad envelope", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: []byte(`{"SectorNum":1,"Phase1Out":"..."}`)}, 0, "SectorSize"},
-		{"real post", engine.Request{Kind: engine.KindWindowPoStPartition, VanillaProofs: [][]byte{[]byte("x")}}, 0, "not supported yet"},
-		{"garbage", engine.Request{Kind: engine.KindSnapDealsUpdate, VanillaProof: []byte{0xff, 0x00}}, 0, "not supported yet"},
+		{"window post, winning proof id", engine.Request{Kind: engine.KindWindowPoStPartition, VanillaProofs: [][]byte{[]byte("x")}}, 0, "registered_proof"},
+		{"snap, no partition proofs", engine.Request{Kind: engine.KindSnapDealsUpdate, VanillaProof: []byte{0xff, 0x00}}, 0, "vanilla_proofs"},
 		{"empty", engine.Request{Kind: engine.KindPoRepSealCommit}, 0, "empty vanilla proof"},
 	}
 	r := New()

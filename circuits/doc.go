@@ -8,8 +8,12 @@
 // it, verifies the vanilla proof, and plans one circuits/porep partition per
 // partition of the seal proof, with the public inputs computed from the
 // seal's public data (porep.Seal) and the circuit id of its sector size
-// ("porep-32g"). Non-interactive PoRep (an aggregate), PoSt and SnapDeals are
-// rejected with engine.ErrInvalidRequest.
+// ("porep-32g"). WinningPoSt and WindowPoSt requests (one bincode vanilla
+// proof per sector) plan one circuits/post unit, SnapDeals requests (one
+// bincode partition proof each) one circuits/update unit per partition, each
+// verified and with inputs derived from the request's public fields.
+// Non-interactive PoRep (an aggregate) is rejected with
+// engine.ErrInvalidRequest.
 //
 // Every proof kind also accepts a synthetic job descriptor as its vanilla
 // proof,

@@ -29,8 +29,9 @@ func New() *Registry { return &Registry{} }
 var _ engine.Planner = (*Registry)(nil)
 
 // Plan reads req's vanilla proof. A synthetic descriptor gives its
-// partitions; a PoRep C2 request (Curio's envelope around a C1 output) one
-// unit per partition; other real proof kinds are not supported yet.
+// partitions; a real request its kind's units: PoRep C2 (Curio's envelope
+// around a C1 output) and SnapDeals one per partition, WinningPoSt and a
+// WindowPoSt partition one.
 func (r *Registry) Plan(ctx context.Context, req *engine.Request) (*engine.Plan, error) {
 	job, ok, err := parseSynthetic(req.VanillaProof)
 	if err != nil {
@@ -42,10 +43,15 @@ func (r *Registry) Plan(ctx context.Context, req *engine.Request) (*engine.Plan,
 	if len(req.VanillaProof) == 0 && len(req.VanillaProofs) == 0 {
 		return nil, fmt.Errorf("%w: %v request has an empty vanilla proof", engine.ErrInvalidRequest, req.Kind)
 	}
-	if req.Kind == engine.KindPoRepSealCommit {
+	switch req.Kind {
+	case engine.KindPoRepSealCommit:
 		return r.planPoRep(req)
+	case engine.KindWinningPoSt, engine.KindWindowPoStPartition:
+		return r.planPoSt(req)
+	case engine.KindSnapDealsUpdate:
+		return r.planSnap(req)
 	}
-	return nil, fmt.Errorf("%w: %v proofs are not supported yet (only PoRep C2 and synthetic job descriptors)", engine.ErrInvalidRequest, req.Kind)
+	return nil, fmt.Errorf("%w: proof kind %v", engine.ErrInvalidRequest, req.Kind)
 }
 
 // IsSynthetic reports whether a vanilla proof is a synthetic job

@@ -1,0 +1,69 @@
+package circuits
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	cpost "github.com/cuzk-project/cuzk/circuits/post"
+	"github.com/cuzk-project/cuzk/engine"
+	fpost "github.com/cuzk-project/cuzk/filecoin/post"
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// planPoSt turns a WINNING_POST or WINDOW_POST_PARTITION request into one
+// unit: the vanilla proofs (one bincode FallbackPoStSectorProof per
+// sector, as Curio sends them) decoded and verified against the
+// randomness, the public inputs derived from the randomness, the sector
+// ids and comm_rs (never from the prover's openings). A WindowPoSt
+// request's sectors are its partition's; the partition index only enters
+// the challenge index (API 1.0 and 1.1), as in the reference prover.
+func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
+	info, err := fpost.Proof(req.RegisteredProof).Info()
+	if err != nil {
+		return nil, invalid(fmt.Errorf("registered_proof: %w", err))
+	}
+	if winning := req.Kind == engine.KindWinningPoSt; winning != info.Winning {
+		return nil, invalid(fmt.Errorf("registered_proof %v is not a %v proof", info.Proof, req.Kind))
+	}
+	if req.SectorSize != 0 && req.SectorSize != info.SectorSize {
+		return nil, invalid(fmt.Errorf("sector_size %d is not %v's %d", req.SectorSize, info.Proof, info.SectorSize))
+	}
+	v, err := fpost.FromRequest(info, req.Randomness, req.VanillaProofs, int(req.PartitionIndex))
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if err := v.Verify(); err != nil {
+		return nil, invalid(err)
+	}
+	shape, err := cpost.ConfigFor(info).Shape()
+	if err != nil {
+		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
+	}
+	reserve, abc := partitionFootprint(shape)
+	return &engine.Plan{
+		CircuitID:    info.CircuitID(),
+		PublicInputs: [][]fr.Element{v.PublicInputs()},
+		Verify:       r.batchVerify,
+		Partitions: []engine.Partition{{
+			Reserve:    reserve,
+			ReserveABC: abc,
+			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
+				c, err := cpost.NewPartition(v)
+				if err != nil {
+					return nil, err
+				}
+				c.Ctx = ctx
+				// The reference's synthesize_extendable: sector chunks in
+				// parallel, the sequential system value for value.
+				pa, err := c.Assign(runtime.GOMAXPROCS(0))
+				if err != nil {
+					return nil, err
+				}
+				return groth16.FromProvingAssignment(pa), nil
+			},
+		}},
+	}, nil
+}

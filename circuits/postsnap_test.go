@@ -1,0 +1,148 @@
+package circuits
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/filecoin/gen"
+	fpost "github.com/cuzk-project/cuzk/filecoin/post"
+	fupdate "github.com/cuzk-project/cuzk/filecoin/update"
+)
+
+func postRequest(kind engine.ProofKind, r gen.PoStRequest) engine.Request {
+	return engine.Request{
+		Kind: kind, SectorSize: r.SectorSize, RegisteredProof: r.RegisteredProof, VanillaProofs: r.VanillaProofs,
+		MinerID: r.MinerID, Randomness: r.Randomness, PartitionIndex: r.PartitionIndex,
+	}
+}
+
+func snapRequest(s *gen.Snap) engine.Request {
+	return engine.Request{
+		Kind: engine.KindSnapDealsUpdate, SectorSize: s.Info.SectorSize, RegisteredProof: uint64(s.Info.Proof),
+		VanillaProofs: s.VanillaProofs, SectorNumber: s.Sector, MinerID: s.Miner,
+		CommROld: s.CommROld[:], CommDNew: s.CommDNew[:], CommRNew: s.CommRNew[:],
+	}
+}
+
+// checkPlanSatisfied synthesizes every unit of plan and checks that its
+// rows hold and that it allocates exactly the inputs the plan derived.
+func checkPlanSatisfied(t *testing.T, plan *engine.Plan) {
+	t.Helper()
+	for k, part := range plan.Partitions {
+		a, err := part.Synthesize(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range a.A {
+			var ab fr.Element
+			if ab.Mul(&a.A[i], &a.B[i]); !ab.Equal(&a.C[i]) {
+				t.Fatalf("partition %d: row %d of %d unsatisfied", k, i, len(a.A))
+			}
+		}
+		in := plan.PublicInputs[k]
+		if len(a.Input) != len(in)+1 {
+			t.Fatalf("partition %d: %d inputs synthesized, plan has %d (+ ONE)", k, len(a.Input), len(in))
+		}
+		for i := range in {
+			if !a.Input[i+1].Equal(&in[i]) {
+				t.Fatalf("partition %d input %d differs", k, i+1)
+			}
+		}
+	}
+}
+
+// TestPlanPoStAndSnap: generated 2 KiB WinningPoSt, WindowPoSt (second
+// partition of a deadline) and SnapDeals requests, as Curio's client sends
+// them, plan units whose circuits are satisfied with the derived inputs.
+func TestPlanPoStAndSnap(t *testing.T) {
+	ctx := context.Background()
+	win, err := gen.GenerateWinningPoSt(ctx, gen.WinningOptions{Proof: fpost.StackedDrgWinning2KiBV1, Seed: 3, Miner: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wdp, err := gen.GenerateWindowPoSt(ctx, gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1_1, Seed: 4, Miner: 1000, Partition: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wdpV1, err := gen.GenerateWindowPoSt(ctx, gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1, Seed: 6, Miner: 1000, Partition: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := gen.GenerateSnap(ctx, gen.SnapOptions{Proof: fupdate.StackedDrg2KiBV1, Seed: 5, Miner: 1000, Sector: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		req   engine.Request
+		id    string
+		parts int
+	}{
+		{"winning", postRequest(engine.KindWinningPoSt, win.Request), "winning-2k", 1},
+		{"window V1_1 partition 1", postRequest(engine.KindWindowPoStPartition, wdp.Request), "wpost-2k", 1},
+		{"window V1 partition 1", postRequest(engine.KindWindowPoStPartition, wdpV1.Request), "wpost-2k", 1},
+		{"snap", snapRequest(snap), "snap-2k", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, err := New().Plan(ctx, &tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.CircuitID != tc.id || len(plan.Partitions) != tc.parts {
+				t.Fatalf("plan %q with %d partitions", plan.CircuitID, len(plan.Partitions))
+			}
+			checkPlanSatisfied(t, plan)
+		})
+	}
+
+	// Bad requests: InvalidArgument naming what is wrong.
+	bad := []struct {
+		name string
+		req  engine.Request
+		want string
+	}{
+		{"winning as window", postRequest(engine.KindWindowPoStPartition, win.Request), "registered_proof"},
+		{"wrong partition index (V1)", func() engine.Request {
+			r := postRequest(engine.KindWindowPoStPartition, wdpV1.Request)
+			r.PartitionIndex = 0
+			return r
+		}(), "challenge"},
+		{"flipped randomness", func() engine.Request {
+			r := postRequest(engine.KindWinningPoSt, win.Request)
+			r.Randomness = append([]byte(nil), r.Randomness...)
+			r.Randomness[0] ^= 1
+			return r
+		}(), ""},
+		{"truncated vanilla", func() engine.Request {
+			r := postRequest(engine.KindWinningPoSt, win.Request)
+			r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]}
+			return r
+		}(), "vanilla"},
+		{"snap comm_r_new flipped", func() engine.Request {
+			r := snapRequest(snap)
+			r.CommRNew = append([]byte(nil), r.CommRNew...)
+			r.CommRNew[0] ^= 1
+			return r
+		}(), ""},
+		{"snap missing partition", func() engine.Request {
+			r := snapRequest(snap)
+			r.VanillaProofs = nil
+			return r
+		}(), "empty vanilla"},
+		{"unknown kind", engine.Request{Kind: 9, VanillaProofs: [][]byte{{1}}}, "proof kind"},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New().Plan(ctx, &tc.req)
+			if !errors.Is(err, engine.ErrInvalidRequest) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want ErrInvalidRequest mentioning %q", err, tc.want)
+			}
+			t.Log(err)
+		})
+	}
+}
