@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -98,6 +100,7 @@ func (o *checkOptions) run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer limitHeap(hint)()
 	var want [][]fr.Element // the verifier's inputs, when the request was accepted
 	if plan != nil {
 		want = plan.PublicInputs
@@ -116,6 +119,21 @@ func (o *checkOptions) run(ctx context.Context, w io.Writer) error {
 		fmt.Fprintln(w, "FAILED: the request is refused")
 	}
 	return exitError{1}
+}
+
+// limitHeap sets a soft memory limit of the witness of one partition of
+// shape hint, plus a quarter and 1 GiB, until the returned function
+// restores the previous one. The witness is nearly all the live heap, and
+// without a limit the collector lets the gadgets' garbage grow the heap
+// to twice it (a 32 GiB partition: 8.3 GB peak for a 4.2 GB witness).
+// GOMEMLIMIT, when set, is left alone.
+func limitHeap(hint r1cs.Shape) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	witness := int64(hint.Inputs+hint.Aux) * fr.Bytes
+	prev := debug.SetMemoryLimit(witness + witness/4 + 1<<30)
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // checkPartitions checks the given partitions one after the other, prints
