@@ -172,4 +172,3 @@ func TestPlanPoRepRefusesNonInteractive(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
-

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
+	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/engine"
 )
 
@@ -37,11 +37,6 @@ func (p productionPlanner) Plan(ctx context.Context, req *engine.Request) (*engi
 }
 
 // isSyntheticDescriptor reports whether the registry would take b as a
-// synthetic job descriptor (well-formed or not): a JSON object naming the
-// "synthetic" member. It is the registry's own test, so nothing the
-// registry would plan as synthetic gets past productionPlanner. A Curio
-// envelope cannot match: its only string values are base64.
-func isSyntheticDescriptor(b []byte) bool {
-	t := bytes.TrimSpace(b)
-	return len(t) > 0 && t[0] == '{' && bytes.Contains(t, []byte(`"synthetic"`))
-}
+// synthetic job descriptor (well-formed or not): the registry's own test,
+// so nothing it would plan as synthetic gets past productionPlanner.
+func isSyntheticDescriptor(b []byte) bool { return circuits.IsSynthetic(b) }
