@@ -83,31 +83,53 @@ func TestSumAffineG2(t *testing.T) {
 			t.Errorf("n=%d: batched affine G2 sum differs from the Jacobian sum", n)
 		}
 	}
-	// Through sumG2 with several goroutines and blocks.
-	pts := randG2(r, 300)
-	idx := make([]uint32, 9000)
-	want := infinityG2()
-	for i := range idx {
-		idx[i] = uint32(r.IntN(len(pts)))
-		want.AddMixed(&pts[idx[i]])
-	}
-	if got := sumG2(pts, idx, 3); !got.Equal(&want) {
-		t.Error("sumG2 differs from the Jacobian sum")
+	// Through sumOnes with several goroutines and blocks.
+	pts := randG2(r, 9000)
+	ones, want := randomOnes(r, pts, infinityG2(), 0.7)
+	if got := sumOnes(pts, ones, 3, infinityG2(), &g2Scratches); !got.Equal(&want) {
+		t.Error("sumOnes in G2 differs from the Jacobian sum")
 	}
 }
 
-func TestSumG1Blocks(t *testing.T) {
-	r := rand.New(rand.NewPCG(17, 18))
-	pts := randG1(r, 500)
-	idx := make([]uint32, 3*onesBlock+77)
-	want := infinityG1()
-	for i := range idx {
-		idx[i] = uint32(r.IntN(len(pts)))
-		want.AddMixed(&pts[idx[i]])
-	}
-	for _, tasks := range []int{1, 2, 5} {
-		if got := sumG1(pts, idx, tasks); !got.Equal(&want) {
-			t.Errorf("tasks=%d: sumG1 differs from the Jacobian sum", tasks)
+// randomOnes sets each bit of a bitmap over pts with probability p and
+// returns it with the Jacobian sum of the points it selects.
+func randomOnes[P, J any, PJ interface {
+	*J
+	AddMixed(*P) *J
+}](r *rand.Rand, pts []P, identity J, p float64) ([]uint32, J) {
+	ones := make([]uint32, (len(pts)+31)/32)
+	want := identity
+	for i := range pts {
+		if r.Float64() < p {
+			ones[i/32] |= 1 << (i % 32)
+			PJ(&want).AddMixed(&pts[i])
 		}
+	}
+	return ones, want
+}
+
+func TestSumOnesBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	pts := progression(3*onesBlock + 2077)
+	for _, p := range []float64{0, 0.01, 0.9, 1} {
+		ones, want := randomOnes(r, pts, infinityG1(), p)
+		for _, tasks := range []int{1, 2, 5} {
+			if got := sumOnes(pts, ones, tasks, infinityG1(), &g1Scratches); !got.Equal(&want) {
+				t.Errorf("p=%.2f tasks=%d: sumOnes differs from the Jacobian sum", p, tasks)
+			}
+		}
+	}
+	// The ones clustered in one corner: the ranges follow the bits.
+	ones := make([]uint32, (len(pts)+31)/32)
+	want := infinityG1()
+	for i := len(pts) - 3000; i < len(pts); i++ {
+		ones[i/32] |= 1 << (i % 32)
+		want.AddMixed(&pts[i])
+	}
+	if cuts := onesRanges(ones, 3); len(cuts) != 3 || cuts[1] == cuts[2] {
+		t.Errorf("ranges %v do not split 3000 clustered bits in two", cuts)
+	}
+	if got := sumOnes(pts, ones, 3, infinityG1(), &g1Scratches); !got.Equal(&want) {
+		t.Error("clustered ones: sumOnes differs from the Jacobian sum")
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/cuzk-project/cuzk/device/internal/split"
 )
 
 // largeBench gates the 2^20 benchmarks (minutes on a small machine):
@@ -79,7 +80,7 @@ func BenchmarkMSMG1(b *testing.B) {
 				if _, err := d.msmG1(pts, sc); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := multiExpG1(context.Background(), pts, sc, d.tasks()); err != nil {
+				if _, err := multiExp(context.Background(), pts, sc, d.tasks(), infinityG1()); err != nil {
 					b.Fatal(err)
 				}
 				var ours, theirs time.Duration
@@ -146,29 +147,34 @@ func BenchmarkParts(b *testing.B) {
 	pts := points(n)
 	sc := bitHeavy(rand.New(rand.NewPCG(2, uint64(n))), n)
 	d := New(0)
-	q := g1Query{all: pts}
-	d.newSplit(&q.split, tally(sc, nil))
-	q.walk(sc, nil, 0)
 	t := d.tasks()
-	q.bases, q.owned = d.compactG1(pts, &q.split, t)
+	g := d.g1Group()
+	spans := []split.Span{{Vals: sc}}
+	var s sorted
+	d.sort(&s, spans, t)
+	bases, _ := compact(g, pts, s.tail, t)
 	b.Run("ones", func(b *testing.B) {
 		for b.Loop() {
-			sumG1(pts, q.ones, t)
+			sumOnes(pts, s.ones, t, infinityG1(), &g1Scratches)
 		}
-		b.ReportMetric(float64(len(q.ones)), "points")
+		n := 0
+		for _, w := range s.ones {
+			n += bits.OnesCount32(w)
+		}
+		b.ReportMetric(float64(n), "points")
 	})
 	b.Run("tail", func(b *testing.B) {
 		for b.Loop() {
-			multiExpG1(context.Background(), q.bases, q.scalars, t)
+			multiExp(context.Background(), bases, s.scalars, t, infinityG1())
 		}
-		b.ReportMetric(float64(len(q.scalars)), "points")
+		b.ReportMetric(float64(len(s.scalars)), "points")
 	})
 	b.Run("split", func(b *testing.B) {
 		for b.Loop() {
-			var s split
-			d.newSplit(&s, tally(sc, nil))
-			s.walk(sc, nil, 0)
-			d.compactG1(pts, &s, t)
+			var s sorted
+			d.sort(&s, spans, t)
+			compact(g, pts, s.tail, t)
+			d.unsort(&s)
 		}
 	})
 }
@@ -194,7 +200,7 @@ func BenchmarkChunkedTail(b *testing.B) {
 			defer func(c int) { tailChunkG1 = c }(tailChunkG1)
 			tailChunkG1 = chunk
 			for b.Loop() {
-				if _, err := d.chunkedG1(context.Background(), all, idx, sc, t); err != nil {
+				if _, err := chunked(context.Background(), d.g1Group(), all, idx, sc, t); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/device/internal/split"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
@@ -74,9 +75,9 @@ func (d *Device) tasks() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// g1Query is one G1 MSM, ready to run: Σ bases[ones] + MSM(tail).
+// g1Query is one G1 MSM, ready to run: Σ all[ones] + MSM(tail).
 type g1Query struct {
-	split
+	sorted
 	all   []bls12381.G1Affine // the query's bases (for the ones)
 	bases []bls12381.G1Affine // compacted tail bases
 	owned bool                // bases came from the pool
@@ -114,76 +115,25 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	}
 	m := r1cs.DomainSize(len(a.A))
 	w := &prepared{a: a, p: p, m: m}
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		d.newSplit(&w.l.split, tally(a.Aux, nil))
-		w.l.walk(a.Aux, nil, 0)
-		w.l.all = p.L
-	})
-	wg.Go(func() {
-		d.newSplit(&w.aq.split, tally(a.Input, nil).plus(tally(a.Aux, a.ADensityAux)))
-		c := w.aq.walk(a.Input, nil, 0)
-		w.aq.walk(a.Aux, a.ADensityAux, c)
-		w.aq.all = p.A
-	})
-	wg.Go(func() {
-		d.newSplit(&w.b1.split, tally(a.Input, a.BDensityInput).plus(tally(a.Aux, a.BDensityAux)))
-		c := w.b1.walk(a.Input, a.BDensityInput, 0)
-		w.b1.walk(a.Aux, a.BDensityAux, c)
-		w.b1.all = p.BG1
-	})
-	wg.Wait()
-
 	t := d.tasks()
-	for _, q := range []*g1Query{&w.l, &w.aq, &w.b1} {
-		q.bases, q.owned = d.compactG1(q.all, &q.split, t)
+	g := d.g1Group()
+	// The scalars of L, A and B in base order.
+	for _, q := range []struct {
+		q     *g1Query
+		all   []bls12381.G1Affine
+		spans []split.Span
+	}{
+		{&w.l, p.L, []split.Span{{Vals: a.Aux}}},
+		{&w.aq, p.A, []split.Span{{Vals: a.Input}, {Vals: a.Aux, Density: a.ADensityAux}}},
+		{&w.b1, p.BG1, []split.Span{{Vals: a.Input, Density: a.BDensityInput}, {Vals: a.Aux, Density: a.BDensityAux}}},
+	} {
+		d.sort(&q.q.sorted, q.spans, t)
+		q.q.all = q.all
+		q.q.bases, q.q.owned = compact(g, q.all, q.q.tail, t)
 	}
-	w.b2, w.b2o = d.compactG2(p.BG2, &w.b1.split, t)
+	w.b2, w.b2o = compact(d.g2Group(), p.BG2, w.b1.tail, t)
 	d.observe(PhasePrepare, &start)
 	return w, nil
-}
-
-// newSplit gives s pooled buffers with room for the counted ones and tail
-// (sized exactly: on a bit-heavy witness, room for every scalar would
-// nearly double Prepare's memory).
-func (d *Device) newSplit(s *split, n counts) {
-	s.ones = d.u32.get(n.ones)[:0]
-	s.tail = d.u32.get(n.tail)[:0]
-	s.scalars = d.scalars.get(n.tail)[:0]
-}
-
-// compactG1 returns the tail's bases next to each other: a subslice of all
-// when they already are, a pooled copy (owned) when the tail fits in one
-// chunk, and nil when it does not (Run then gathers chunk by chunk).
-func (d *Device) compactG1(all []bls12381.G1Affine, s *split, tasks int) ([]bls12381.G1Affine, bool) {
-	if s.contiguous() {
-		if len(s.tail) == 0 {
-			return nil, false
-		}
-		return all[s.tail[0] : int(s.tail[0])+len(s.tail)], false
-	}
-	if len(s.tail) > tailChunkG1 {
-		return nil, false
-	}
-	dst := d.g1.get(len(s.tail))
-	gather(dst, all, s.tail, tasks)
-	return dst, true
-}
-
-// compactG2 is compactG1 for B_G2.
-func (d *Device) compactG2(all []bls12381.G2Affine, s *split, tasks int) ([]bls12381.G2Affine, bool) {
-	if s.contiguous() {
-		if len(s.tail) == 0 {
-			return nil, false
-		}
-		return all[s.tail[0] : int(s.tail[0])+len(s.tail)], false
-	}
-	if len(s.tail) > tailChunkG2 {
-		return nil, false
-	}
-	dst := d.g2.get(len(s.tail))
-	gather(dst, all, s.tail, tasks)
-	return dst, true
 }
 
 // Run computes H and the H, L, A and B_G1 sums. It drops a, b and c from
@@ -217,7 +167,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		return fail(err)
 	}
 	d.observe(PhaseHFFT, &start)
-	r.sums.H, err = multiExpG1(ctx, w.p.H, h, t)
+	r.sums.H, err = multiExp(ctx, w.p.H, h, t, infinityG1())
 	done()
 	if err != nil {
 		return fail(err)
@@ -232,7 +182,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
-		s, err := d.sum(ctx, q.q, t)
+		s, err := sum(ctx, d.g1Group(), &q.q.sorted, q.q.all, q.q.bases, t)
 		if err != nil {
 			return fail(err)
 		}
@@ -240,23 +190,6 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		d.observe(q.ph, &start)
 	}
 	return r, nil
-}
-
-// sum is Σ all[ones] + MSM(tail bases, scalars).
-func (d *Device) sum(ctx context.Context, q *g1Query, tasks int) (bls12381.G1Jac, error) {
-	var s bls12381.G1Jac
-	var err error
-	if q.bases == nil && len(q.tail) > 0 { // left uncompacted by Prepare
-		s, err = d.chunkedG1(ctx, q.all, q.tail, q.scalars, tasks)
-	} else {
-		s, err = multiExpG1(ctx, q.bases, q.scalars, tasks)
-	}
-	if err != nil {
-		return s, err
-	}
-	ones := sumG1(q.all, q.ones, tasks)
-	s.AddAssign(&ones)
-	return s, nil
 }
 
 // Finish computes the B_G2 sum and returns the proof's sums.
@@ -275,18 +208,10 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	t := d.tasks()
 	w := r.w
 	start := time.Now()
-	var b2 bls12381.G2Jac
-	var err error
-	if w.b2 == nil && len(w.b1.tail) > 0 { // left uncompacted by Prepare
-		b2, err = chunkedG2(ctx, &d.g2, w.p.BG2, w.b1.tail, w.b1.scalars, t)
-	} else {
-		b2, err = multiExpG2(ctx, w.b2, w.b1.scalars, t)
-	}
+	b2, err := sum(ctx, d.g2Group(), &w.b1.sorted, w.p.BG2, w.b2, t)
 	if err != nil {
 		return nil, err
 	}
-	ones := sumG2(w.p.BG2, w.b1.ones, t)
-	b2.AddAssign(&ones)
 	r.sums.B2 = b2
 	d.observe(PhaseB2MSM, &start)
 	sums := r.sums
@@ -296,9 +221,7 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 // release returns w's buffers to the pools; w must not be used after.
 func (d *Device) release(w *prepared) {
 	for _, q := range []*g1Query{&w.l, &w.aq, &w.b1} {
-		d.u32.put(q.ones)
-		d.u32.put(q.tail)
-		d.scalars.put(q.scalars)
+		d.unsort(&q.sorted)
 		if q.owned {
 			d.g1.put(q.bases)
 		}

@@ -154,7 +154,7 @@ func paramsFor(r *rand.Rand, a *groth16.Assignment) *groth16.Params {
 	}
 }
 
-// naiveSums computes the sums by definition (filecoin-proofs.md §5.5) with
+// naiveSums computes the sums by definition (groth16.Sums) with
 // the slow H; call it before the device drops a, b, c.
 func naiveSums(t *testing.T, a *groth16.Assignment, p *groth16.Params) groth16.Sums {
 	var s groth16.Sums
@@ -436,7 +436,7 @@ func TestDeviceChunkedTail(t *testing.T) {
 }
 
 // TestPrepareAllocatesWhatItUses checks that Prepare, on a fresh device,
-// allocates little more than the split it builds: the indices of the ones,
+// allocates little more than the split it builds: the bitmap of the ones,
 // the indices and scalars of the tail, and the gathered tail bases. Buffers
 // sized for every scalar of a query (when three quarters are 0 or 1) would
 // nearly double it.

@@ -1,7 +1,8 @@
 // Package cpu is the embedded groth16.Device: it computes a proof's MSM
 // sums on the CPU with gnark-crypto.
 //
-// H follows bellperson exactly (filecoin-proofs.md §5.3–5.4): m is the
+// H follows bellperson exactly (src/domain.rs, and execute_fft in
+// src/groth16/prover/native.rs): m is the
 // smallest power of two ≥ the number of rows, ω is gnark's (= blstrs')
 // 2^log m-th root of unity, the coset shift is 7, and the m − 1 scalars of
 // the H MSM are H's coefficients in natural order. gnark's DIF transforms
@@ -10,10 +11,12 @@
 // iFFT(DIF) → bit reversal.
 //
 // The L, A and B queries are walked in step with bellperson's densities
-// (§5.5): a base is consumed only where the density bit is set. Each MSM is
-// split by scalar value: zeros are skipped, ones are summed by plain point
-// additions, and only the remaining scalars go to a Pippenger MSM
-// (gnark-crypto's MultiExp) over compacted bases.
+// (a base is consumed only where the density bit is set: L is dense, A
+// takes the inputs and the A-dense aux, B the B-dense inputs and aux).
+// Each MSM is split by scalar value (device/internal/split, shared with the
+// CUDA device): zeros are skipped, ones (a bitmap over the bases) are
+// summed by batched affine additions, and only the remaining scalars go to
+// a Pippenger MSM (gnark-crypto's MultiExp) over compacted bases.
 //
 // Memory. gnark's MultiExp wants its bases next to each other, so the
 // bases of the remaining scalars (about a quarter of L, A and B on a PoRep
@@ -25,11 +28,11 @@
 // flight instead of about 9 GiB per proof (3 GiB each for L and A, 0.8 GiB
 // for B_G1, 1.6 GiB for B_G2). The price is one bucket reduction per chunk:
 // about 1.5 % more additions at 2^22-point chunks by gnark's cost model
-// (measured upper bound: chunks of 2^18 over a 2^20 tail, 3.48 s against
-// 3.27 s, BenchmarkChunkedTail). For the same reason no MultiExp call takes
+// (BenchmarkChunkedTail measures an upper bound; docs/gpu-notes.md has the
+// numbers). For the same reason no MultiExp call takes
 // more than 2^24 points: MultiExp allocates 34 bytes of digits per point,
-// 4.3 GiB for H at 2^27 points (≈ 0.4 % more additions). The split's index
-// and scalar buffers are sized by a counting pass, not for every scalar.
+// 4.3 GiB for H at 2^27 points (≈ 0.4 % more additions). The split's tail
+// buffers are sized by a counting pass, not for every scalar.
 // Scattered index lists fed straight to a Pippenger MSM would avoid the
 // copy altogether but need an MSM of our own. Run and Finish check their
 // context between MultiExp calls.

@@ -12,8 +12,8 @@ import (
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
-// rootOfUnity is blstrs' ROOT_OF_UNITY = 7^((r−1)/2^32) (filecoin-proofs.md
-// §1.1), written out so the test does not take ω from gnark.
+// rootOfUnity is blstrs' ROOT_OF_UNITY = 7^((r−1)/2^32) (src/scalar.rs),
+// written out so the test does not take ω from gnark.
 const rootOfUnity = "10238227357739495823651030575849232062558860180284477541189508159991286009131"
 
 // omega is bellperson's ω for a domain of m = 2^k: ROOT_OF_UNITY^(2^(32−k)).

@@ -7,116 +7,21 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/device/internal/split"
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
-// minChunk is the fewest additions worth a goroutine.
-const minChunk = 1024
-
-// chunks splits n items into at most tasks ranges of at least minChunk.
-func chunks(n, tasks int) int {
-	k := n / minChunk
-	if k > tasks {
-		k = tasks
-	}
-	if k < 1 {
-		k = 1
-	}
-	return k
-}
-
-// onesBlock is how many points one goroutine gathers and reduces at a time.
-const onesBlock = 8192
-
-// g1Scratch is one goroutine's buffers for sumAffineG1.
-type g1Scratch struct {
-	pts      [onesBlock]bls12381.G1Affine
-	den, pre [onesBlock / 2]fp.Element
-}
-
-var g1Scratches = sync.Pool{New: func() any { return new(g1Scratch) }}
-
-// sumG1 returns Σ bases[i] for i in idx, by batched affine additions.
-func sumG1(bases []bls12381.G1Affine, idx []uint32, tasks int) bls12381.G1Jac {
-	k := chunks(len(idx), tasks)
-	parts := make([]bls12381.G1Jac, k)
-	var wg sync.WaitGroup
-	for t := 0; t < k; t++ {
-		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
-		wg.Go(func() {
-			acc := infinityG1()
-			s := g1Scratches.Get().(*g1Scratch)
-			for b := lo; b < hi; b += onesBlock {
-				e := min(b+onesBlock, hi)
-				pts := s.pts[:e-b]
-				for j, i := range idx[b:e] {
-					pts[j] = bases[i]
-				}
-				sumAffineG1(&acc, pts, s.den[:], s.pre[:])
-			}
-			g1Scratches.Put(s)
-			parts[t] = acc
-		})
-	}
-	wg.Wait()
-	for t := 1; t < k; t++ {
-		parts[0].AddAssign(&parts[t])
-	}
-	return parts[0]
-}
-
-// g2Scratch is one goroutine's buffers for sumAffineG2.
-type g2Scratch struct {
-	pts      [onesBlock / 2]bls12381.G2Affine
-	den, pre [onesBlock / 4]bls12381.E2
-}
-
-var g2Scratches = sync.Pool{New: func() any { return new(g2Scratch) }}
-
-// sumG2 returns Σ bases[i] for i in idx, by batched affine additions.
-func sumG2(bases []bls12381.G2Affine, idx []uint32, tasks int) bls12381.G2Jac {
-	k := chunks(len(idx), tasks)
-	parts := make([]bls12381.G2Jac, k)
-	var wg sync.WaitGroup
-	for t := 0; t < k; t++ {
-		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
-		wg.Go(func() {
-			acc := infinityG2()
-			s := g2Scratches.Get().(*g2Scratch)
-			for b := lo; b < hi; b += len(s.pts) {
-				e := min(b+len(s.pts), hi)
-				pts := s.pts[:e-b]
-				for j, i := range idx[b:e] {
-					pts[j] = bases[i]
-				}
-				sumAffineG2(&acc, pts, s.den[:], s.pre[:])
-			}
-			g2Scratches.Put(s)
-			parts[t] = acc
-		})
-	}
-	wg.Wait()
-	for t := 1; t < k; t++ {
-		parts[0].AddAssign(&parts[t])
-	}
-	return parts[0]
-}
-
-// gather copies bases[idx[i]] into dst[i], in parallel.
-func gather[P any](dst, bases []P, idx []uint32, tasks int) {
-	k := chunks(len(idx), tasks)
-	var wg sync.WaitGroup
-	for t := 0; t < k; t++ {
-		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				dst[i] = bases[idx[i]]
-			}
-		})
-	}
-	wg.Wait()
+// jacobian is what the MSM code needs of a group's Jacobian points J
+// (bls12381.G1Jac, G2Jac) over affine bases A: the code is written once
+// for both groups. Its hot loops (MultiExp, the batched affine additions)
+// are gnark-crypto's or concrete per group; what goes through the type
+// parameters runs once per MultiExp call or per block.
+type jacobian[J, A any] interface {
+	*J
+	AddAssign(*J) *J
+	MultiExp(points []A, scalars []fr.Element, config ecc.MultiExpConfig) (*J, error)
 }
 
 func infinityG1() bls12381.G1Jac {
@@ -139,45 +44,29 @@ func infinityG2() bls12381.G2Jac {
 // one more bucket reduction per 2^24 points (≈ 0.4 % more additions).
 var msmMaxPoints = 1 << 24
 
-// multiExpG1 is gnark's MultiExp, at most msmMaxPoints at a time, with the
+// multiExp is gnark's MultiExp, at most msmMaxPoints at a time, with
 // identity for no points. It stops between calls once ctx is done.
-func multiExpG1(ctx context.Context, bases []bls12381.G1Affine, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
-	acc := infinityG1()
+func multiExp[J, A any, PJ jacobian[J, A]](ctx context.Context, bases []A, scalars []fr.Element, tasks int, identity J) (J, error) {
+	acc := identity
 	if len(bases) != len(scalars) {
-		return acc, fmt.Errorf("%w: G1 MSM over %d bases and %d scalars", groth16.ErrAssignmentMismatch, len(bases), len(scalars))
+		return acc, fmt.Errorf("%w: MSM over %d bases and %d scalars", groth16.ErrAssignmentMismatch, len(bases), len(scalars))
 	}
 	for lo := 0; lo < len(scalars); lo += msmMaxPoints {
 		if err := ctx.Err(); lo > 0 && err != nil {
 			return acc, err
 		}
 		hi := min(lo+msmMaxPoints, len(scalars))
-		var r bls12381.G1Jac
-		if _, err := r.MultiExp(bases[lo:hi], scalars[lo:hi], msmConfig(tasks)); err != nil {
-			return acc, fmt.Errorf("cpu: G1 MSM over %d points: %w", hi-lo, err)
+		var r J
+		if _, err := PJ(&r).MultiExp(bases[lo:hi], scalars[lo:hi], msmConfig(tasks)); err != nil {
+			return acc, fmt.Errorf("cpu: MSM over %d points: %w", hi-lo, err)
 		}
-		acc.AddAssign(&r)
+		PJ(&acc).AddAssign(&r)
 	}
 	return acc, nil
 }
 
-// multiExpG2 is multiExpG1 in G2.
-func multiExpG2(ctx context.Context, bases []bls12381.G2Affine, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
-	acc := infinityG2()
-	if len(bases) != len(scalars) {
-		return acc, fmt.Errorf("%w: G2 MSM over %d bases and %d scalars", groth16.ErrAssignmentMismatch, len(bases), len(scalars))
-	}
-	for lo := 0; lo < len(scalars); lo += msmMaxPoints {
-		if err := ctx.Err(); lo > 0 && err != nil {
-			return acc, err
-		}
-		hi := min(lo+msmMaxPoints, len(scalars))
-		var r bls12381.G2Jac
-		if _, err := r.MultiExp(bases[lo:hi], scalars[lo:hi], msmConfig(tasks)); err != nil {
-			return acc, fmt.Errorf("cpu: G2 MSM over %d points: %w", hi-lo, err)
-		}
-		acc.AddAssign(&r)
-	}
-	return acc, nil
+func msmConfig(tasks int) ecc.MultiExpConfig {
+	return ecc.MultiExpConfig{NbTasks: min(2*tasks, 1024)}
 }
 
 // A query's tail (the bases of its scalars other than 0 and 1) is copied
@@ -193,53 +82,77 @@ var (
 	tailChunkG2 = 1 << 21 // × 192 B = 384 MiB
 )
 
-// chunkedG1 is Σ scalars[i]·all[idx[i]], gathering at most tailChunkG1
-// bases at a time.
-func (d *Device) chunkedG1(ctx context.Context, all []bls12381.G1Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G1Jac, error) {
-	buf := d.g1.get(min(len(idx), tailChunkG1))
-	defer d.g1.put(buf)
-	acc := infinityG1()
+// group is what the MSM code needs to know of G1 or G2 beyond its types.
+type group[J, A any] struct {
+	identity  J
+	chunk     int        // tailChunkG1, tailChunkG2
+	bufs      *pool[A]   // gather buffers
+	scratches *sync.Pool // of scratch[A, J], for the ones
+}
+
+func (d *Device) g1Group() group[bls12381.G1Jac, bls12381.G1Affine] {
+	return group[bls12381.G1Jac, bls12381.G1Affine]{infinityG1(), tailChunkG1, &d.g1, &g1Scratches}
+}
+
+func (d *Device) g2Group() group[bls12381.G2Jac, bls12381.G2Affine] {
+	return group[bls12381.G2Jac, bls12381.G2Affine]{infinityG2(), tailChunkG2, &d.g2, &g2Scratches}
+}
+
+// compact returns the tail's bases next to each other: a subslice of all
+// when they already are, a pooled copy (owned) when the tail fits in one
+// chunk, and nil when it does not (the sum then gathers chunk by chunk).
+func compact[J, A any](g group[J, A], all []A, tail []uint32, tasks int) ([]A, bool) {
+	if split.Contiguous(tail) {
+		if len(tail) == 0 {
+			return nil, false
+		}
+		return all[tail[0] : int(tail[0])+len(tail)], false
+	}
+	if len(tail) > g.chunk {
+		return nil, false
+	}
+	dst := g.bufs.get(len(tail))
+	gather(dst, all, tail, tasks)
+	return dst, true
+}
+
+// chunked is Σ scalars[i]·all[idx[i]], gathering at most g.chunk bases at
+// a time.
+func chunked[J, A any, PJ jacobian[J, A]](ctx context.Context, g group[J, A], all []A, idx []uint32, scalars []fr.Element, tasks int) (J, error) {
+	buf := g.bufs.get(min(len(idx), g.chunk))
+	defer g.bufs.put(buf)
+	acc := g.identity
 	for lo := 0; lo < len(idx); lo += len(buf) {
 		if err := ctx.Err(); lo > 0 && err != nil {
 			return acc, err
 		}
 		hi := min(lo+len(buf), len(idx))
 		gather(buf[:hi-lo], all, idx[lo:hi], tasks)
-		s, err := multiExpG1(ctx, buf[:hi-lo], scalars[lo:hi], tasks)
+		s, err := multiExp[J, A, PJ](ctx, buf[:hi-lo], scalars[lo:hi], tasks, g.identity)
 		if err != nil {
 			return acc, err
 		}
-		acc.AddAssign(&s)
+		PJ(&acc).AddAssign(&s)
 	}
 	return acc, nil
 }
 
-// chunkedG2 is chunkedG1 in G2, with its gather buffer from bufs.
-func chunkedG2(ctx context.Context, bufs *pool[bls12381.G2Affine], all []bls12381.G2Affine, idx []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
-	buf := bufs.get(min(len(idx), tailChunkG2))
-	defer bufs.put(buf)
-	acc := infinityG2()
-	for lo := 0; lo < len(idx); lo += len(buf) {
-		if err := ctx.Err(); lo > 0 && err != nil {
-			return acc, err
-		}
-		hi := min(lo+len(buf), len(idx))
-		gather(buf[:hi-lo], all, idx[lo:hi], tasks)
-		s, err := multiExpG2(ctx, buf[:hi-lo], scalars[lo:hi], tasks)
-		if err != nil {
-			return acc, err
-		}
-		acc.AddAssign(&s)
+// sum is Σ all[ones] + Σ scalars[i]·all[tail[i]] for the split s, with the
+// tail's bases compacted (nil: gathered chunk by chunk).
+func sum[J, A any, PJ jacobian[J, A]](ctx context.Context, g group[J, A], s *sorted, all, compacted []A, tasks int) (J, error) {
+	var acc J
+	var err error
+	if compacted == nil && len(s.tail) > 0 { // left uncompacted by Prepare
+		acc, err = chunked[J, A, PJ](ctx, g, all, s.tail, s.scalars, tasks)
+	} else {
+		acc, err = multiExp[J, A, PJ](ctx, compacted, s.scalars, tasks, g.identity)
 	}
+	if err != nil {
+		return acc, err
+	}
+	ones := sumOnes[A, J, PJ](all, s.ones, tasks, g.identity, g.scratches)
+	PJ(&acc).AddAssign(&ones)
 	return acc, nil
-}
-
-func msmConfig(tasks int) ecc.MultiExpConfig {
-	n := 2 * tasks
-	if n > 1024 {
-		n = 1024
-	}
-	return ecc.MultiExpConfig{NbTasks: n}
 }
 
 // msmG1 is Σ scalars[i]·bases[i] through the 0/1 split, the way Prepare and
@@ -249,47 +162,42 @@ func (d *Device) msmG1(bases []bls12381.G1Affine, scalars []fr.Element) (bls1238
 		return bls12381.G1Jac{}, fmt.Errorf("%w: %d bases for %d scalars", groth16.ErrAssignmentMismatch, len(bases), len(scalars))
 	}
 	t := d.tasks()
-	q := g1Query{all: bases}
-	d.newSplit(&q.split, tally(scalars, nil))
-	q.walk(scalars, nil, 0)
-	q.bases, q.owned = d.compactG1(bases, &q.split, t)
-	s, err := d.sum(context.Background(), &q, t)
-	d.u32.put(q.ones)
-	d.u32.put(q.tail)
-	d.scalars.put(q.scalars)
-	if q.owned {
-		d.g1.put(q.bases)
+	g := d.g1Group()
+	var s sorted
+	d.sort(&s, []split.Span{{Vals: scalars}}, t)
+	compacted, owned := compact(g, bases, s.tail, t)
+	r, err := sum(context.Background(), g, &s, bases, compacted, t)
+	d.unsort(&s)
+	if owned {
+		d.g1.put(compacted)
 	}
-	return s, err
+	return r, err
 }
 
 // sharedG2 holds the gather buffers of SumG2.
 var sharedG2 pool[bls12381.G2Affine]
 
-// SumG2 is the B_G2 sum of a 0/1 split computed the way this device's Run
-// computes it: Σ bases[i] for i in ones, by batched affine additions, plus
-// Σ scalars[j]·bases[tail[j]], by gnark's MultiExp over at most 2^21
-// gathered bases at a time. Another device's Finish (device/cuda) uses it, so
-// that B_G2 has one implementation.
+// SumG2 is the B_G2 sum of a 0/1 split computed the way this device's
+// Finish computes it: Σ bases[b] over the set bits b of ones (bit b of word
+// b/32), by batched affine additions, plus Σ scalars[j]·bases[tail[j]], by
+// gnark's MultiExp over at most 2^21 gathered bases at a time. Another
+// device's Finish (device/cuda) uses it, so that B_G2 has one
+// implementation.
 func SumG2(ctx context.Context, bases []bls12381.G2Affine, ones, tail []uint32, scalars []fr.Element, tasks int) (bls12381.G2Jac, error) {
 	if len(tail) != len(scalars) {
 		return infinityG2(), fmt.Errorf("%w: G2 tail of %d bases and %d scalars", groth16.ErrAssignmentMismatch, len(tail), len(scalars))
 	}
-	for _, idx := range [][]uint32{ones, tail} {
-		for _, i := range idx {
-			if int(i) >= len(bases) {
-				return infinityG2(), fmt.Errorf("%w: G2 base index %d of %d bases", groth16.ErrAssignmentMismatch, i, len(bases))
-			}
+	if len(ones) != split.Words(len(bases)) {
+		return infinityG2(), fmt.Errorf("%w: a bitmap of %d words for %d G2 bases", groth16.ErrAssignmentMismatch, len(ones), len(bases))
+	}
+	if r := len(bases) % 32; r != 0 && ones[len(ones)-1]>>uint(r) != 0 {
+		return infinityG2(), fmt.Errorf("%w: ones beyond the %d G2 bases", groth16.ErrAssignmentMismatch, len(bases))
+	}
+	for _, i := range tail {
+		if int(i) >= len(bases) {
+			return infinityG2(), fmt.Errorf("%w: G2 base index %d of %d bases", groth16.ErrAssignmentMismatch, i, len(bases))
 		}
 	}
-	if tasks < 1 {
-		tasks = 1
-	}
-	acc, err := chunkedG2(ctx, &sharedG2, bases, tail, scalars, tasks)
-	if err != nil {
-		return acc, err
-	}
-	s := sumG2(bases, ones, tasks)
-	acc.AddAssign(&s)
-	return acc, nil
+	g := group[bls12381.G2Jac, bls12381.G2Affine]{infinityG2(), tailChunkG2, &sharedG2, &g2Scratches}
+	return sum(ctx, g, &sorted{ones: ones, tail: tail, scalars: scalars}, bases, nil, max(tasks, 1))
 }

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
@@ -114,7 +115,8 @@ func TestNTT(t *testing.T) {
 	}
 }
 
-// cpuH is bellperson's H computed with gnark's fft (filecoin-proofs.md §8).
+// cpuH is bellperson's H computed with gnark's fft (its DIF output is
+// bit-reversed, its inverse includes ×1/m and, on the coset, ×g^−i).
 func cpuH(a, b, c []fr.Element, m int) []fr.Element {
 	dom := fft.NewDomain(uint64(m))
 	pad := func(v []fr.Element) []fr.Element {
@@ -414,5 +416,41 @@ func TestTwoWorkers(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestRunAfterClose: a Run that finds its device closed returns ErrClosed
+// and frees the job's pinned buffers (the drained pool keeps none).
+func TestRunAfterClose(t *testing.T) {
+	d := gpu(t)
+	c, err := synthetic.New(synthetic.Default(300))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := groth16.Setup(c, []byte("run after close"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := groth16.Synthesize(c, r1cs.Shape{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wp, err := d.Prepare(context.Background(), a, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := wp.(*prepared)
+	d.Close()
+	if _, err := d.Run(context.Background(), w); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Run after Close: err = %v, want ErrClosed", err)
+	}
+	if w.ab.p != nil || w.st[0].bits.p != nil || w.st[2].idx.p != nil {
+		t.Fatal("the job still holds pinned buffers")
+	}
+	d.pool.mu.Lock()
+	kept := len(d.pool.free)
+	d.pool.mu.Unlock()
+	if kept != 0 {
+		t.Fatalf("the drained pool kept %d buffers", kept)
 	}
 }

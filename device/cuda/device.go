@@ -17,6 +17,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/device/cpu"
+	"github.com/cuzk-project/cuzk/device/internal/split"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
@@ -236,10 +237,10 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	parallelCopy(&wg, ab[n:], a.B, d.tasks())
 
 	// The scalars of L, A and B_G1 in base order.
-	spans := [3][]span{
-		{{a.Aux, nil}},
-		{{a.Input, nil}, {a.Aux, a.ADensityAux}},
-		{{a.Input, a.BDensityInput}, {a.Aux, a.BDensityAux}},
+	spans := [3][]split.Span{
+		{{Vals: a.Aux}},
+		{{Vals: a.Input}, {Vals: a.Aux, Density: a.ADensityAux}},
+		{{Vals: a.Input, Density: a.BDensityInput}, {Vals: a.Aux, Density: a.BDensityAux}},
 	}
 	nb := [3]int{len(p.L), len(p.A), len(p.BG1)}
 	var errs [3]error
@@ -269,18 +270,17 @@ func parallelCopy(wg *sync.WaitGroup, dst, src []fr.Element, tasks int) {
 	}
 }
 
-var frOne = fr.One()
-
 // split fills s from the scalars of spans (nbases of them, in base order):
 // the ones' bitmap and the tail, both computed in parallel pieces.
-func (d *Device) split(s *stage, nbases int, spans []span) error {
+func (d *Device) split(s *stage, nbases int, spans []split.Span) error {
 	s.nbases = nbases
-	ps, count, ntail := splitCount(spans, d.tasks())
-	if count != nbases {
-		return fmt.Errorf("%w: the densities select %d scalars for %d bases", groth16.ErrAssignmentMismatch, count, nbases)
+	plan := split.Count(spans, d.tasks())
+	if plan.Selected != nbases {
+		return fmt.Errorf("%w: the densities select %d scalars for %d bases", groth16.ErrAssignmentMismatch, plan.Selected, nbases)
 	}
+	ntail := plan.Tail
 	var err error
-	if s.bits, err = d.pool.get(uint64((nbases+31)/32*4 + 4)); err != nil {
+	if s.bits, err = d.pool.get(uint64(split.Words(nbases)*4 + 4)); err != nil {
 		return err
 	}
 	if s.scal, err = d.pool.get(uint64(ntail*32 + 32)); err != nil {
@@ -289,9 +289,9 @@ func (d *Device) split(s *stage, nbases int, spans []span) error {
 	if s.idx, err = d.pool.get(uint64(ntail*4 + 4)); err != nil {
 		return err
 	}
-	words := unsafe.Slice((*uint32)(s.bits.p), (nbases+31)/32)
+	words := unsafe.Slice((*uint32)(s.bits.p), split.Words(nbases))
 	clear(words)
-	splitFill(spans, ps, words, unsafe.Slice((*fr.Element)(s.scal.p), ntail), unsafe.Slice((*uint32)(s.idx.p), ntail),
+	plan.Fill(spans, words, unsafe.Slice((*fr.Element)(s.scal.p), ntail), unsafe.Slice((*uint32)(s.idx.p), ntail),
 		d.tasks())
 	s.ntail = ntail
 	return nil
@@ -361,6 +361,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
+		d.release(w) // the pool is drained: the buffers are freed
 		return nil, ErrClosed
 	}
 	rc := lib.run(d.ctx, w.srs, &job, &res)
@@ -384,23 +385,6 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	return r, nil
 }
 
-// setBits lists the set bits of the first n bits of words (bit i of word i/32).
-func setBits(words []uint32, n int) []uint32 {
-	c := 0
-	for _, w := range words {
-		c += bits.OnesCount32(w)
-	}
-	out := make([]uint32, 0, c)
-	for wi, w := range words {
-		for x := w; x != 0; x &= x - 1 {
-			if i := wi*32 + bits.TrailingZeros32(x); i < n {
-				out = append(out, uint32(i))
-			}
-		}
-	}
-	return out
-}
-
 // Finish computes B_G2 on the CPU with the CPU device's code (cpu.SumG2:
 // the B split's ones by batched affine additions, the tail by gnark-crypto's
 // MSM over chunks of gathered bases) and returns the sums.
@@ -422,7 +406,7 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	if len(bg2) != s.nbases {
 		return nil, fmt.Errorf("%w: b_g2 has %d points, b_g1 %d", groth16.ErrAssignmentMismatch, len(bg2), s.nbases)
 	}
-	ones := setBits(unsafe.Slice((*uint32)(s.bits.p), (s.nbases+31)/32), s.nbases)
+	ones := unsafe.Slice((*uint32)(s.bits.p), split.Words(s.nbases))
 	var idx []uint32
 	var scal []fr.Element
 	if s.ntail > 0 {
@@ -436,10 +420,12 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	return &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: b2}, nil
 }
 
-// pinnedPool reuses pinned host buffers (cudaHostAlloc is slow).
+// pinnedPool reuses pinned host buffers (cudaHostAlloc is slow). Once
+// drained (the device closed) it frees what it is given back.
 type pinnedPool struct {
-	mu   sync.Mutex
-	free []pinned // sorted by size
+	mu      sync.Mutex
+	free    []pinned // sorted by size
+	drained bool
 }
 
 func (p *pinnedPool) get(n uint64) (pinned, error) {
@@ -464,6 +450,10 @@ func (p *pinnedPool) put(b pinned) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.drained {
+		b.free()
+		return
+	}
 	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= b.n })
 	p.free = append(p.free, pinned{})
 	copy(p.free[i+1:], p.free[i:])
@@ -481,5 +471,5 @@ func (p *pinnedPool) drain() {
 	for _, b := range p.free {
 		b.free()
 	}
-	p.free = nil
+	p.free, p.drained = nil, true
 }

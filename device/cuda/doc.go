@@ -12,7 +12,10 @@
 // works on the CPU: shape checks, the 0/1 split of the L, A and B scalars,
 // staging of a, b and the split vectors into pinned buffers the library
 // allocates (c is not staged: the device computes c = a∘b, which is c for
-// a witness that satisfies the constraints). Run launches only device work (the H sequence and the four G1
-// MSMs) and reports its kernel interval measured with CUDA events. Finish
-// computes B_G2 on the CPU with gnark-crypto.
+// a witness that satisfies the constraints). The split is device/internal/split,
+// the CPU device's too. Run launches only device work (the H sequence and
+// the four G1 MSMs) and reports its kernel interval measured with CUDA
+// events; a Run after Close returns ErrClosed and frees the job's pinned
+// buffers. Finish computes B_G2 on the CPU with the CPU device's code
+// (cpu.SumG2).
 package cuda

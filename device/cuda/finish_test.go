@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/big"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"unsafe"
 
@@ -14,27 +13,6 @@ import (
 
 	"github.com/cuzk-project/cuzk/groth16"
 )
-
-func TestSetBits(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		words []uint32
-		n     int
-		want  []uint32
-	}{
-		{"empty", nil, 0, []uint32{}},
-		{"none set", []uint32{0, 0}, 64, []uint32{}},
-		{"first and last", []uint32{1, 1 << 31}, 64, []uint32{0, 63}},
-		{"bits beyond n ignored", []uint32{0xffffffff}, 3, []uint32{0, 1, 2}},
-		{"across words", []uint32{0x80000001, 0x5}, 40, []uint32{0, 31, 32, 34}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := setBits(tc.words, tc.n); !slices.Equal(got, tc.want) {
-				t.Fatalf("setBits = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
 
 // goPinned stands in for a pinned buffer with Go memory (Finish only reads it).
 func goPinned[T any](s []T) pinned {

@@ -1,4 +1,4 @@
-package cuda
+package split
 
 import (
 	"fmt"
@@ -13,18 +13,18 @@ import (
 )
 
 // splitRef is the plain serial split: bitmap words, tail scalars and indices.
-func splitRef(spans []span) (words []uint32, scal []fr.Element, idx []uint32, n int) {
+func splitRef(spans []Span) (words []uint32, scal []fr.Element, idx []uint32, n int) {
 	for _, sp := range spans {
-		for i := range sp.vals {
-			if sp.density != nil && !sp.density.Get(i) {
+		for i := range sp.Vals {
+			if sp.Density != nil && !sp.Density.Get(i) {
 				continue
 			}
 			if n%32 == 0 {
 				words = append(words, 0)
 			}
-			switch v := sp.vals[i]; {
+			switch v := sp.Vals[i]; {
 			case v.IsZero():
-			case v == frOne:
+			case v == one:
 				words[n/32] |= 1 << (n % 32)
 			default:
 				scal = append(scal, v)
@@ -38,8 +38,8 @@ func splitRef(spans []span) (words []uint32, scal []fr.Element, idx []uint32, n 
 
 // randomSpans: lens scalars per span, a third zero, a third one, a third
 // random; density (every span but the first) keeps a fraction of them.
-func randomSpans(r *rand.Rand, lens []int, keep float64) []span {
-	spans := make([]span, len(lens))
+func randomSpans(r *rand.Rand, lens []int, keep float64) []Span {
+	spans := make([]Span, len(lens))
 	for s, n := range lens {
 		vals := make([]fr.Element, n)
 		for i := range vals {
@@ -50,7 +50,7 @@ func randomSpans(r *rand.Rand, lens []int, keep float64) []span {
 				vals[i].SetUint64(r.Uint64() | 2)
 			}
 		}
-		spans[s].vals = vals
+		spans[s].Vals = vals
 		if s > 0 {
 			var b r1cs.Bitmap
 			for i := range n {
@@ -59,14 +59,14 @@ func randomSpans(r *rand.Rand, lens []int, keep float64) []span {
 					b.Set(i)
 				}
 			}
-			spans[s].density = &b
+			spans[s].Density = &b
 		}
 	}
 	return spans
 }
 
 func TestSplitParallel(t *testing.T) {
-	defer func(n int) { splitPieceLen = n }(splitPieceLen)
+	defer func(n int) { PieceLen = n }(PieceLen)
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
 		lens     []int
@@ -85,17 +85,18 @@ func TestSplitParallel(t *testing.T) {
 		{[]int{70000}, 1, 1 << 16, 2},  // the default piece length
 	} {
 		t.Run(fmt.Sprintf("%v/keep%.2f/piece%d/tasks%d", tc.lens, tc.keep, tc.pieceLen, tc.tasks), func(t *testing.T) {
-			splitPieceLen = tc.pieceLen
+			PieceLen = tc.pieceLen
 			spans := randomSpans(r, tc.lens, tc.keep)
 			wantW, wantS, wantI, n := splitRef(spans)
-			ps, nsel, ntail := splitCount(spans, tc.tasks)
+			p := Count(spans, tc.tasks)
+			nsel, ntail := p.Selected, p.Tail
 			if nsel != n || ntail != len(wantS) {
 				t.Fatalf("count: %d selected, %d tail; want %d, %d", nsel, ntail, n, len(wantS))
 			}
-			words := make([]uint32, (nsel+31)/32)
+			words := make([]uint32, Words(nsel))
 			scal := make([]fr.Element, ntail)
 			idx := make([]uint32, ntail)
-			splitFill(spans, ps, words, scal, idx, tc.tasks)
+			p.Fill(spans, words, scal, idx, tc.tasks)
 			if !slices.Equal(words, wantW) && !(len(words) == 0 && len(wantW) == 0) {
 				t.Fatalf("bitmap differs:\n got %x\nwant %x", words, wantW)
 			}
@@ -107,7 +108,8 @@ func TestSplitParallel(t *testing.T) {
 }
 
 // BenchmarkSplit: one PoRep-like walk (37.5 % zero, 37.5 % one, 25 % other)
-// of 2^22 scalars: the serial walk Prepare used before against the parallel split.
+// of 2^22 scalars: a serial two-pass walk through a callback (what the
+// CUDA device's Prepare did before) against Count and Fill.
 func BenchmarkSplit(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const n = 1 << 22
@@ -121,16 +123,16 @@ func BenchmarkSplit(b *testing.B) {
 			vals[i].SetUint64(r.Uint64() | 2)
 		}
 	}
-	spans := []span{{vals, nil}}
-	b.Run("serial", func(b *testing.B) { // the walk Prepare used before: two passes through a callback
+	spans := []Span{{vals, nil}}
+	b.Run("serial", func(b *testing.B) {
 		words := make([]uint32, n/32)
 		scal := make([]fr.Element, n)
 		idx := make([]uint32, n)
 		walk := func(f func(v *fr.Element)) {
 			for _, s := range spans {
-				for i := range s.vals {
-					if s.density == nil || s.density.Get(i) {
-						f(&s.vals[i])
+				for i := range s.Vals {
+					if s.Density == nil || s.Density.Get(i) {
+						f(&s.Vals[i])
 					}
 				}
 			}
@@ -138,7 +140,7 @@ func BenchmarkSplit(b *testing.B) {
 		for b.Loop() {
 			ntail := 0
 			walk(func(v *fr.Element) {
-				if !v.IsZero() && *v != frOne {
+				if !v.IsZero() && *v != one {
 					ntail++
 				}
 			})
@@ -147,7 +149,7 @@ func BenchmarkSplit(b *testing.B) {
 			walk(func(v *fr.Element) {
 				switch {
 				case v.IsZero():
-				case *v == frOne:
+				case *v == one:
 					words[i>>5] |= 1 << (uint(i) & 31)
 				default:
 					scal[t] = *v
@@ -163,15 +165,15 @@ func BenchmarkSplit(b *testing.B) {
 		scal := make([]fr.Element, n)
 		idx := make([]uint32, n)
 		for b.Loop() {
-			ps, nsel, ntail := splitCount(spans, runtime.GOMAXPROCS(0))
-			clear(words[:(nsel+31)/32])
-			splitFill(spans, ps, words, scal[:ntail], idx[:ntail], runtime.GOMAXPROCS(0))
+			p := Count(spans, runtime.GOMAXPROCS(0))
+			clear(words[:Words(p.Selected)])
+			p.Fill(spans, words, scal[:p.Tail], idx[:p.Tail], runtime.GOMAXPROCS(0))
 		}
 	})
 }
 
 func TestIsTailIsOne(t *testing.T) {
-	one := frOne
+	one := one
 	var two fr.Element
 	two.SetUint64(2)
 	nearOne := one
@@ -189,10 +191,10 @@ func TestIsTailIsOne(t *testing.T) {
 		{"only the top bit", top, 1, 0},
 		{"all ones", fr.Element{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}, 1, 0},
 	} {
-		if got := isTail(&tc.v); got != tc.tail {
+		if got := IsTail(&tc.v); got != tc.tail {
 			t.Errorf("%s: isTail = %d, want %d", tc.name, got, tc.tail)
 		}
-		if got := isOne(&tc.v); got != tc.isone {
+		if got := IsOne(&tc.v); got != tc.isone {
 			t.Errorf("%s: isOne = %d, want %d", tc.name, got, tc.isone)
 		}
 	}
