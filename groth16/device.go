@@ -7,7 +7,7 @@ import (
 )
 
 // Sums are the multi-scalar multiplications a device computes for one
-// proof, before randomization (bellperson's prover, filecoin-proofs.md §5.5):
+// proof, before randomization (bellperson src/groth16/prover/native.rs):
 //
 //	H  = Σ h_i·H_i                     (H coefficients, m−1 of them)
 //	L  = Σ aux_j·L_j

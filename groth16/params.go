@@ -14,8 +14,8 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 )
 
-// The `.params` layout (bellperson's Parameters::write, filecoin-proofs.md
-// §2): no header; alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2
+// The `.params` layout (bellperson src/groth16/params.rs,
+// Parameters::write): no header; alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2
 // (864 bytes); then six vectors ic, h, l, a, b_g1, b_g2, each a u32
 // big-endian count followed by that many uncompressed points. The first
 // six points and ic are the verifying key (the `.vk` file).

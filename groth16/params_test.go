@@ -64,7 +64,7 @@ func paramsLayout(t testing.TB, b []byte) map[string]vecLoc {
 }
 
 func TestGeneratorEncodings(t *testing.T) {
-	// filecoin-proofs.md §1.2 (zcash encodings of the generators).
+	// The zcash encodings of the generators (blstrs src/g1.rs, src/g2.rs).
 	const g1Hex = "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"
 	const g2Hex = "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8"
 	_, _, g1, g2 := bls12381.Generators()

@@ -38,7 +38,7 @@ func DrawRS(src io.Reader) (r, s fr.Element, err error) {
 }
 
 // Assemble turns a device's sums into a proof with bellperson's formulas
-// (filecoin-proofs.md §5.6):
+// (src/groth16/prover/native.rs):
 //
 //	A = α₁ + A + r·δ₁
 //	B = β₂ + B2 + s·δ₂

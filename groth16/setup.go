@@ -96,43 +96,88 @@ func DeriveToxic(seed []byte) *Toxic {
 }
 
 func generate(c r1cs.Circuit, cnt *r1cs.Counter, t *Toxic) (*Params, error) {
+	kg, z, err := evaluate(c, cnt, t)
+	if err != nil {
+		return nil, err
+	}
+	var sc setupScalars
+	if err := sc.fromKeygen(kg, cnt, t); err != nil {
+		return nil, err
+	}
+	kg.u, kg.v, kg.w = [2][]fr.Element{}, [2][]fr.Element{}, [2][]fr.Element{}
+	sc.h = make([]fr.Element, max(r1cs.DomainSize(cnt.Constraints)-1, 0))
+	if len(sc.h) > 0 {
+		var zd, deltaInv fr.Element
+		deltaInv.Inverse(&t.Delta)
+		zd.Mul(z, &deltaInv)
+		powers(sc.h, &t.Tau, &zd)
+	}
+
+	_, _, g1, g2 := bls12381.Generators()
+	p := &Params{}
+	c1, c2 := newCombG1(&g1), newCombG2(&g2)
+	fixed1 := c1.mul([]fr.Element{t.Alpha, t.Beta, t.Delta})
+	fixed2 := c2.mul([]fr.Element{t.Beta, t.Gamma, t.Delta})
+	p.VK.AlphaG1, p.VK.BetaG1, p.VK.DeltaG1 = fixed1[0], fixed1[1], fixed1[2]
+	p.VK.BetaG2, p.VK.GammaG2, p.VK.DeltaG2 = fixed2[0], fixed2[1], fixed2[2]
+	p.VK.IC = c1.mul(sc.ic)
+	p.L = c1.mul(sc.l)
+	p.H = c1.mul(sc.h)
+	p.A = c1.mul(sc.a)
+	p.BG1 = c1.mul(sc.b)
+	p.BG2 = c2.mul(sc.b)
+	return p, nil
+}
+
+// evaluate synthesizes c into the QAP polynomials u, v, w of every variable
+// evaluated at τ, over the domain that cnt's constraints fix, and returns
+// them with z = t(τ) = τ^m − 1.
+func evaluate(c r1cs.Circuit, cnt *r1cs.Counter, t *Toxic) (*keygen, *fr.Element, error) {
 	n := cnt.Constraints
 	m := r1cs.DomainSize(n)
 	if m > 1<<32 {
-		return nil, fmt.Errorf("setup: %d constraints exceed the 2^32 domain", n)
+		return nil, nil, fmt.Errorf("setup: %d constraints exceed the 2^32 domain", n)
 	}
 
-	// z = t(τ) = τ^m − 1; τ must lie outside the domain.
+	// τ must lie outside the domain.
 	var z fr.Element
 	one := fr.One()
 	z.Exp(t.Tau, big.NewInt(int64(m)))
 	z.Sub(&z, &one)
 	if z.IsZero() {
-		return nil, errors.New("setup: τ lies in the evaluation domain; use another seed")
+		return nil, nil, errors.New("setup: τ lies in the evaluation domain; use another seed")
 	}
 	lag, err := lagrangeAt(&t.Tau, &z, m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	kg := &keygen{lagrange: lag[:n]}
 	kg.grow(cnt.Inputs, cnt.Aux)
 	if err := r1cs.Synthesize(kg, c); err != nil {
-		return nil, fmt.Errorf("setup: synthesis: %w", err)
+		return nil, nil, fmt.Errorf("setup: synthesis: %w", err)
 	}
 	if kg.rows != n || len(kg.u[0]) != cnt.Inputs || len(kg.u[1]) != cnt.Aux {
-		return nil, fmt.Errorf("setup: circuit is not deterministic: %d rows, %d inputs, %d aux on the second pass, %d, %d, %d on the first",
+		return nil, nil, fmt.Errorf("setup: circuit is not deterministic: %d rows, %d inputs, %d aux on the second pass, %d, %d, %d on the first",
 			kg.rows, len(kg.u[0]), len(kg.u[1]), n, cnt.Inputs, cnt.Aux)
 	}
-	lag = nil
 	kg.lagrange = nil
+	return kg, &z, nil
+}
 
+// setupScalars are the exponents of the parameters' G1 and G2 vectors.
+type setupScalars struct {
+	ic, l, h, a, b []fr.Element
+}
+
+// fromKeygen computes ic and l, (β·u + α·v + w)/γ over the inputs and /δ
+// over aux, and the a and b queries (u and v filtered by density) from
+// kg's evaluations, rejecting a degenerate trapdoor and an unconstrained
+// aux variable.
+func (sc *setupScalars) fromKeygen(kg *keygen, cnt *r1cs.Counter, t *Toxic) error {
 	var gammaInv, deltaInv fr.Element
 	gammaInv.Inverse(&t.Gamma)
 	deltaInv.Inverse(&t.Delta)
-
-	nIn, nAux := cnt.Inputs, cnt.Aux
-	// (β·u + α·v + w)/γ or /δ
 	combined := func(side int, i int, inv *fr.Element) fr.Element {
 		var r, x fr.Element
 		r.Mul(&t.Beta, &kg.u[side][i])
@@ -142,68 +187,53 @@ func generate(c r1cs.Circuit, cnt *r1cs.Counter, t *Toxic) (*Params, error) {
 		r.Mul(&r, inv)
 		return r
 	}
-	icS := make([]fr.Element, nIn)
-	for j := range icS {
-		icS[j] = combined(0, j, &gammaInv)
-		if icS[j].IsZero() {
-			return nil, fmt.Errorf("setup: ic[%d] is the identity (degenerate trapdoor); use another seed", j)
+	nIn, nAux := cnt.Inputs, cnt.Aux
+	sc.ic = make([]fr.Element, nIn)
+	for j := range sc.ic {
+		sc.ic[j] = combined(0, j, &gammaInv)
+		if sc.ic[j].IsZero() {
+			return fmt.Errorf("setup: ic[%d] is the identity (degenerate trapdoor); use another seed", j)
 		}
 	}
-	lS := make([]fr.Element, nAux)
-	for j := range lS {
-		lS[j] = combined(1, j, &deltaInv)
-		if lS[j].IsZero() {
+	sc.l = make([]fr.Element, nAux)
+	for j := range sc.l {
+		sc.l[j] = combined(1, j, &deltaInv)
+		if sc.l[j].IsZero() {
 			if !kg.used(j) {
-				return nil, fmt.Errorf("setup: aux[%d]: %w (l[%d] would be the point at infinity)", j, ErrUnconstrained, j)
+				return fmt.Errorf("setup: aux[%d]: %w (l[%d] would be the point at infinity)", j, ErrUnconstrained, j)
 			}
-			return nil, fmt.Errorf("setup: l[%d] is the identity (degenerate trapdoor); use another seed", j)
+			return fmt.Errorf("setup: l[%d] is the identity (degenerate trapdoor); use another seed", j)
 		}
 	}
-	hS := make([]fr.Element, max(m-1, 0))
-	if len(hS) > 0 {
-		var zd fr.Element
-		zd.Mul(&z, &deltaInv)
-		powers(hS, &t.Tau, &zd)
-	}
+	return sc.queries(kg, cnt)
+}
 
-	// a: every input (the input constraints make A dense over inputs),
-	// then aux with A density. b: inputs and aux with B density.
-	aS := make([]fr.Element, 0, nIn+cnt.ADensityAuxCount())
+// queries computes a (every input, as the input constraints make A dense
+// over inputs, then aux with A density) and b (inputs and aux with B
+// density).
+func (sc *setupScalars) queries(kg *keygen, cnt *r1cs.Counter) error {
+	nIn := cnt.Inputs
+	sc.a = make([]fr.Element, 0, nIn+cnt.ADensityAuxCount())
 	for j := 0; j < nIn; j++ {
 		if kg.u[0][j].IsZero() {
-			return nil, fmt.Errorf("setup: a: input %d has u(τ) = 0", j)
+			return fmt.Errorf("setup: a: input %d has u(τ) = 0", j)
 		}
-		aS = append(aS, kg.u[0][j])
+		sc.a = append(sc.a, kg.u[0][j])
 	}
-	bS := make([]fr.Element, 0, cnt.BDensityInputCount()+cnt.BDensityAuxCount())
-	if err := filterByDensity(&aS, kg.u[1], &kg.aAux, "a", "aux"); err != nil {
-		return nil, err
+	sc.b = make([]fr.Element, 0, cnt.BDensityInputCount()+cnt.BDensityAuxCount())
+	if err := filterByDensity(&sc.a, kg.u[1], &kg.aAux, "a", "aux"); err != nil {
+		return err
 	}
-	if err := filterByDensity(&bS, kg.v[0], &kg.bIn, "b", "input"); err != nil {
-		return nil, err
+	if err := filterByDensity(&sc.b, kg.v[0], &kg.bIn, "b", "input"); err != nil {
+		return err
 	}
-	if err := filterByDensity(&bS, kg.v[1], &kg.bAux, "b", "aux"); err != nil {
-		return nil, err
+	if err := filterByDensity(&sc.b, kg.v[1], &kg.bAux, "b", "aux"); err != nil {
+		return err
 	}
-	if len(aS) != nIn+cnt.ADensityAuxCount() || len(bS) != cnt.BDensityInputCount()+cnt.BDensityAuxCount() {
-		return nil, fmt.Errorf("setup: densities differ between passes (|a| = %d, |b| = %d)", len(aS), len(bS))
+	if len(sc.a) != nIn+cnt.ADensityAuxCount() || len(sc.b) != cnt.BDensityInputCount()+cnt.BDensityAuxCount() {
+		return fmt.Errorf("setup: densities differ between passes (|a| = %d, |b| = %d)", len(sc.a), len(sc.b))
 	}
-	kg.u, kg.v, kg.w = [2][]fr.Element{}, [2][]fr.Element{}, [2][]fr.Element{}
-
-	_, _, g1, g2 := bls12381.Generators()
-	p := &Params{}
-	c1, c2 := newCombG1(&g1), newCombG2(&g2)
-	fixed1 := c1.mul([]fr.Element{t.Alpha, t.Beta, t.Delta})
-	fixed2 := c2.mul([]fr.Element{t.Beta, t.Gamma, t.Delta})
-	p.VK.AlphaG1, p.VK.BetaG1, p.VK.DeltaG1 = fixed1[0], fixed1[1], fixed1[2]
-	p.VK.BetaG2, p.VK.GammaG2, p.VK.DeltaG2 = fixed2[0], fixed2[1], fixed2[2]
-	p.VK.IC = c1.mul(icS)
-	p.L = c1.mul(lS)
-	p.H = c1.mul(hS)
-	p.A = c1.mul(aS)
-	p.BG1 = c1.mul(bS)
-	p.BG2 = c2.mul(bS)
-	return p, nil
+	return nil
 }
 
 // filterByDensity appends vals[i] for every i with density d set; a set bit

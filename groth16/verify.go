@@ -110,36 +110,12 @@ func Verify(pvk *PreparedVerifyingKey, proof *Proof, inputs []fr.Element) error 
 // It returns ErrInvalidProof when the batch fails; it does not say which
 // proof is bad (verify them one by one for that).
 func BatchVerify(pvk *PreparedVerifyingKey, proofs []Proof, inputs [][]fr.Element, rnd io.Reader) error {
-	if len(proofs) == 0 {
-		return errors.New("groth16: batch verify: no proofs")
+	if err := checkBatch(pvk, proofs, inputs); err != nil {
+		return err
 	}
-	if len(inputs) != len(proofs) {
-		return fmt.Errorf("%w: %d proofs but %d input vectors", ErrInputCount, len(proofs), len(inputs))
-	}
-	for j := range proofs {
-		if len(inputs[j])+1 != len(pvk.IC) {
-			return fmt.Errorf("%w: proof %d has %d inputs but the verifying key has %d IC points (want %d inputs)",
-				ErrInputCount, j, len(inputs[j]), len(pvk.IC), len(pvk.IC)-1)
-		}
-		if err := checkProofPoints(&proofs[j]); err != nil {
-			return fmt.Errorf("proof %d: %w", j, err)
-		}
-	}
-	if rnd == nil {
-		rnd = rand.Reader
-	}
-	z := make([]fr.Element, len(proofs))
-	var buf [16]byte
-	for j := range z {
-		if _, err := io.ReadFull(rnd, buf[:]); err != nil {
-			return fmt.Errorf("groth16: batch verify: drawing weights: %w", err)
-		}
-		var v big.Int
-		v.SetBytes(buf[:])
-		z[j].SetBigInt(&v)
-		if z[j].IsZero() {
-			z[j].SetOne()
-		}
+	z, err := batchWeights(len(proofs), rnd)
+	if err != nil {
+		return err
 	}
 
 	// Σⱼ zⱼ·accⱼ as one MSM over IC: scalar Σⱼ zⱼ for IC₀ and Σⱼ zⱼ·xⱼ,ᵢ.
@@ -195,4 +171,46 @@ func BatchVerify(pvk *PreparedVerifyingKey, proofs []Proof, inputs [][]fr.Elemen
 		return ErrInvalidProof
 	}
 	return nil
+}
+
+// checkBatch checks the counts and the proofs' points of a batch.
+func checkBatch(pvk *PreparedVerifyingKey, proofs []Proof, inputs [][]fr.Element) error {
+	if len(proofs) == 0 {
+		return errors.New("groth16: batch verify: no proofs")
+	}
+	if len(inputs) != len(proofs) {
+		return fmt.Errorf("%w: %d proofs but %d input vectors", ErrInputCount, len(proofs), len(inputs))
+	}
+	for j := range proofs {
+		if len(inputs[j])+1 != len(pvk.IC) {
+			return fmt.Errorf("%w: proof %d has %d inputs but the verifying key has %d IC points (want %d inputs)",
+				ErrInputCount, j, len(inputs[j]), len(pvk.IC), len(pvk.IC)-1)
+		}
+		if err := checkProofPoints(&proofs[j]); err != nil {
+			return fmt.Errorf("proof %d: %w", j, err)
+		}
+	}
+	return nil
+}
+
+// batchWeights draws the batch's random 128-bit weights from rnd (nil:
+// crypto/rand); a zero weight becomes one.
+func batchWeights(n int, rnd io.Reader) ([]fr.Element, error) {
+	if rnd == nil {
+		rnd = rand.Reader
+	}
+	z := make([]fr.Element, n)
+	var buf [16]byte
+	for j := range z {
+		if _, err := io.ReadFull(rnd, buf[:]); err != nil {
+			return nil, fmt.Errorf("groth16: batch verify: drawing weights: %w", err)
+		}
+		var v big.Int
+		v.SetBytes(buf[:])
+		z[j].SetBigInt(&v)
+		if z[j].IsZero() {
+			z[j].SetOne()
+		}
+	}
+	return z, nil
 }

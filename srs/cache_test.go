@@ -610,7 +610,7 @@ func TestFilecoinSources(t *testing.T) {
 	}
 	for _, id := range []string{"porep-32g", "porep-64g", "wpost-32g", "winning-32g", "snap-32g", "snap-64g"} {
 		if _, ok := src[id]; !ok {
-			t.Errorf("no source for %s (cuzk-anchor.md §6.4 ids)", id)
+			t.Errorf("no source for %s (the circuit ids of the Rust engine)", id)
 		}
 	}
 	c := New(Config{Circuits: src})

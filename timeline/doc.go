@@ -1,6 +1,6 @@
 // Package timeline records what each pipeline stage and each device was
-// doing (the events of ARCHITECTURE.md §5), and analyses, exports and draws
-// those records. It knows nothing of the engine.
+// doing (one Kind per stage boundary, see Kind), and analyses, exports and
+// draws those records. It knows nothing of the engine.
 //
 //   - Recorder: a fixed ring of Events, offsets from the recorder's start on
 //     the monotonic clock, safe for concurrent use, no allocation per event.

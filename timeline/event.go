@@ -2,7 +2,9 @@ package timeline
 
 import "time"
 
-// Kind is one of the events of ARCHITECTURE.md §5.
+// Kind is one of the events a job's pipeline records: job accepted and
+// answered, synthesis, device queue and pickup, Prepare, the device lock
+// (asked, held, freed), the device kernels and Finish.
 type Kind uint8
 
 const (

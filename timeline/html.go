@@ -132,58 +132,91 @@ func barTitle(iv Interval) string {
 // buildLanes groups intervals into lanes: devices in order, each with its
 // kernel lane then its workers; then synthesis workers; then jobs.
 func buildLanes(intervals []Interval) []lane {
-	type wkey struct{ device, worker int }
-	kernels := map[int]*lane{}
-	workers := map[wkey]*lane{}
-	finishes := map[wkey]*lane{}
-	synth := map[int]*lane{}
-	jobs := map[string]*lane{}
-	var jobOrder []string
-	get := func(m map[wkey]*lane, k wkey, label string) *lane {
-		if m[k] == nil {
-			m[k] = &lane{label: label}
-		}
-		return m[k]
-	}
+	ls := laneSet{kernels: map[int]*lane{}, workers: map[wkey]*lane{}, finishes: map[wkey]*lane{},
+		synth: map[int]*lane{}, jobs: map[string]*lane{}}
 	for _, iv := range intervals {
-		switch {
-		case iv.Stage == StageJob || iv.Stage == StageQueue:
-			// A queue wait has no worker yet: it is drawn in its job's lane.
-			if jobs[iv.Job] == nil {
-				jobs[iv.Job] = &lane{label: "job " + iv.Job}
-				jobOrder = append(jobOrder, iv.Job)
-			}
-			jobs[iv.Job].bars = append(jobs[iv.Job].bars, iv)
-		case iv.Device >= 0:
-			if iv.Stage == StageKernel {
-				if kernels[iv.Device] == nil {
-					kernels[iv.Device] = &lane{label: fmt.Sprintf("device %d kernels", iv.Device)}
-				}
-				kernels[iv.Device].bars = append(kernels[iv.Device].bars, iv)
-			}
-			if iv.Stage == StageFinish {
-				// Finish may overlap the worker's next prep: its own lane.
-				l := get(finishes, wkey{iv.Device, iv.Worker}, fmt.Sprintf("device %d worker %d finish", iv.Device, iv.Worker))
-				l.bars = append(l.bars, iv)
-				continue
-			}
-			l := get(workers, wkey{iv.Device, iv.Worker}, fmt.Sprintf("device %d worker %d", iv.Device, iv.Worker))
-			l.bars = append(l.bars, iv)
-		default:
-			if synth[iv.Worker] == nil {
-				synth[iv.Worker] = &lane{label: fmt.Sprintf("synth worker %d", iv.Worker)}
-			}
-			synth[iv.Worker].bars = append(synth[iv.Worker].bars, iv)
+		ls.add(iv)
+	}
+	out := ls.deviceLanes()
+	sw := map[int]bool{}
+	for w := range ls.synth {
+		sw[w] = true
+	}
+	for _, w := range sortedKeys(sw) {
+		out = append(out, *ls.synth[w])
+	}
+	if len(ls.jobOrder) <= maxJobLanes {
+		for _, j := range ls.jobOrder {
+			l := *ls.jobs[j]
+			// The job span first, its queue waits on top.
+			slices.SortStableFunc(l.bars, func(a, b Interval) int { return boolCmp(a.Stage != StageJob, b.Stage != StageJob) })
+			out = append(out, l)
 		}
 	}
-	// Devices in order: the kernel lane, then each worker's lanes.
+	return out
+}
+
+// wkey names a device worker's lanes (worker kernelLane: the device's
+// kernel lane).
+type wkey struct{ device, worker int }
+
+// laneSet holds the lanes buildLanes fills, by what they show.
+type laneSet struct {
+	kernels  map[int]*lane
+	workers  map[wkey]*lane
+	finishes map[wkey]*lane
+	synth    map[int]*lane
+	jobs     map[string]*lane
+	jobOrder []string
+}
+
+// lane returns m's lane for k, made with label on first use.
+func laneOf[K comparable](m map[K]*lane, k K, label func() string) *lane {
+	if m[k] == nil {
+		m[k] = &lane{label: label()}
+	}
+	return m[k]
+}
+
+// add puts iv in its lane.
+func (ls *laneSet) add(iv Interval) {
+	var l *lane
+	switch {
+	case iv.Stage == StageJob || iv.Stage == StageQueue:
+		// A queue wait has no worker yet: it is drawn in its job's lane.
+		if ls.jobs[iv.Job] == nil {
+			ls.jobOrder = append(ls.jobOrder, iv.Job)
+		}
+		l = laneOf(ls.jobs, iv.Job, func() string { return "job " + iv.Job })
+	case iv.Device >= 0 && iv.Stage == StageFinish:
+		// Finish may overlap the worker's next prep: its own lane.
+		l = laneOf(ls.finishes, wkey{iv.Device, iv.Worker}, func() string {
+			return fmt.Sprintf("device %d worker %d finish", iv.Device, iv.Worker)
+		})
+	case iv.Device >= 0:
+		if iv.Stage == StageKernel {
+			k := laneOf(ls.kernels, iv.Device, func() string { return fmt.Sprintf("device %d kernels", iv.Device) })
+			k.bars = append(k.bars, iv)
+		}
+		l = laneOf(ls.workers, wkey{iv.Device, iv.Worker}, func() string {
+			return fmt.Sprintf("device %d worker %d", iv.Device, iv.Worker)
+		})
+	default:
+		l = laneOf(ls.synth, iv.Worker, func() string { return fmt.Sprintf("synth worker %d", iv.Worker) })
+	}
+	l.bars = append(l.bars, iv)
+}
+
+// deviceLanes lists the devices in order: the kernel lane, then each
+// worker's lanes.
+func (ls *laneSet) deviceLanes() []lane {
 	keys := map[wkey]bool{}
-	for _, m := range []map[wkey]*lane{workers, finishes} {
+	for _, m := range []map[wkey]*lane{ls.workers, ls.finishes} {
 		for k := range m {
 			keys[k] = true
 		}
 	}
-	for d := range kernels {
+	for d := range ls.kernels {
 		keys[wkey{d, kernelLane}] = true // sorts before every worker of d
 	}
 	ordered := make([]wkey, 0, len(keys))
@@ -199,33 +232,18 @@ func buildLanes(intervals []Interval) []lane {
 	var out []lane
 	for _, k := range ordered {
 		if k.worker == kernelLane {
-			if l := kernels[k.device]; l != nil {
+			if l := ls.kernels[k.device]; l != nil {
 				out = append(out, *l)
 			}
 			continue
 		}
-		if l := workers[k]; l != nil {
+		if l := ls.workers[k]; l != nil {
 			// Kernels after lock holds so they are drawn on top.
 			slices.SortStableFunc(l.bars, func(a, b Interval) int { return boolCmp(a.Stage == StageKernel, b.Stage == StageKernel) })
 			out = append(out, *l)
 		}
-		if l := finishes[k]; l != nil {
+		if l := ls.finishes[k]; l != nil {
 			out = append(out, *l)
-		}
-	}
-	sw := map[int]bool{}
-	for w := range synth {
-		sw[w] = true
-	}
-	for _, w := range sortedKeys(sw) {
-		out = append(out, *synth[w])
-	}
-	if len(jobOrder) <= maxJobLanes {
-		for _, j := range jobOrder {
-			l := *jobs[j]
-			// The job span first, its queue waits on top.
-			slices.SortStableFunc(l.bars, func(a, b Interval) int { return boolCmp(a.Stage != StageJob, b.Stage != StageJob) })
-			out = append(out, l)
 		}
 	}
 	return out

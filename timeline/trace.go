@@ -78,118 +78,144 @@ func unitArgs(job string, partition, worker, device int) map[string]any {
 // BuildTrace lays events out as a Chrome trace (see the layout above).
 func BuildTrace(events []Event) Trace {
 	intervals, unpaired := Pair(events)
-	var out []TraceEvent
-	meta := func(name string, pid, tid int, value string) {
-		out = append(out, TraceEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: map[string]any{"name": value}})
-	}
-	meta("process_name", HostPID, 0, "host")
-	devices, threads := map[int]bool{}, map[[2]int]bool{}
-	thread := func(pid, tid int, name string) {
-		if !threads[[2]int{pid, tid}] {
-			threads[[2]int{pid, tid}] = true
-			meta("thread_name", pid, tid, name)
-		}
-	}
-	device := func(d int) int {
-		if !devices[d] {
-			devices[d] = true
-			meta("process_name", DevicePID(d), 0, fmt.Sprintf("device %d", d))
-			out = append(out, TraceEvent{Name: "process_sort_index", Ph: "M", Pid: DevicePID(d), Args: map[string]any{"sort_index": d + 1}})
-		}
-		return DevicePID(d)
-	}
-
-	kernelEnds := map[int][]time.Duration{} // per device, per kernels thread
+	b := traceBuilder{devices: map[int]bool{}, threads: map[[2]int]bool{}, kernelEnds: map[int][]time.Duration{}}
+	b.meta("process_name", HostPID, 0, "host")
 	for _, iv := range intervals {
-		dur := micros(iv.Len())
-		x := TraceEvent{Name: iv.Stage.String(), Cat: iv.Stage.String(), Ph: "X", Ts: micros(iv.Start), Dur: &dur,
-			Args: unitArgs(iv.Job, iv.Partition, iv.Worker, iv.Device)}
-		switch {
-		case iv.Stage == StageJob || iv.Stage == StageQueue:
-			// Overlapping spans on one lane: async begin/end pairs.
-			id := iv.Job
-			if iv.Stage == StageQueue {
-				id = fmt.Sprintf("%s/%d", iv.Job, iv.Partition)
-			}
-			thread(HostPID, DeviceTID, "jobs and queue")
-			b := TraceEvent{Name: iv.Stage.String() + " " + id, Cat: iv.Stage.String(), Ph: "b", Ts: micros(iv.Start), Pid: HostPID, Tid: DeviceTID, ID: id, Args: x.Args}
-			e := b
-			e.Ph, e.Ts, e.Args = "e", micros(iv.End), nil
-			out = append(out, b, e)
-			continue
-		case iv.Stage == StageKernel && iv.Device >= 0:
-			// Kernels of one device should not overlap (the lock), but if
-			// they do (two streams, clock mapping error) the later one goes
-			// to an overflow thread so slices still nest.
-			ends := kernelEnds[iv.Device]
-			k := 0
-			for k < len(ends) && ends[k] > iv.Start {
-				k++
-			}
-			if k == len(ends) {
-				ends = append(ends, 0)
-			}
-			ends[k] = iv.End
-			kernelEnds[iv.Device] = ends
-			x.Pid, x.Tid = device(iv.Device), DeviceTID
-			name := "kernels"
-			if k > 0 {
-				x.Tid, name = overlapTID+k, fmt.Sprintf("kernels (overlapping %d)", k)
-			}
-			thread(x.Pid, x.Tid, name)
-		case iv.Stage == StageFinish && iv.Device >= 0:
-			x.Pid, x.Tid = device(iv.Device), FinishTID(iv.Worker)
-			thread(x.Pid, x.Tid, fmt.Sprintf("worker %d finish", iv.Worker))
-		case iv.Device >= 0:
-			x.Pid, x.Tid = device(iv.Device), WorkerTID(iv.Worker)
-			thread(x.Pid, x.Tid, fmt.Sprintf("worker %d", iv.Worker))
-		default:
-			x.Pid, x.Tid = HostPID, WorkerTID(iv.Worker)
-			thread(x.Pid, x.Tid, fmt.Sprintf("synth worker %d", iv.Worker))
-		}
-		out = append(out, x)
-	}
-
-	instant := func(e Event, name string) {
-		i := TraceEvent{Name: name, Cat: "event", Ph: "i", Ts: micros(e.At), Pid: HostPID, Tid: DeviceTID, Scope: "t",
-			Args: unitArgs(e.Job, e.Partition, e.Worker, e.Device)}
-		if e.Device >= 0 {
-			i.Pid = device(e.Device)
-			if e.Worker >= 0 {
-				i.Tid = WorkerTID(e.Worker)
-				thread(i.Pid, i.Tid, fmt.Sprintf("worker %d", e.Worker))
-			}
-		} else {
-			thread(HostPID, DeviceTID, "jobs and queue")
-		}
-		out = append(out, i)
+		b.interval(iv)
 	}
 	for _, e := range SortByTime(events) {
 		switch e.Kind {
 		case JobSubmit, JobDone, DevQueue, DevPickup:
-			instant(e, e.Kind.String())
+			b.instant(e, e.Kind.String())
 		}
 	}
 	for _, e := range unpaired {
-		instant(e, e.Kind.String()+" (unpaired)")
+		b.instant(e, e.Kind.String()+" (unpaired)")
 	}
 	// Metadata first, then by time: easier to read, and some viewers want it.
-	slices.SortStableFunc(out, func(a, b TraceEvent) int {
-		if (a.Ph == "M") != (b.Ph == "M") {
-			if a.Ph == "M" {
+	slices.SortStableFunc(b.out, func(x, y TraceEvent) int {
+		if (x.Ph == "M") != (y.Ph == "M") {
+			if x.Ph == "M" {
 				return -1
 			}
 			return 1
 		}
 		switch {
-		case a.Ts < b.Ts:
+		case x.Ts < y.Ts:
 			return -1
-		case a.Ts > b.Ts:
+		case x.Ts > y.Ts:
 			return 1
 		}
 		return 0
 	})
-	return Trace{TraceEvents: out, DisplayTimeUnit: "ms"}
+	return Trace{TraceEvents: b.out, DisplayTimeUnit: "ms"}
+}
+
+// traceBuilder accumulates trace events, naming each process and thread
+// once, when it is first used.
+type traceBuilder struct {
+	out        []TraceEvent
+	devices    map[int]bool
+	threads    map[[2]int]bool
+	kernelEnds map[int][]time.Duration // per device, per kernels thread
+}
+
+func (b *traceBuilder) meta(name string, pid, tid int, value string) {
+	b.out = append(b.out, TraceEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: map[string]any{"name": value}})
+}
+
+func (b *traceBuilder) thread(pid, tid int, name string) {
+	if !b.threads[[2]int{pid, tid}] {
+		b.threads[[2]int{pid, tid}] = true
+		b.meta("thread_name", pid, tid, name)
+	}
+}
+
+// device returns device d's pid, naming its process on first use.
+func (b *traceBuilder) device(d int) int {
+	if !b.devices[d] {
+		b.devices[d] = true
+		b.meta("process_name", DevicePID(d), 0, fmt.Sprintf("device %d", d))
+		b.out = append(b.out, TraceEvent{Name: "process_sort_index", Ph: "M", Pid: DevicePID(d), Args: map[string]any{"sort_index": d + 1}})
+	}
+	return DevicePID(d)
+}
+
+// interval adds one stage interval on its process and thread.
+func (b *traceBuilder) interval(iv Interval) {
+	dur := micros(iv.Len())
+	x := TraceEvent{Name: iv.Stage.String(), Cat: iv.Stage.String(), Ph: "X", Ts: micros(iv.Start), Dur: &dur,
+		Args: unitArgs(iv.Job, iv.Partition, iv.Worker, iv.Device)}
+	switch {
+	case iv.Stage == StageJob || iv.Stage == StageQueue:
+		b.async(iv, x.Args)
+		return
+	case iv.Stage == StageKernel && iv.Device >= 0:
+		b.kernel(iv, &x)
+	case iv.Stage == StageFinish && iv.Device >= 0:
+		x.Pid, x.Tid = b.device(iv.Device), FinishTID(iv.Worker)
+		b.thread(x.Pid, x.Tid, fmt.Sprintf("worker %d finish", iv.Worker))
+	case iv.Device >= 0:
+		x.Pid, x.Tid = b.device(iv.Device), WorkerTID(iv.Worker)
+		b.thread(x.Pid, x.Tid, fmt.Sprintf("worker %d", iv.Worker))
+	default:
+		x.Pid, x.Tid = HostPID, WorkerTID(iv.Worker)
+		b.thread(x.Pid, x.Tid, fmt.Sprintf("synth worker %d", iv.Worker))
+	}
+	b.out = append(b.out, x)
+}
+
+// async adds a job's or a queued unit's span: spans that overlap on one
+// lane, so async begin/end pairs.
+func (b *traceBuilder) async(iv Interval, args map[string]any) {
+	id := iv.Job
+	if iv.Stage == StageQueue {
+		id = fmt.Sprintf("%s/%d", iv.Job, iv.Partition)
+	}
+	b.thread(HostPID, DeviceTID, "jobs and queue")
+	begin := TraceEvent{Name: iv.Stage.String() + " " + id, Cat: iv.Stage.String(), Ph: "b", Ts: micros(iv.Start), Pid: HostPID, Tid: DeviceTID, ID: id, Args: args}
+	end := begin
+	end.Ph, end.Ts, end.Args = "e", micros(iv.End), nil
+	b.out = append(b.out, begin, end)
+}
+
+// kernel places a kernel interval on its device's kernels thread. Kernels
+// of one device should not overlap (the lock), but if they do (two
+// streams, clock mapping error) the later one goes to an overflow thread
+// so slices still nest.
+func (b *traceBuilder) kernel(iv Interval, x *TraceEvent) {
+	ends := b.kernelEnds[iv.Device]
+	k := 0
+	for k < len(ends) && ends[k] > iv.Start {
+		k++
+	}
+	if k == len(ends) {
+		ends = append(ends, 0)
+	}
+	ends[k] = iv.End
+	b.kernelEnds[iv.Device] = ends
+	x.Pid, x.Tid = b.device(iv.Device), DeviceTID
+	name := "kernels"
+	if k > 0 {
+		x.Tid, name = overlapTID+k, fmt.Sprintf("kernels (overlapping %d)", k)
+	}
+	b.thread(x.Pid, x.Tid, name)
+}
+
+// instant adds an instant event on the lane of its worker or the host's.
+func (b *traceBuilder) instant(e Event, name string) {
+	i := TraceEvent{Name: name, Cat: "event", Ph: "i", Ts: micros(e.At), Pid: HostPID, Tid: DeviceTID, Scope: "t",
+		Args: unitArgs(e.Job, e.Partition, e.Worker, e.Device)}
+	if e.Device >= 0 {
+		i.Pid = b.device(e.Device)
+		if e.Worker >= 0 {
+			i.Tid = WorkerTID(e.Worker)
+			b.thread(i.Pid, i.Tid, fmt.Sprintf("worker %d", e.Worker))
+		}
+	} else {
+		b.thread(HostPID, DeviceTID, "jobs and queue")
+	}
+	b.out = append(b.out, i)
 }
 
 // WriteTrace writes events as Chrome trace JSON.

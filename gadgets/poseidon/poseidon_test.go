@@ -32,8 +32,8 @@ func synth(cs r1cs.ConstraintSystem, c *native.Constants, in []fr.Element) (num.
 	return Hash(cs, nums, c)
 }
 
-// Counts from neptune src/circuit.rs test_poseidon_hash (Strength Standard)
-// and filecoin-proofs.md §16.7: 3·(t·RF + RP − 1) + (t·RF + RP − arity).
+// Counts from neptune src/circuit.rs test_poseidon_hash (Strength Standard):
+// 3·(t·RF + RP − 1) + (t·RF + RP − arity).
 func TestConstraintCounts(t *testing.T) {
 	for _, tc := range []struct{ arity, want int }{
 		{2, 311}, {4, 377}, {8, 505}, {11, 598}, {16, 761}, {24, 1009}, {36, 1385},
