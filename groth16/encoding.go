@@ -148,7 +148,25 @@ func EncodeG2(b []byte, p *bls12381.G2Affine) {
 
 // decodeG1 decodes b[:96] into p. b must hold at least 96 bytes.
 func decodeG1(p *bls12381.G1Affine, b []byte, chk pointCheck) error {
-	b = b[:G1Size]
+	return decodeRaw(p, b[:G1Size], []*fp.Element{&p.X, &p.Y}, chk)
+}
+
+// decodeG2 decodes b[:192] into p (c1 before c0 in each coordinate). b
+// must hold at least 192 bytes.
+func decodeG2(p *bls12381.G2Affine, b []byte, chk pointCheck) error {
+	return decodeRaw(p, b[:G2Size], []*fp.Element{&p.X.A1, &p.X.A0, &p.Y.A1, &p.Y.A0}, chk)
+}
+
+// curvePoint is what decoding checks of a G1 or G2 point.
+type curvePoint interface {
+	IsInfinity() bool
+	IsOnCurve() bool
+	IsInSubGroup() bool
+}
+
+// decodeRaw decodes the uncompressed point b into the Fp coordinates of p,
+// in file order (the first carries the flags), and checks p as chk says.
+func decodeRaw(p curvePoint, b []byte, coords []*fp.Element, chk pointCheck) error {
 	inf, err := decodeRawFlags(b)
 	if err != nil {
 		return err
@@ -157,15 +175,19 @@ func decodeG1(p *bls12381.G1Affine, b []byte, chk pointCheck) error {
 		if chk&allowInfinity == 0 {
 			return ErrPointAtInfinity
 		}
-		p.X.SetZero()
-		p.Y.SetZero()
+		for _, c := range coords {
+			c.SetZero()
+		}
 		return nil
 	}
-	if p.X, err = readFp(b[0:48], 0x1f); err != nil {
-		return err
-	}
-	if p.Y, err = readFp(b[48:96], 0xff); err != nil {
-		return err
+	for i, c := range coords {
+		mask := byte(0xff)
+		if i == 0 {
+			mask = 0x1f
+		}
+		if *c, err = readFp(b[48*i:48*(i+1)], mask); err != nil {
+			return err
+		}
 	}
 	// (0, 0) is gnark's in-memory identity; without the infinity flag it is
 	// simply not a point of the curve.
@@ -181,58 +203,10 @@ func decodeG1(p *bls12381.G1Affine, b []byte, chk pointCheck) error {
 	return nil
 }
 
-// decodeG2 decodes b[:192] into p. b must hold at least 192 bytes.
-func decodeG2(p *bls12381.G2Affine, b []byte, chk pointCheck) error {
-	b = b[:G2Size]
-	inf, err := decodeRawFlags(b)
-	if err != nil {
-		return err
-	}
-	if inf {
-		if chk&allowInfinity == 0 {
-			return ErrPointAtInfinity
-		}
-		p.X.SetZero()
-		p.Y.SetZero()
-		return nil
-	}
-	if p.X.A1, err = readFp(b[0:48], 0x1f); err != nil {
-		return err
-	}
-	if p.X.A0, err = readFp(b[48:96], 0xff); err != nil {
-		return err
-	}
-	if p.Y.A1, err = readFp(b[96:144], 0xff); err != nil {
-		return err
-	}
-	if p.Y.A0, err = readFp(b[144:192], 0xff); err != nil {
-		return err
-	}
-	if p.IsInfinity() {
-		return ErrNotOnCurve
-	}
-	if chk&(checkCurve|checkSubgroup) != 0 && !p.IsOnCurve() {
-		return ErrNotOnCurve
-	}
-	if chk&checkSubgroup != 0 && !p.IsInSubGroup() {
-		return ErrNotInSubgroup
-	}
-	return nil
-}
-
 // decodeCompressedG1 decodes a 48-byte compressed G1 point with the
 // subgroup check; infinity is rejected.
 func decodeCompressedG1(p *bls12381.G1Affine, b []byte) error {
-	if b[0]&flagCompressed == 0 {
-		return fmt.Errorf("%w: compressed flag not set", ErrBadPointEncoding)
-	}
-	if b[0]&flagInfinity != 0 {
-		if b[0] == flagCompressed|flagInfinity && isZero(b[1:G1CompressedSize]) {
-			return ErrPointAtInfinity
-		}
-		return fmt.Errorf("%w: bad infinity encoding", ErrBadPointEncoding)
-	}
-	if _, err := readFp(b[:48], 0x1f); err != nil {
+	if err := checkCompressed(b[:G1CompressedSize]); err != nil {
 		return err
 	}
 	if _, err := p.SetBytes(b[:G1CompressedSize]); err != nil {
@@ -244,23 +218,36 @@ func decodeCompressedG1(p *bls12381.G1Affine, b []byte) error {
 // decodeCompressedG2 decodes a 96-byte compressed G2 point with the
 // subgroup check; infinity is rejected.
 func decodeCompressedG2(p *bls12381.G2Affine, b []byte) error {
-	if b[0]&flagCompressed == 0 {
-		return fmt.Errorf("%w: compressed flag not set", ErrBadPointEncoding)
-	}
-	if b[0]&flagInfinity != 0 {
-		if b[0] == flagCompressed|flagInfinity && isZero(b[1:G2CompressedSize]) {
-			return ErrPointAtInfinity
-		}
-		return fmt.Errorf("%w: bad infinity encoding", ErrBadPointEncoding)
-	}
-	if _, err := readFp(b[:48], 0x1f); err != nil {
-		return err
-	}
-	if _, err := readFp(b[48:96], 0xff); err != nil {
+	if err := checkCompressed(b[:G2CompressedSize]); err != nil {
 		return err
 	}
 	if _, err := p.SetBytes(b[:G2CompressedSize]); err != nil {
 		return classifyGnark(err)
+	}
+	return nil
+}
+
+// checkCompressed checks the flags of the compressed point b and that its
+// x coordinates (one in G1, c1 then c0 in G2) are canonical, so that gnark
+// is given only what bellperson would accept.
+func checkCompressed(b []byte) error {
+	if b[0]&flagCompressed == 0 {
+		return fmt.Errorf("%w: compressed flag not set", ErrBadPointEncoding)
+	}
+	if b[0]&flagInfinity != 0 {
+		if b[0] == flagCompressed|flagInfinity && isZero(b[1:]) {
+			return ErrPointAtInfinity
+		}
+		return fmt.Errorf("%w: bad infinity encoding", ErrBadPointEncoding)
+	}
+	for i := 0; i < len(b); i += 48 {
+		mask := byte(0xff)
+		if i == 0 {
+			mask = 0x1f
+		}
+		if _, err := readFp(b[i:i+48], mask); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -274,6 +261,6 @@ func classifyGnark(err error) error {
 	case strings.Contains(msg, "square root"):
 		return fmt.Errorf("%w: x is not the abscissa of a curve point", ErrNotOnCurve)
 	default:
-		return fmt.Errorf("%w: %v", ErrBadPointEncoding, err)
+		return fmt.Errorf("%w: %w", ErrBadPointEncoding, err)
 	}
 }

@@ -205,11 +205,6 @@ func TestSetupRejectsUnconstrainedAux(t *testing.T) {
 	}
 }
 
-// offCurveG1 returns an encoding whose y does not satisfy the equation.
-func offCurveG1(enc []byte) {
-	enc[95] ^= 1
-}
-
 // nonSubgroupG1 returns a point on E(Fp) outside the prime-order subgroup.
 func nonSubgroupG1() bls12381.G1Affine {
 	var p bls12381.G1Affine

@@ -92,9 +92,6 @@ func New(eng Engine, opts Options) *Server {
 	return s
 }
 
-// Metrics returns the server's metrics registry.
-func (s *Server) Metrics() *Metrics { return s.metrics }
-
 // NewGRPCServer returns a gRPC server with the ProvingEngine service, the
 // panic-recovering and metrics interceptors, message limits of maxMsg
 // bytes both ways, malformed requests answered with InvalidArgument

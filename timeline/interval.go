@@ -54,15 +54,6 @@ func (s Stage) String() string {
 	return "unknown"
 }
 
-// Stages lists every stage in pipeline order.
-func Stages() []Stage {
-	out := make([]Stage, numStages)
-	for i := range out {
-		out[i] = Stage(i)
-	}
-	return out
-}
-
 // Interval is one paired span. Device and Worker come from the start event
 // or, where it has none, from the end event (a queued unit gets its worker
 // at pickup).
