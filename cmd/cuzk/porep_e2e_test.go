@@ -8,53 +8,140 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	gproto "google.golang.org/protobuf/proto"
+
+	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/filecoin"
+	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
-// testParamsDir is where the 2 KiB development parameters of the end-to-end
-// test go: $CUZK_TEST_PARAMS_DIR when set (kept between runs: the setup
-// takes minutes), else a directory of the test.
+// testParamsDir is where the development parameters of the end-to-end
+// tests go: $CUZK_TEST_PARAMS_DIR when set, else the user cache
+// directory's cuzk/filecoin-dev (the circuits example uses it too), so that
+// the setups (minutes each) are paid once per machine.
 func testParamsDir(t *testing.T) string {
 	if d := os.Getenv("CUZK_TEST_PARAMS_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join(t.TempDir(), "params")
+	d, err := circuits.DefaultParamsDir()
+	if err != nil {
+		return filepath.Join(t.TempDir(), "params")
+	}
+	return filepath.Join(d, "filecoin-dev")
 }
 
-// A 2 KiB PoRep from end to end, as issue 11 accepts it: gen-vanilla →
-// setup → prove --request (in process) and the daemon's Prove (Curio's
-// envelope through gRPC) → verify --public valid; a flipped byte of the
-// proof, the seed, the ticket or comm_r makes it invalid.
+// A PoRep C2 from end to end, as issue 11 accepts it, at 2 KiB and 8 MiB
+// (512 MiB without -short): gen-vanilla → setup → the daemon's Prove
+// (Curio's envelope through gRPC; a production daemon, the parameters in
+// its param_cache) → verify --public valid; a flipped byte of the proof,
+// the seed, the ticket or comm_r makes it invalid; bad requests before it
+// get InvalidArgument and the daemon serves on. At 2 KiB also prove
+// --request in process.
 func TestPoRepEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the 2 KiB development setup takes minutes")
+	sizes := []struct {
+		proof     string
+		inProcess bool
+		long      bool
+	}{
+		{"StackedDrg2KiBV1_1", true, false},
+		{"StackedDrg8MiBV1_1", false, false},
+		{"StackedDrg512MiBV1_1", false, true},
 	}
-	dir := t.TempDir()
 	params := testParamsDir(t)
-	f := genPoRep(t, dir, "StackedDrg2KiBV1_1", "--seed", "3")
-	info, _ := filecoin.StackedDrg2KiBV1_1.Info()
+	for _, sz := range sizes {
+		t.Run(sz.proof, func(t *testing.T) {
+			if sz.long && testing.Short() {
+				t.Skip("512 MiB: without -short")
+			}
+			porepEndToEnd(t, params, sz.proof, sz.inProcess)
+		})
+	}
+}
+
+func porepEndToEnd(t *testing.T, params, proofType string, inProcess bool) {
+	dir := t.TempDir()
+	f := genPoRep(t, dir, proofType, "--seed", "3")
+	p, err := filecoin.ParseSealProof(proofType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := p.Info()
 	if _, err := os.Stat(filepath.Join(params, info.ParamsFile())); err != nil {
 		t0 := time.Now()
-		if out, code := run(t, "setup", "--proof-type", "StackedDrg2KiBV1_1", "--params-dir", params); code != 0 {
+		if out, code := run(t, "setup", "--proof-type", proofType, "--params-dir", params); code != 0 {
 			t.Fatalf("setup: exit %d: %s", code, out)
 		}
-		t.Logf("2 KiB setup: %v", time.Since(t0).Round(time.Second))
+		t.Logf("%s setup: %v", proofType, time.Since(t0).Round(time.Second))
 	}
-	proof := filepath.Join(dir, "proof.bin")
+	if inProcess {
+		proof := filepath.Join(dir, "proof.bin")
+		t0 := time.Now()
+		if out, code := run(t, "prove", "--request", f.req, "--out", proof, "--params-dir", params, "--budget", "8"); code != 0 {
+			t.Fatalf("prove --request: exit %d: %s", code, out)
+		}
+		t.Logf("%s prove in process: %v", proofType, time.Since(t0).Round(time.Millisecond))
+		if out, code := run(t, "verify", "--public", f.seal, "--params-dir", params, "--proof", proof); code != 0 || !strings.HasPrefix(out, "valid") {
+			t.Fatalf("verify --public of the in-process proof: exit %d: %s", code, out)
+		}
+	}
+
+	// A production daemon (no --dev) with the parameter file in its
+	// param_cache.
+	sockDir, err := os.MkdirTemp("", "cuzkpr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(sockDir)
+	cfg := testDaemonConfig(t, sockDir)
+	cfg.Daemon.Dev = false
+	cfg.SRS.ParamCache = params
+	cfg.Memory.TotalBudget = config.Budget{Bytes: 8 << 30}
+	c, _ := startDaemon(t, cfg)
+	req, err := readRequest(f.req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	for _, bad := range []struct {
+		name string
+		edit func(r *cuzkv1.SubmitProofRequest)
+	}{
+		{"truncated envelope", func(r *cuzkv1.SubmitProofRequest) { r.VanillaProof = r.VanillaProof[:len(r.VanillaProof)/3] }},
+		{"garbage", func(r *cuzkv1.SubmitProofRequest) { r.VanillaProof = []byte("\x00\xffnot a C1") }},
+		{"another sector", func(r *cuzkv1.SubmitProofRequest) { r.SectorNumber++ }},
+	} {
+		r := protoClone(req)
+		r.RequestId = "bad-" + bad.name
+		bad.edit(r)
+		if _, err := c.Prove(ctx, r); status.Code(err) != codes.InvalidArgument {
+			t.Fatalf("%s: err = %v, want InvalidArgument", bad.name, err)
+		}
+	}
 	t0 := time.Now()
-	if out, code := run(t, "prove", "--request", f.req, "--out", proof, "--public", f.seal, "--params-dir", params, "--budget", "8"); code != 0 {
-		t.Fatalf("prove --request: exit %d: %s", code, out)
+	res, err := c.Prove(ctx, req)
+	if err != nil {
+		t.Fatalf("daemon Prove: %v", err)
 	}
-	t.Logf("2 KiB prove: %v", time.Since(t0).Round(time.Millisecond))
-	if out, code := run(t, "verify", "--public", f.seal, "--params-dir", params); code != 0 || !strings.HasPrefix(out, "valid") {
-		t.Fatalf("verify --public: exit %d: %s", code, out)
+	t.Logf("%s prove through the daemon: %v", proofType, time.Since(t0).Round(time.Millisecond))
+	if len(res.Proof) != info.Partitions*192 {
+		t.Fatalf("daemon proof: %d bytes", len(res.Proof))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "daemon-proof.bin"), res.Proof, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := run(t, "verify", "--public", f.seal, "--params-dir", params, "--proof", filepath.Join(dir, "daemon-proof.bin")); code != 0 || !strings.HasPrefix(out, "valid") {
+		t.Fatalf("verify of the daemon's proof: exit %d: %s", code, out)
 	}
 
 	seal, err := readSeal(f.seal)
 	if err != nil {
 		t.Fatal(err)
 	}
+	seal.Proof = res.Proof
 	for _, tc := range []struct {
 		name string
 		edit func(s *filecoin.SealVerifyInfo)
@@ -84,34 +171,8 @@ func TestPoRepEndToEnd(t *testing.T) {
 			t.Errorf("a flipped byte of the %s: exit %d: %s", tc.name, code, out)
 		}
 	}
+}
 
-	// The same request through a production daemon (no --dev): the
-	// parameter file is in its param_cache.
-	sockDir, err := os.MkdirTemp("", "cuzkpr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(sockDir)
-	cfg := testDaemonConfig(t, sockDir)
-	cfg.Daemon.Dev = false
-	cfg.SRS.ParamCache = params
-	cfg.Memory.TotalBudget = config.Budget{Bytes: 8 << 30}
-	c, _ := startDaemon(t, cfg)
-	req, err := readRequest(f.req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	res, err := c.Prove(ctx, req)
-	if err != nil {
-		t.Fatalf("daemon Prove: %v", err)
-	}
-	daemonProof := filepath.Join(dir, "daemon-proof.bin")
-	if err := os.WriteFile(daemonProof, res.Proof, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, code := run(t, "verify", "--public", f.seal, "--params-dir", params, "--proof", daemonProof); code != 0 || !strings.HasPrefix(out, "valid") {
-		t.Fatalf("verify of the daemon's proof: exit %d: %s", code, out)
-	}
+func protoClone(r *cuzkv1.SubmitProofRequest) *cuzkv1.SubmitProofRequest {
+	return gproto.Clone(r).(*cuzkv1.SubmitProofRequest)
 }
