@@ -68,7 +68,7 @@ func (d *DevParams) Acquire(ctx context.Context, id string) (*groth16.Params, fu
 		return nil, nil, err
 	}
 	if err := checkLimits(cfg); err != nil {
-		return nil, nil, fmt.Errorf("%w: %q: %v", engine.ErrUnknownCircuit, id, err)
+		return nil, nil, fmt.Errorf("%w: %q: %w", engine.ErrUnknownCircuit, id, err)
 	}
 	d.mu.Lock()
 	if d.entries == nil {
@@ -104,7 +104,7 @@ func (d *DevParams) Load(ctx context.Context, id string) (*groth16.Params, error
 		return nil, err
 	}
 	if err := checkLimits(cfg); err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", engine.ErrUnknownCircuit, id, err)
+		return nil, fmt.Errorf("%w: %q: %w", engine.ErrUnknownCircuit, id, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func DevParamsBytes(id string) (uint64, error) {
 		return 0, err
 	}
 	if err := checkLimits(cfg); err != nil {
-		return 0, fmt.Errorf("%w: %q: %v", engine.ErrUnknownCircuit, id, err)
+		return 0, fmt.Errorf("%w: %q: %w", engine.ErrUnknownCircuit, id, err)
 	}
 	g1 := uint64(unsafe.Sizeof(bls12381.G1Affine{}))
 	g2 := uint64(unsafe.Sizeof(bls12381.G2Affine{}))

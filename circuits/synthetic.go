@@ -98,7 +98,7 @@ func parseSynthetic(b []byte) (job SyntheticJob, ok bool, err error) {
 	dec.DisallowUnknownFields()
 	var d descriptor
 	if err := dec.Decode(&d); err != nil {
-		return job, true, fmt.Errorf("%w: synthetic job descriptor: %v", engine.ErrInvalidRequest, err)
+		return job, true, fmt.Errorf("%w: synthetic job descriptor: %w", engine.ErrInvalidRequest, err)
 	}
 	if dec.More() {
 		return job, true, fmt.Errorf("%w: synthetic job descriptor: trailing data", engine.ErrInvalidRequest)
@@ -115,10 +115,10 @@ func parseSynthetic(b []byte) (job SyntheticJob, ok bool, err error) {
 			engine.ErrInvalidRequest, job.Partitions, MaxPartitions)
 	}
 	if err := job.Config().Validate(); err != nil {
-		return job, true, fmt.Errorf("%w: synthetic job descriptor: %v", engine.ErrInvalidRequest, err)
+		return job, true, fmt.Errorf("%w: synthetic job descriptor: %w", engine.ErrInvalidRequest, err)
 	}
 	if err := checkLimits(job.Config()); err != nil {
-		return job, true, fmt.Errorf("%w: synthetic job descriptor: %v", engine.ErrInvalidRequest, err)
+		return job, true, fmt.Errorf("%w: synthetic job descriptor: %w", engine.ErrInvalidRequest, err)
 	}
 	return job, true, nil
 }
