@@ -45,7 +45,7 @@ func (d *Device) domain(m int) *domainEntry {
 }
 
 // computeH returns the m − 1 coefficients of H = (A·B − C)/Z in natural
-// order (filecoin-proofs.md §5.4), and a function to call once they are no
+// order (bellperson's execute_fft), and a function to call once they are no
 // longer needed. It transforms a.A, a.B and a.C in place where they have
 // room for m elements (r1cs.NewProvingAssignment reserves it when the
 // domain is at most 1/16 over the hinted rows, as for PoRep) and pooled
