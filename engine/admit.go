@@ -249,10 +249,14 @@ func awaitUnlessStuck[T any](e *Engine, got <-chan outcome[T], stop <-chan struc
 
 // reserve takes u's memory reservation, waiting for it when units in
 // flight will give memory back and evicting idle parameters when none
-// will. ok is false when u was queued again, retired or failed its job
+// will. A CRITICAL unit that does not fit takes it from the CRITICAL
+// headroom if it fits there. ok is false when u was queued again, retired or failed its job
 // instead.
 func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 	res, ok = e.budget.TryReserve(u.part.Reserve)
+	if !ok && u.key.priority == PriorityCritical && e.critBudget != nil {
+		res, ok = e.critBudget.TryReserve(u.part.Reserve)
+	}
 	for !ok && e.stuck() {
 		// No partition holds memory that it will give back, so only
 		// eviction can make room: waiting would stall this unit, and

@@ -19,8 +19,15 @@ type Config struct {
 	// Devices are the proving devices; each gets WorkersPerDevice workers
 	// sharing one lock held only around Run.
 	Devices []groth16.Device
-	// WorkersPerDevice defaults to 2 (the dual-worker interlock).
+	// WorkersPerDevice defaults to 2 (the dual-worker interlock). Each
+	// device has one more worker, for CRITICAL units only.
 	WorkersPerDevice int
+	// CriticalDevices, when set, holds per device (same index; nil for
+	// none) a second handle on the same hardware, which only the CRITICAL
+	// worker uses and whose Runs take no device lock: a WinningPoSt then
+	// runs beside the bulk Run in flight instead of after it (on a GPU, its
+	// kernels interleave with the bulk unit's on their own streams).
+	CriticalDevices []groth16.Device
 	// FinishInline runs Finish on the device worker instead of off its
 	// loop. Off by default; it exists to measure the single-worker
 	// baseline (a worker that prepares, runs and finishes in turn).
@@ -32,6 +39,15 @@ type Config struct {
 	// Budget is the memory budget units reserve from before synthesis. Nil
 	// means an unlimited budget.
 	Budget *memory.Budget
+	// CriticalHeadroom is memory of the budget held, from New to Close,
+	// for CRITICAL units only: one whose reservation does not fit in the
+	// budget takes it from the headroom, so a WinningPoSt does not wait for
+	// bulk units to give memory back (a 32 GiB WinningPoSt unit reserves
+	// about 320 MB). 0 means DefaultCriticalHeadroom when the budget is at
+	// least 16 times that, and none for a smaller one; negative means none.
+	// The headroom's parameters are not covered: keep the WinningPoSt
+	// parameters resident (Preload) so admitting one loads nothing.
+	CriticalHeadroom int64
 	// Planner turns requests into partition plans.
 	Planner Planner
 	// Params provides parameters by circuit id. If it also implements
@@ -53,6 +69,23 @@ type Config struct {
 
 // DefaultResultTTL is how long results are kept when Config.ResultTTL is 0.
 const DefaultResultTTL = 10 * time.Minute
+
+// DefaultCriticalHeadroom is the CRITICAL headroom of a budget of 16 GiB or
+// more when Config.CriticalHeadroom is 0: three 32 GiB WinningPoSt units.
+const DefaultCriticalHeadroom = 1 << 30
+
+// criticalHeadroom is the headroom in bytes for a budget of limit bytes.
+func (c *Config) criticalHeadroom(limit uint64) uint64 {
+	switch {
+	case c.CriticalHeadroom < 0:
+		return 0
+	case c.CriticalHeadroom > 0:
+		return uint64(c.CriticalHeadroom)
+	case limit/16 >= DefaultCriticalHeadroom:
+		return DefaultCriticalHeadroom
+	}
+	return 0
+}
 
 func (c *Config) setDefaults() {
 	if c.WorkersPerDevice <= 0 {
@@ -82,6 +115,9 @@ func (c *Config) Validate() error {
 		if d == nil {
 			errs = append(errs, fmt.Errorf("engine: device %d is nil", i))
 		}
+	}
+	if len(c.CriticalDevices) > len(c.Devices) {
+		errs = append(errs, fmt.Errorf("engine: %d CRITICAL device handles for %d devices", len(c.CriticalDevices), len(c.Devices)))
 	}
 	if c.Planner == nil {
 		errs = append(errs, errors.New("engine: no planner"))

@@ -13,16 +13,33 @@ type deviceState struct {
 	dev     groth16.Device
 	lock    deviceLock // held only around Run
 	current atomic.Pointer[job]
+	// critical, when set (Config.CriticalDevices), is a second handle on
+	// the same hardware for the CRITICAL worker, whose Runs take no lock.
+	critical groth16.Device
 }
 
-// deviceWorker takes units from the device queue: Prepare unlocked, Run
-// under the device lock, then hands the unit to Finish off its own loop so
-// it can prepare the next unit while the other worker's kernels run.
-func (e *Engine) deviceWorker(di, worker int) {
+// deviceWorker takes units of priority min or higher from the device
+// queue: Prepare unlocked, Run under the device lock, then hands the unit
+// to Finish off its own loop so it can prepare the next unit while the
+// other worker's kernels run.
+//
+// Each device has WorkersPerDevice workers that take any unit and one that
+// takes only CRITICAL units. Without it a WinningPoSt reaching the device
+// queue while every worker holds a bulk unit (one running, the others
+// prepared and waiting for the lock) would wait for a worker to come back,
+// behind those units' Runs; with it, it is prepared at once and, the lock
+// going to the best waiter, runs right after the Run in flight. Given a
+// CRITICAL handle on the device, that worker runs on it without the lock,
+// beside the Run in flight.
+func (e *Engine) deviceWorker(di, worker int, min Priority) {
 	defer e.wg.Done()
 	d := e.devs[di]
+	dev, lock := d.dev, &d.lock
+	if min == PriorityCritical && d.critical != nil {
+		dev, lock = d.critical, nil
+	}
 	for {
-		u, err := e.devQ.pop(e.ctx)
+		u, err := e.devQ.pop(e.ctx, min)
 		if err != nil {
 			return
 		}
@@ -33,15 +50,15 @@ func (e *Engine) deviceWorker(di, worker int) {
 			continue
 		}
 		d.current.Store(j)
-		p, ok := e.runUnit(d, di, worker, u)
+		p, ok := e.runUnit(dev, lock, di, worker, u)
 		if ok {
 			if e.cfg.FinishInline {
-				e.finish(d, di, worker, u, p)
+				e.finish(dev, di, worker, u, p)
 			} else {
 				e.wg.Add(1)
 				go func() {
 					defer e.wg.Done()
-					e.finish(d, di, worker, u, p)
+					e.finish(dev, di, worker, u, p)
 				}()
 			}
 		}
@@ -49,12 +66,12 @@ func (e *Engine) deviceWorker(di, worker int) {
 	}
 }
 
-// runUnit prepares and runs u; on failure or cancellation it retires u and
-// returns false.
-func (e *Engine) runUnit(d *deviceState, di, worker int, u *unit) (groth16.Partial, bool) {
+// runUnit prepares and runs u on dev, Run under lock unless lock is nil;
+// on failure or cancellation it retires u and returns false.
+func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u *unit) (groth16.Partial, bool) {
 	j, part := u.job, u.key.partition
 	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
-	w, err := safeStep(func() (any, error) { return d.dev.Prepare(e.ctx, u.a, j.params) })
+	w, err := safeStep(func() (any, error) { return dev.Prepare(e.ctx, u.a, j.params) })
 	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
 	if err != nil {
 		return nil, e.unitFailed(u, "prepare", err)
@@ -64,20 +81,26 @@ func (e *Engine) runUnit(d *deviceState, di, worker int, u *unit) (groth16.Parti
 		return nil, false
 	}
 
-	e.rec.Record(timeline.LockWait, j.id, part, worker, di)
-	d.lock.lock(u.key)
-	e.rec.Record(timeline.LockHeld, j.id, part, worker, di)
+	if lock != nil {
+		e.rec.Record(timeline.LockWait, j.id, part, worker, di)
+		lock.lock(u.key)
+		e.rec.Record(timeline.LockHeld, j.id, part, worker, di)
+	}
+	unlock := func() {
+		if lock != nil {
+			lock.unlock()
+			e.rec.Record(timeline.LockFree, j.id, part, worker, di)
+		}
+	}
 	if j.ctx.Err() != nil {
-		d.lock.unlock()
-		e.rec.Record(timeline.LockFree, j.id, part, worker, di)
+		unlock()
 		e.retire(u)
 		return nil, false
 	}
 	t0 := time.Now()
-	p, err := safeStep(func() (any, error) { return d.dev.Run(e.ctx, w) })
+	p, err := safeStep(func() (any, error) { return dev.Run(e.ctx, w) })
 	t1 := time.Now()
-	d.lock.unlock()
-	e.rec.Record(timeline.LockFree, j.id, part, worker, di)
+	unlock()
 
 	if err == nil && e.rec != nil {
 		ks, ke := t0, t1

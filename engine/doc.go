@@ -17,14 +17,18 @@
 //     (admission, below), then the unit's memory reservation; a better unit
 //     arriving while it waits for either goes first. One extra slot is
 //     reserved for CRITICAL units, so a WinningPoSt never waits behind long
-//     PoRep syntheses.
+//     PoRep syntheses, and so is a memory headroom (Config.CriticalHeadroom),
+//     so it never waits for PoRep units to give memory back.
 //   - synthesize.go: a unit's synthesis, after which it enters the device
 //     queue (same order).
 //   - device.go: each device has WorkersPerDevice workers: Prepare
 //     unlocked, Run under the device lock (devlock.go: handed to the best
 //     waiting unit, not to whoever asks first), then a/b/c are released and
 //     Finish runs off the worker loop so the worker prepares its next unit
-//     while the other's kernels run.
+//     while the other's kernels run. One more worker per device takes only
+//     CRITICAL units: a WinningPoSt is prepared as soon as it is
+//     synthesized, even while every other worker holds a PoRep unit, and
+//     runs right after the Run in flight.
 //   - finish.go: Finish's sums are randomized and encoded.
 //   - deliver.go: the assembler (assembler.go) takes the partition proofs
 //     in any order and rejects wrong sizes and duplicates. The last
@@ -32,6 +36,12 @@
 //     verified proof completes the job.
 //   - end.go: every job ends there, exactly once (completed, failed,
 //     cancelled, or rejected by its plan), and every unit retires there.
+//
+// So a WinningPoSt (CRITICAL by default) whose parameters are resident
+// waits for bulk work at one place only: the device Run in flight when it
+// reaches the lock (at 32 GiB a PoRep partition's Run is about 1.6 s on an
+// H200). Everything else it waits for is its own work, and the CPU it
+// shares with PoRep syntheses.
 //
 // Admission. A job acquires its parameters (ParamsSource.Acquire, which
 // may load them and charge them to the budget) only when the dispatcher

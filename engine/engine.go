@@ -23,7 +23,8 @@ var ErrNoMemory = errors.New("memory budget exhausted")
 // Engine proves requests. All methods are safe for concurrent use.
 //
 // Goroutines: New starts one synthesis dispatcher, WorkersPerDevice device
-// workers per device and a result pruner. The dispatcher starts one per
+// workers per device plus one for CRITICAL units only, and a result
+// pruner. The dispatcher starts one per
 // parameter acquisition and one per unit synthesis; device workers start
 // one per Finish. All are counted in wg;
 // Close cancels them and waits for every one.
@@ -36,6 +37,11 @@ type Engine struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	// critBudget is the CRITICAL headroom (Config.CriticalHeadroom), held
+	// in budget by critHold; nil when there is none.
+	critBudget *memory.Budget
+	critHold   *memory.Reservation
 
 	synthQ *unitQueue
 	devQ   *unitQueue
@@ -64,27 +70,46 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	cfg.setDefaults()
+	var critBudget *memory.Budget
+	var critHold *memory.Reservation
+	if h := cfg.criticalHeadroom(cfg.Budget.Limit()); h > 0 {
+		if h > cfg.Budget.Limit()/2 {
+			return nil, fmt.Errorf("engine: CRITICAL headroom of %d bytes is more than half the memory budget (%d)", h, cfg.Budget.Limit())
+		}
+		var ok bool
+		if critHold, ok = cfg.Budget.TryReserve(h); !ok {
+			return nil, fmt.Errorf("engine: CRITICAL headroom of %d bytes does not fit: %d of the budget's %d are free",
+				h, cfg.Budget.Available(), cfg.Budget.Limit())
+		}
+		critBudget = memory.New(h)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e := &Engine{
-		cfg:      cfg,
-		rec:      cfg.Recorder,
-		budget:   cfg.Budget,
-		start:    time.Now(),
-		ctx:      ctx,
-		cancel:   cancel,
-		synthQ:   newUnitQueue(),
-		devQ:     newUnitQueue(),
-		slots:    make(chan int, cfg.SynthesisWorkers),
-		critSlot: make(chan int, 1),
-		jobs:     make(map[string]*job),
-		stopped:  make(chan struct{}),
+		cfg:        cfg,
+		rec:        cfg.Recorder,
+		budget:     cfg.Budget,
+		critBudget: critBudget,
+		critHold:   critHold,
+		start:      time.Now(),
+		ctx:        ctx,
+		cancel:     cancel,
+		synthQ:     newUnitQueue(),
+		devQ:       newUnitQueue(),
+		slots:      make(chan int, cfg.SynthesisWorkers),
+		critSlot:   make(chan int, 1),
+		jobs:       make(map[string]*job),
+		stopped:    make(chan struct{}),
 	}
 	for i := 0; i < cfg.SynthesisWorkers; i++ {
 		e.slots <- i
 	}
 	e.critSlot <- cfg.SynthesisWorkers
-	for _, d := range cfg.Devices {
-		e.devs = append(e.devs, &deviceState{dev: d})
+	for i, d := range cfg.Devices {
+		ds := &deviceState{dev: d}
+		if i < len(cfg.CriticalDevices) {
+			ds.critical = cfg.CriticalDevices[i]
+		}
+		e.devs = append(e.devs, ds)
 	}
 	e.wg.Add(2)
 	go e.dispatch()
@@ -92,8 +117,11 @@ func New(cfg Config) (*Engine, error) {
 	for di := range e.devs {
 		for w := 0; w < cfg.WorkersPerDevice; w++ {
 			e.wg.Add(1)
-			go e.deviceWorker(di, di*cfg.WorkersPerDevice+w)
+			go e.deviceWorker(di, di*cfg.WorkersPerDevice+w, PriorityUnspecified)
 		}
+		// The CRITICAL worker, numbered after every ordinary one.
+		e.wg.Add(1)
+		go e.deviceWorker(di, len(e.devs)*cfg.WorkersPerDevice+di, PriorityCritical)
 	}
 	return e, nil
 }
@@ -133,6 +161,7 @@ func (e *Engine) Close() error {
 	for _, u := range e.devQ.drain() {
 		e.retire(u)
 	}
+	e.critHold.Close()
 	return nil
 }
 

@@ -91,7 +91,7 @@ func TestQueueOrderHasNoCollisions(t *testing.T) {
 		{PriorityNormal, 1, 0}, {PriorityNormal, 1, 1}, {PriorityNormal, 2, 0}, {PriorityLow, 0, 0},
 	}
 	for _, w := range want {
-		u, _ := q.pop(context.Background())
+		u, _ := q.pop(context.Background(), PriorityUnspecified)
 		if u.key != w {
 			t.Fatalf("popped %+v, want %+v", u.key, w)
 		}

@@ -11,7 +11,7 @@ import (
 
 // finish runs Finish, randomizes and encodes the proof, and hands it to
 // the job's assembler.
-func (e *Engine) finish(d *deviceState, di, worker int, u *unit, p groth16.Partial) {
+func (e *Engine) finish(dev groth16.Device, di, worker int, u *unit, p groth16.Partial) {
 	j, part := u.job, u.key.partition
 	if j.ctx.Err() != nil {
 		e.retire(u)
@@ -19,7 +19,7 @@ func (e *Engine) finish(d *deviceState, di, worker int, u *unit, p groth16.Parti
 	}
 	e.rec.Record(timeline.FinishStart, j.id, part, worker, di)
 	proof, err := safeStep(func() (groth16.Proof, error) {
-		sums, err := d.dev.Finish(e.ctx, p)
+		sums, err := dev.Finish(e.ctx, p)
 		if err == nil && sums == nil {
 			err = errors.New("device returned no sums")
 		}

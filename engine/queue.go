@@ -168,11 +168,12 @@ func (q *unitQueue) tryPop() (*unit, bool) {
 	return heap.Pop(&q.h).(*unit), true
 }
 
-// pop blocks until a unit is available or ctx is done.
-func (q *unitQueue) pop(ctx context.Context) (*unit, error) {
+// pop blocks until a unit of priority min or higher is available (the
+// best unit is taken) or ctx is done. PriorityUnspecified takes any unit.
+func (q *unitQueue) pop(ctx context.Context, min Priority) (*unit, error) {
 	for {
 		q.mu.Lock()
-		if len(q.h) > 0 {
+		if len(q.h) > 0 && q.h[0].key.priority >= min {
 			u := heap.Pop(&q.h).(*unit)
 			q.mu.Unlock()
 			return u, nil

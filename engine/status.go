@@ -9,6 +9,9 @@ func (e *Engine) Status() Snapshot {
 		MemoryUsed:  e.budget.Used(),
 		MemoryLimit: e.budget.Limit(),
 	}
+	if e.critBudget != nil { // the headroom counts as used only where used
+		s.MemoryUsed += e.critBudget.Used() - e.critBudget.Limit()
+	}
 	for i, d := range e.devs {
 		ds := DeviceStatus{Ordinal: uint32(i)}
 		if n, ok := d.dev.(Named); ok {

@@ -243,9 +243,9 @@ func (e *Engine) checkPlan(p *Plan, kind ProofKind) error {
 		if part.Synthesize == nil {
 			return fmt.Errorf("engine: plan for %q: partition %d has no synthesizer", p.CircuitID, i)
 		}
-		if part.Reserve > e.budget.Limit() {
-			return fmt.Errorf("%w: %q partition %d needs %d bytes, more than the whole memory budget (%d)",
-				ErrInvalidRequest, p.CircuitID, i, part.Reserve, e.budget.Limit())
+		if limit := e.unitLimit(); part.Reserve > limit {
+			return fmt.Errorf("%w: %q partition %d needs %d bytes, more than the whole memory budget (%d, CRITICAL headroom excluded)",
+				ErrInvalidRequest, p.CircuitID, i, part.Reserve, limit)
 		}
 		if part.ReserveABC > part.Reserve {
 			return fmt.Errorf("engine: plan for %q: partition %d releases %d bytes after Run of %d reserved",
@@ -253,6 +253,16 @@ func (e *Engine) checkPlan(p *Plan, kind ProofKind) error {
 		}
 	}
 	return nil
+}
+
+// unitLimit is the largest reservation a unit can ever get: the budget
+// less the CRITICAL headroom (at most half the budget, so a CRITICAL unit
+// gets no more from the headroom alone).
+func (e *Engine) unitLimit() uint64 {
+	if e.critBudget == nil {
+		return e.budget.Limit()
+	}
+	return e.budget.Limit() - e.critBudget.Limit()
 }
 
 // MaxRequestIDLen bounds a request id (it becomes the job id, in every
