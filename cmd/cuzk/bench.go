@@ -70,7 +70,7 @@ func newBenchCmd() *cobra.Command {
 	o := &benchOptions{}
 	var count int
 	bench := &cobra.Command{
-		Use:   "bench [single|batch|stress]",
+		Use:   "bench [single|batch|stress|winning]",
 		Short: "Prove synthetic multi-partition jobs and report throughput, latency and device utilization",
 		Long:  benchLong,
 		Args:  cobra.NoArgs,
@@ -81,7 +81,7 @@ func newBenchCmd() *cobra.Command {
 	}
 	o.register(bench)
 	bench.Flags().IntVar(&count, "count", 4, "jobs to prove")
-	bench.AddCommand(newBenchSingleCmd(o), newBenchBatchCmd(o), newBenchStressCmd(o))
+	bench.AddCommand(newBenchSingleCmd(o), newBenchBatchCmd(o), newBenchStressCmd(o), newBenchWinningCmd(o))
 	return bench
 }
 
