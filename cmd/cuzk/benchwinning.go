@@ -41,6 +41,7 @@ type winningOptions struct {
 	real        bool          // 2 KiB PoRep and WinningPoSt made by filecoin/gen
 	headroomMiB int64         // CRITICAL headroom; 0: two WinningPoSt units, -1: none
 	lane        bool          // a CRITICAL handle per device (engine.Config.CriticalDevices)
+	priority    string        // of the WinningPoSt requests; "" the kind's default
 }
 
 // winning32GiBRows and winning32GiBInputs are the 32 GiB WinningPoSt
@@ -92,6 +93,7 @@ func newBenchWinningCmd(o *benchOptions) *cobra.Command {
 	f.BoolVar(&w.real, "real", false, "prove generated 2 KiB PoRep and WinningPoSt requests (parameters under their real names in --params-dir)")
 	f.Int64Var(&w.headroomMiB, "critical-headroom", 0, "MiB of the budget held for CRITICAL units (0: two WinningPoSt reservations, -1: none)")
 	f.BoolVar(&w.lane, "critical-lane", false, "give each device a second handle on which WinningPoSt Runs take no device lock")
+	f.StringVar(&w.priority, "winning-priority", "", "priority of the WinningPoSt requests: low, normal, high, critical (default: the kind's, CRITICAL), for comparison")
 	return cmd
 }
 
@@ -103,6 +105,9 @@ func (w *winningOptions) validate(o *benchOptions) error {
 		return fmt.Errorf("--interval %v: want a positive duration", w.interval)
 	case o.addr != "":
 		return errors.New("bench winning runs an in-process engine: its breakdown comes from the engine's timeline (drop --addr)")
+	}
+	if _, err := parsePriority(w.priority); err != nil {
+		return err
 	}
 	if w.real {
 		return nil
@@ -192,6 +197,22 @@ func newWinningWork(ctx context.Context, o *benchOptions, w *winningOptions) (*w
 	}, nil
 }
 
+func parsePriority(s string) (engine.Priority, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return engine.PriorityUnspecified, nil
+	case "low":
+		return engine.PriorityLow, nil
+	case "normal":
+		return engine.PriorityNormal, nil
+	case "high":
+		return engine.PriorityHigh, nil
+	case "critical":
+		return engine.PriorityCritical, nil
+	}
+	return 0, fmt.Errorf("--winning-priority %q: want low, normal, high or critical", s)
+}
+
 func rowsString(n int) string {
 	if l := math.Log2(float64(n)); l == math.Trunc(l) {
 		return fmt.Sprintf("2^%d", int(l))
@@ -250,6 +271,7 @@ func runBenchWinning(ctx context.Context, out io.Writer, o *benchOptions, w *win
 	if err != nil {
 		return err
 	}
+	work.winning.Priority, _ = parsePriority(w.priority)
 	rec := timeline.NewRecorder(0)
 	e, devName, err := newWinningEngine(o, w, work, rec)
 	if err != nil {
@@ -260,8 +282,12 @@ func runBenchWinning(ctx context.Context, out io.Writer, o *benchOptions, w *win
 	if w.lane {
 		lane = ", a CRITICAL lane per device"
 	}
-	fmt.Fprintf(out, "cuzk bench winning: in-process engine, %s, %d device workers + 1 CRITICAL%s, %d PoRep jobs in flight; %s\n",
-		devName, o.workers, lane, o.concurrency, work.describe)
+	prio := "CRITICAL (the kind's default)"
+	if p := work.winning.Priority; p != engine.PriorityUnspecified {
+		prio = p.String()
+	}
+	fmt.Fprintf(out, "cuzk bench winning: in-process engine, %s, %d device workers + 1 CRITICAL%s, %d PoRep jobs in flight; %s; WinningPoSt priority %s\n",
+		devName, o.workers, lane, o.concurrency, work.describe, prio)
 	fmt.Fprintf(out, "load average at start: %s\n", loadAverage())
 	for _, id := range []string{work.porepID, work.winningID} {
 		t0 := time.Now()
@@ -422,6 +448,9 @@ type winningSample struct {
 	Latency                           time.Duration
 	SynthQueue, Synth, DevQueue, Prep time.Duration
 	LockWait, Run, Finish, Rest       time.Duration
+	// Behind counts the other units' Runs that overlapped its lock wait:
+	// at most 1 when the lock goes to it next.
+	Behind int
 }
 
 func (s winningSample) waiting() time.Duration { return s.SynthQueue + s.DevQueue + s.LockWait }
@@ -443,6 +472,13 @@ func winningBreakdown(events []timeline.Event, latency map[string]time.Duration)
 		}
 		if _, seen := m[ev.Kind]; !seen { // one unit per job: the first of each kind
 			m[ev.Kind] = ev.At
+		}
+	}
+	ivs, _ := timeline.Pair(events)
+	var kernels []timeline.Interval
+	for _, iv := range ivs {
+		if iv.Stage == timeline.StageKernel {
+			kernels = append(kernels, iv)
 		}
 	}
 	var out []winningSample
@@ -473,6 +509,11 @@ func winningBreakdown(events []timeline.Event, latency map[string]time.Duration)
 		if _, held := m[timeline.LockHeld]; waited && held {
 			s.LockWait = span(timeline.LockWait, timeline.LockHeld)
 			s.Run = span(timeline.LockHeld, timeline.LockFree) // host time under the lock
+			for _, k := range kernels {
+				if k.Job != id && k.Start < m[timeline.LockHeld] && k.End > m[timeline.LockWait] {
+					s.Behind++
+				}
+			}
 		}
 		s.Rest = max(lat-s.SynthQueue-s.Synth-s.DevQueue-s.Prep-s.LockWait-s.Run-s.Finish, 0)
 		out = append(out, s)
@@ -526,6 +567,19 @@ func printWinning(w io.Writer, run winningRun, samples []winningSample, porepPar
 		p50, p99, mx := col(r.f)
 		fmt.Fprintf(w, "  %-30s %9s %9s %9s\n", r.name, ms(p50), ms(p99), ms(mx))
 	}
+	hist := map[int]int{}
+	most := 0
+	for _, s := range samples {
+		hist[s.Behind]++
+		most = max(most, s.Behind)
+	}
+	var parts []string
+	for n := 0; n <= most; n++ {
+		if hist[n] > 0 {
+			parts = append(parts, fmt.Sprintf("%d × %d", hist[n], n))
+		}
+	}
+	fmt.Fprintf(w, "other units' Runs overlapping a WinningPoSt's lock wait (WinningPoSts × Runs): %s\n", strings.Join(parts, ", "))
 }
 
 func writeTimelineCSV(path string, events []timeline.Event) error {

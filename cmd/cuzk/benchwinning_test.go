@@ -38,7 +38,9 @@ func TestWinningBreakdown(t *testing.T) {
 	var events []timeline.Event
 	events = append(events, unit("locked", true)...)
 	events = append(events, unit("lane", false)...)
-	events = append(events, unit("porep", true)...) // not a WinningPoSt: ignored
+	// A PoRep unit whose Run the locked WinningPoSt waited behind; not a
+	// WinningPoSt itself, so not a sample.
+	events = append(events, ev(200, timeline.KernelStart, "porep"), ev(1020, timeline.KernelEnd, "porep"))
 	events = append(events, ev(0, timeline.JobSubmit, "lost"))
 	latency := map[string]time.Duration{"locked": ms(1200), "lane": ms(500), "lost": ms(900)}
 
@@ -47,9 +49,10 @@ func TestWinningBreakdown(t *testing.T) {
 		// lane: no lock wait; Run is the kernel interval.
 		{Job: "lane", Latency: ms(500), SynthQueue: ms(5), Synth: ms(200), DevQueue: ms(1), Prep: ms(20),
 			Run: ms(54), Finish: ms(100), Rest: ms(500 - 5 - 200 - 1 - 20 - 54 - 100)},
-		// locked: Run is the host time under the lock.
+		// locked: Run is the host time under the lock; it waited while the
+		// PoRep unit's and the lane WinningPoSt's Runs went on.
 		{Job: "locked", Latency: ms(1200), SynthQueue: ms(5), Synth: ms(200), DevQueue: ms(1), Prep: ms(20),
-			LockWait: ms(700), Run: ms(54), Finish: ms(100), Rest: ms(1200 - 5 - 200 - 1 - 20 - 700 - 54 - 100)},
+			LockWait: ms(700), Run: ms(54), Finish: ms(100), Rest: ms(1200 - 5 - 200 - 1 - 20 - 700 - 54 - 100), Behind: 2},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d samples %+v, want %d (the job with lost events left out)", len(got), got, len(want))
@@ -93,6 +96,7 @@ func TestWinningOptionsValidate(t *testing.T) {
 		{"remote", func(o *benchOptions, _ *winningOptions) { o.addr = "unix:///x" }, "--addr"},
 		{"winning too large", func(_ *benchOptions, w *winningOptions) { w.constraints = 1 << 25 }, "--winning-constraints"},
 		{"winning inputs", func(_ *benchOptions, w *winningOptions) { w.inputs = -1 }, "--winning-inputs"},
+		{"priority", func(_ *benchOptions, w *winningOptions) { w.priority = "urgent" }, "--winning-priority"},
 		{"real ignores the synthetic shape", func(_ *benchOptions, w *winningOptions) { w.real, w.constraints = true, 1<<25 }, ""},
 	}
 	for _, tc := range tests {
