@@ -3,7 +3,7 @@ package porep
 import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
+	"github.com/cuzk-project/cuzk/circuits/internal/tree"
 )
 
 // BlankConfig is the partition of shape c with every value zero and every
@@ -19,8 +19,8 @@ func BlankConfig(c Config) *Partition {
 		return p
 	}
 	rows := make([]fr.Element, c.Layers)
-	d := blankPath(c.treeDArities())
-	r := blankPath(c.treeRArities())
+	d := tree.BlankPath(tree.Binary(c.TreeDLevels))
+	r := tree.BlankPath(tree.Arities(c.TreeR, c.Nodes))
 	p.Challenges = make([]Challenge, c.Challenges)
 	for i := range p.Challenges {
 		ch := &p.Challenges[i]
@@ -35,16 +35,4 @@ func BlankConfig(c Config) *Partition {
 		ch.CommCPath = r
 	}
 	return p
-}
-
-func blankPath(arities []int) []gmerkle.PathElement {
-	zeros := make(map[int][]fr.Element)
-	path := make([]gmerkle.PathElement, len(arities))
-	for l, a := range arities {
-		if zeros[a] == nil {
-			zeros[a] = make([]fr.Element, a-1)
-		}
-		path[l] = gmerkle.PathElement{Siblings: zeros[a]}
-	}
-	return path
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/tree"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
 	native "github.com/cuzk-project/cuzk/hash/poseidon"
 )
@@ -40,14 +41,11 @@ type Config struct {
 // fills tree D and the tree R shape, a column hash Poseidon has constants
 // for, and at least one challenge.
 func (c Config) Validate() error {
-	if c.Nodes < 2 || c.Nodes&(c.Nodes-1) != 0 || c.Nodes > 1<<40 {
-		return fmt.Errorf("%w: %d nodes is not a power of two in [2, 2^40]", ErrShape, c.Nodes)
+	if err := tree.CheckSector(ErrShape, c.Nodes, c.TreeR); err != nil {
+		return err
 	}
 	if want := bits.TrailingZeros64(c.Nodes); c.TreeDLevels != want {
 		return fmt.Errorf("%w: tree D of %d levels for %d nodes, want %d", ErrShape, c.TreeDLevels, c.Nodes, want)
-	}
-	if _, err := c.TreeR.BaseLevels(int(c.Nodes)); err != nil {
-		return fmt.Errorf("%w: tree R: %w", ErrShape, err)
 	}
 	if c.Layers < 1 {
 		return fmt.Errorf("%w: %d layers", ErrShape, c.Layers)
@@ -59,34 +57,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: %d challenges", ErrShape, c.Challenges)
 	}
 	return nil
-}
-
-// treeRArities is the arity of every level of a tree C or R path, bottom up.
-func (c Config) treeRArities() []int {
-	base, err := c.TreeR.BaseLevels(int(c.Nodes))
-	if err != nil {
-		return nil
-	}
-	a := make([]int, 0, base+2)
-	for range base {
-		a = append(a, c.TreeR.Base)
-	}
-	if c.TreeR.Sub > 0 {
-		a = append(a, c.TreeR.Sub)
-	}
-	if c.TreeR.Top > 0 {
-		a = append(a, c.TreeR.Top)
-	}
-	return a
-}
-
-// treeDArities is the arity of every level of a tree D path (all 2).
-func (c Config) treeDArities() []int {
-	a := make([]int, c.TreeDLevels)
-	for i := range a {
-		a[i] = 2
-	}
-	return a
 }
 
 // NumInputs is the number of public inputs the circuit allocates, ONE

@@ -2,10 +2,9 @@ package porep
 
 import (
 	"testing"
-	"time"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
-	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // Filecoin's partition shapes (filecoin-proofs constants.rs, parameters.rs:
@@ -62,22 +61,7 @@ func TestCounts(t *testing.T) {
 			if tc.large && testing.Short() {
 				t.Skip("large partition: run without -short")
 			}
-			start := time.Now()
-			var c r1cs.Counter
-			if err := r1cs.Synthesize(&c, BlankConfig(tc.cfg)); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s: %d rows (+%d input rows), %d inputs, %d aux, a_aux %d, b_aux %d, b_input %d, nnz %d/%d/%d in %v",
-				tc.name, c.Constraints-c.Inputs, c.Inputs, c.Inputs, c.Aux, c.ADensityAuxCount(), c.BDensityAuxCount(),
-				c.BDensityInputCount(), c.NonZeroA, c.NonZeroB, c.NonZeroC, time.Since(start))
-			if s, err := tc.cfg.Shape(); err != nil {
-				t.Error(err)
-			} else if want := (r1cs.Shape{Inputs: c.Inputs, Aux: c.Aux, Constraints: c.Constraints}); s != want {
-				t.Errorf("Config.Shape = %+v, synthesis %+v", s, want)
-			}
-			if c.Inputs != tc.cfg.NumInputs()+1 {
-				t.Errorf("Config.NumInputs %d + ONE, circuit %d", tc.cfg.NumInputs(), c.Inputs)
-			}
+			c := circuittest.Count(t, tc.name, BlankConfig(tc.cfg), tc.cfg, tc.want.constraints)
 			got := counts{c.Constraints - c.Inputs, c.Inputs, c.Aux, c.ADensityAuxCount(), c.BDensityAuxCount(),
 				c.BDensityInputCount(), c.NonZeroA, c.NonZeroB, c.NonZeroC}
 			check := func(what string, got, want int) {
@@ -85,7 +69,6 @@ func TestCounts(t *testing.T) {
 					t.Errorf("%s = %d, want %d (%+d)", what, got, want, got-want)
 				}
 			}
-			check("constraints", got.constraints, tc.want.constraints)
 			check("inputs", got.inputs, tc.want.inputs)
 			check("aux", got.aux, tc.want.aux)
 			check("a_aux", got.aAux, tc.want.aAux)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	"github.com/cuzk-project/cuzk/gadgets/label"
 	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
 	"github.com/cuzk-project/cuzk/hash"
@@ -28,27 +29,6 @@ type instance struct {
 	treeD, treeC, treeR *hmerkle.Tree
 }
 
-func randomDomain(r *rand.Rand) hash.Domain {
-	var d hash.Domain
-	for i := 0; i < 32; i += 8 {
-		v := r.Uint64()
-		for j := range 8 {
-			d[i+j] = byte(v >> (8 * j))
-		}
-	}
-	d[31] &= 0x3f
-	return d
-}
-
-func mustElement(t testing.TB, d hash.Domain) fr.Element {
-	t.Helper()
-	e, err := d.Element()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
 func newInstance(t testing.TB, cfg Config, seed uint64) *instance {
 	t.Helper()
 	if err := cfg.Validate(); err != nil {
@@ -56,21 +36,28 @@ func newInstance(t testing.TB, cfg Config, seed uint64) *instance {
 	}
 	r := rand.New(rand.NewPCG(seed, 0x706f726570))
 	n := int(cfg.Nodes)
-	replicaID := randomDomain(r)
+	in := &instance{replicaID: circuittest.RandomDomain(r)}
 	data := make([]hash.Domain, n)
 	for i := range data {
-		data[i] = randomDomain(r)
+		data[i] = circuittest.RandomDomain(r)
 	}
-	labels := make([][]hash.Domain, cfg.Layers) // labels[layer-1][node]
-	for l := range labels {
-		labels[l] = make([]hash.Domain, n)
-		for i := range labels[l] {
-			labels[l][i] = randomDomain(r)
+	in.labels = make([][]hash.Domain, cfg.Layers)
+	for l := range in.labels {
+		in.labels[l] = make([]hash.Domain, n)
+		for i := range in.labels[l] {
+			in.labels[l][i] = circuittest.RandomDomain(r)
 		}
 	}
+	in.drawChallenges(r, cfg)
+	in.labelChallenged(t, cfg)
+	in.buildTrees(t, cfg, data)
+	in.part = in.partition(t, cfg, data)
+	return in
+}
 
-	// Distinct challenges in [1, nodes), parents among the other nodes.
-	in := &instance{}
+// drawChallenges draws distinct challenges in [1, nodes) and, per challenge,
+// parents among the other nodes.
+func (in *instance) drawChallenges(r *rand.Rand, cfg Config) {
 	challenged := make(map[uint64]bool)
 	for len(in.challenges) < cfg.Challenges {
 		c := 1 + r.Uint64N(cfg.Nodes-1)
@@ -91,6 +78,13 @@ func newInstance(t testing.TB, cfg Config, seed uint64) *instance {
 		}
 		in.parents = append(in.parents, ps)
 	}
+}
+
+// labelChallenged replaces the challenged nodes' random labels by the labels of
+// their parents' rows, layer by layer.
+func (in *instance) labelChallenged(t testing.TB, cfg Config) {
+	t.Helper()
+	labels := in.labels
 	for i, c := range in.challenges {
 		ps := in.parents[i]
 		for layer := 1; layer <= cfg.Layers; layer++ {
@@ -108,43 +102,52 @@ func newInstance(t testing.TB, cfg Config, seed uint64) *instance {
 				expanded = append(expanded, base...)
 			}
 			expanded = append(expanded, base[:label.TotalParents-len(expanded)]...)
-			l, err := label.Native(replicaID, uint32(layer), c, expanded)
+			l, err := label.Native(in.replicaID, uint32(layer), c, expanded)
 			if err != nil {
 				t.Fatal(err)
 			}
 			labels[layer-1][c] = l
 		}
 	}
+}
 
+// buildTrees builds tree D over data, tree C over the column hashes and
+// tree R over the replica (last label + data).
+func (in *instance) buildTrees(t testing.TB, cfg Config, data []hash.Domain) {
+	t.Helper()
+	n := int(cfg.Nodes)
 	columns := make([]hash.Domain, n)
 	replica := make([]hash.Domain, n)
 	row := make([]fr.Element, cfg.Layers)
 	for v := range n {
 		for l := range row {
-			row[l] = mustElement(t, labels[l][v])
+			row[l] = circuittest.Element(t, in.labels[l][v])
 		}
 		h, err := poseidon.HashMerkleTree(row)
 		if err != nil {
 			t.Fatal(err)
 		}
 		columns[v] = hash.DomainOf(&h)
-		d := mustElement(t, data[v])
+		d := circuittest.Element(t, data[v])
 		d.Add(&d, &row[cfg.Layers-1])
 		replica[v] = hash.DomainOf(&d)
 	}
-	treeD, err := hmerkle.NewSha254(data)
-	if err != nil {
+	var err error
+	if in.treeD, err = hmerkle.NewSha254(data); err != nil {
 		t.Fatal(err)
 	}
-	treeC, err := hmerkle.NewPoseidon(cfg.TreeR, columns)
-	if err != nil {
+	if in.treeC, err = hmerkle.NewPoseidon(cfg.TreeR, columns); err != nil {
 		t.Fatal(err)
 	}
-	treeR, err := hmerkle.NewPoseidon(cfg.TreeR, replica)
-	if err != nil {
+	if in.treeR, err = hmerkle.NewPoseidon(cfg.TreeR, replica); err != nil {
 		t.Fatal(err)
 	}
+}
 
+// partition is the instance's partition: its comms and, per challenge, the
+// openings of the trees.
+func (in *instance) partition(t testing.TB, cfg Config, data []hash.Domain) *Partition {
+	t.Helper()
 	path := func(tree *hmerkle.Tree, i uint64) []gmerkle.PathElement {
 		t.Helper()
 		p, err := tree.Prove(int(i))
@@ -158,22 +161,22 @@ func newInstance(t testing.TB, cfg Config, seed uint64) *instance {
 		return els
 	}
 	column := func(v uint32) Column {
-		col := Column{Rows: make([]fr.Element, cfg.Layers), Path: path(treeC, uint64(v))}
+		col := Column{Rows: make([]fr.Element, cfg.Layers), Path: path(in.treeC, uint64(v))}
 		for l := range col.Rows {
-			col.Rows[l] = mustElement(t, labels[l][v])
+			col.Rows[l] = circuittest.Element(t, in.labels[l][v])
 		}
 		return col
 	}
 
-	commC, commRLast := mustElement(t, treeC.Root()), mustElement(t, treeR.Root())
+	commC, commRLast := circuittest.Element(t, in.treeC.Root()), circuittest.Element(t, in.treeR.Root())
 	commR, err := poseidon.HashMerkleTree([]fr.Element{commC, commRLast})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &Partition{
 		Config:    cfg,
-		ReplicaID: mustElement(t, replicaID),
-		CommD:     mustElement(t, treeD.Root()),
+		ReplicaID: circuittest.Element(t, in.replicaID),
+		CommD:     circuittest.Element(t, in.treeD.Root()),
 		CommR:     commR,
 		CommRLast: commRLast,
 		CommC:     commC,
@@ -181,10 +184,10 @@ func newInstance(t testing.TB, cfg Config, seed uint64) *instance {
 	for i, c := range in.challenges {
 		ch := Challenge{
 			Node:          c,
-			DataLeaf:      mustElement(t, data[c]),
-			CommDPath:     path(treeD, c),
-			CommRLastPath: path(treeR, c),
-			CommCPath:     path(treeC, c),
+			DataLeaf:      circuittest.Element(t, data[c]),
+			CommDPath:     path(in.treeD, c),
+			CommRLastPath: path(in.treeR, c),
+			CommCPath:     path(in.treeC, c),
 		}
 		for j := range ch.DRG {
 			ch.DRG[j] = column(in.parents[i][j])
@@ -194,8 +197,5 @@ func newInstance(t testing.TB, cfg Config, seed uint64) *instance {
 		}
 		p.Challenges = append(p.Challenges, ch)
 	}
-	in.part = p
-	in.replicaID, in.labels = replicaID, labels
-	in.treeD, in.treeC, in.treeR = treeD, treeC, treeR
-	return in
+	return p
 }

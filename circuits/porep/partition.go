@@ -6,6 +6,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/tree"
 	"github.com/cuzk-project/cuzk/gadgets/label"
 	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
 	"github.com/cuzk-project/cuzk/gadgets/num"
@@ -63,13 +64,13 @@ func (p *Partition) Validate() error {
 	if len(p.Challenges) != c.Challenges {
 		return fmt.Errorf("%w: %d challenges, want %d", ErrShape, len(p.Challenges), c.Challenges)
 	}
-	d, r := c.treeDArities(), c.treeRArities()
+	d, r := tree.Binary(c.TreeDLevels), tree.Arities(c.TreeR, c.Nodes)
 	for i := range p.Challenges {
 		ch := &p.Challenges[i]
 		if ch.Node >= c.Nodes {
 			return fmt.Errorf("%w: challenge %d: node %d of %d", ErrShape, i, ch.Node, c.Nodes)
 		}
-		if err := checkPath(ch.CommDPath, d); err != nil {
+		if err := tree.CheckPath(ErrShape, ch.CommDPath, d); err != nil {
 			return fmt.Errorf("challenge %d: comm_d path: %w", i, err)
 		}
 		for j := range ch.DRG {
@@ -82,10 +83,10 @@ func (p *Partition) Validate() error {
 				return fmt.Errorf("challenge %d: expander parent %d: %w", i, j, err)
 			}
 		}
-		if err := checkPath(ch.CommRLastPath, r); err != nil {
+		if err := tree.CheckPath(ErrShape, ch.CommRLastPath, r); err != nil {
 			return fmt.Errorf("challenge %d: comm_r_last path: %w", i, err)
 		}
-		if err := checkPath(ch.CommCPath, r); err != nil {
+		if err := tree.CheckPath(ErrShape, ch.CommCPath, r); err != nil {
 			return fmt.Errorf("challenge %d: comm_c path: %w", i, err)
 		}
 	}
@@ -96,22 +97,7 @@ func (col *Column) check(layers int, arities []int) error {
 	if len(col.Rows) != layers {
 		return fmt.Errorf("%w: %d rows, want %d", ErrShape, len(col.Rows), layers)
 	}
-	return checkPath(col.Path, arities)
-}
-
-func checkPath(path []gmerkle.PathElement, arities []int) error {
-	if len(path) != len(arities) {
-		return fmt.Errorf("%w: %d levels, want %d", ErrShape, len(path), len(arities))
-	}
-	for l, e := range path {
-		if len(e.Siblings)+1 != arities[l] {
-			return fmt.Errorf("%w: level %d has %d siblings, want %d", ErrShape, l, len(e.Siblings), arities[l]-1)
-		}
-		if e.Index < 0 || e.Index >= arities[l] {
-			return fmt.Errorf("%w: level %d index %d of arity %d", ErrShape, l, e.Index, arities[l])
-		}
-	}
-	return nil
+	return tree.CheckPath(ErrShape, col.Path, arities)
 }
 
 // Synthesize writes the partition to cs (proof.rs StackedCircuit::synthesize).

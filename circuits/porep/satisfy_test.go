@@ -3,9 +3,8 @@ package porep
 import (
 	"testing"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
-
-	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 func TestSatisfied(t *testing.T) {
@@ -24,13 +23,7 @@ func TestSatisfied(t *testing.T) {
 				t.Skip("large sector: run without -short")
 			}
 			in := newInstance(t, tc.cfg, 1)
-			pa := r1cs.NewProvingAssignment(r1cs.Shape{})
-			if err := r1cs.Synthesize(pa, in.part); err != nil {
-				t.Fatal(err)
-			}
-			if row := pa.IsSatisfied(); row >= 0 {
-				t.Fatalf("row %d of %d not satisfied", row, pa.NumConstraints())
-			}
+			got := circuittest.Prove(t, in.part)
 			want := publicInputs(in.part.ReplicaID, in.part.CommD, in.part.CommR, in.challenges,
 				func(c uint64, out *[DRGParents + ExpanderParents]uint32) {
 					for i := range in.challenges {
@@ -39,17 +32,7 @@ func TestSatisfied(t *testing.T) {
 						}
 					}
 				})
-			if len(pa.Input) != len(want)+1 {
-				t.Fatalf("%d inputs with ONE, want %d", len(pa.Input), len(want)+1)
-			}
-			if !pa.Input[0].IsOne() {
-				t.Errorf("input 0 = %v, want ONE", pa.Input[0].String())
-			}
-			for i := range want {
-				if !pa.Input[i+1].Equal(&want[i]) {
-					t.Errorf("input %d = %s, want %s", i+1, pa.Input[i+1].String(), want[i].String())
-				}
-			}
+			circuittest.Inputs(t, got, want)
 		})
 	}
 }
@@ -80,13 +63,7 @@ func TestTampered(t *testing.T) {
 			}
 			in := newInstance(t, config2KiB, 2)
 			tc.f(in.part)
-			pa := r1cs.NewProvingAssignment(r1cs.Shape{})
-			if err := r1cs.Synthesize(pa, in.part); err != nil {
-				t.Fatal(err)
-			}
-			if pa.IsSatisfied() < 0 {
-				t.Fatal("tampered partition is satisfied")
-			}
+			circuittest.Tampered(t, in.part)
 		})
 	}
 }

@@ -1,10 +1,6 @@
 package post
 
-import (
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-
-	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
-)
+import "github.com/cuzk-project/cuzk/circuits/internal/tree"
 
 // BlankConfig is the partition of shape c with every value zero and every
 // path index 0 (the reference's blank circuit: its constraints do not hold,
@@ -19,15 +15,7 @@ func BlankConfig(c Config) *Partition {
 	if c.Validate() != nil {
 		return p
 	}
-	arities := c.treeRArities()
-	zeros := make(map[int][]fr.Element)
-	path := make([]gmerkle.PathElement, len(arities))
-	for l, a := range arities {
-		if zeros[a] == nil {
-			zeros[a] = make([]fr.Element, a-1)
-		}
-		path[l] = gmerkle.PathElement{Siblings: zeros[a]}
-	}
+	path := tree.BlankPath(tree.Arities(c.TreeR, c.Nodes))
 	s := Sector{Challenges: make([]Challenge, c.Challenges)}
 	for j := range s.Challenges {
 		s.Challenges[j].Path = path

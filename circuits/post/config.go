@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/tree"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
 )
 
@@ -66,11 +67,8 @@ func WindowSectors(nodes uint64) int {
 // Validate checks that c describes a circuit: a power-of-two node count
 // that fills the tree R shape, and at least one sector and one challenge.
 func (c Config) Validate() error {
-	if c.Nodes < 2 || c.Nodes&(c.Nodes-1) != 0 || c.Nodes > 1<<40 {
-		return fmt.Errorf("%w: %d nodes is not a power of two in [2, 2^40]", ErrShape, c.Nodes)
-	}
-	if _, err := c.TreeR.BaseLevels(int(c.Nodes)); err != nil {
-		return fmt.Errorf("%w: tree R: %w", ErrShape, err)
+	if err := tree.CheckSector(ErrShape, c.Nodes, c.TreeR); err != nil {
+		return err
 	}
 	if c.Sectors < 1 {
 		return fmt.Errorf("%w: %d sectors", ErrShape, c.Sectors)
@@ -84,22 +82,3 @@ func (c Config) Validate() error {
 // NumInputs is the number of public inputs the circuit allocates, ONE
 // excluded: per circuit sector comm_r and one leaf index per challenge.
 func (c Config) NumInputs() int { return c.Sectors * (1 + c.Challenges) }
-
-// treeRArities is the arity of every level of a tree R path, bottom up.
-func (c Config) treeRArities() []int {
-	base, err := c.TreeR.BaseLevels(int(c.Nodes))
-	if err != nil {
-		return nil
-	}
-	a := make([]int, 0, base+2)
-	for range base {
-		a = append(a, c.TreeR.Base)
-	}
-	if c.TreeR.Sub > 0 {
-		a = append(a, c.TreeR.Sub)
-	}
-	if c.TreeR.Top > 0 {
-		a = append(a, c.TreeR.Top)
-	}
-	return a
-}

@@ -2,10 +2,9 @@ package post
 
 import (
 	"testing"
-	"time"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
-	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // Filecoin's sector sizes in nodes with their tree R shapes.
@@ -82,17 +81,7 @@ func TestCounts(t *testing.T) {
 			if tc.large && testing.Short() {
 				t.Skip("large partition: run without -short")
 			}
-			start := time.Now()
-			var c r1cs.Counter
-			if err := r1cs.Synthesize(&c, BlankConfig(tc.cfg)); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s: %d rows (+%d input rows), %d inputs, %d aux, a_aux %d, b_aux %d, b_input %d, nnz %d/%d/%d in %v",
-				tc.name, c.Constraints-c.Inputs, c.Inputs, c.Inputs, c.Aux, c.ADensityAuxCount(), c.BDensityAuxCount(),
-				c.BDensityInputCount(), c.NonZeroA, c.NonZeroB, c.NonZeroC, time.Since(start).Round(time.Millisecond))
-			if got := c.Constraints - c.Inputs; got != tc.constraints {
-				t.Errorf("constraints = %d, want %d (%+d)", got, tc.constraints, got-tc.constraints)
-			}
+			c := circuittest.Count(t, tc.name, BlankConfig(tc.cfg), tc.cfg, tc.constraints)
 			if c.Inputs != tc.inputs {
 				t.Errorf("inputs = %d, want %d", c.Inputs, tc.inputs)
 			}
@@ -105,18 +94,6 @@ func TestCounts(t *testing.T) {
 					t.Errorf("%s = %d, want %d", v.name, v.got, v.want)
 				}
 			}
-			if c.Inputs != tc.cfg.NumInputs()+1 {
-				t.Errorf("Config.NumInputs %d + ONE, circuit %d", tc.cfg.NumInputs(), c.Inputs)
-			}
-			start = time.Now()
-			s, err := tc.cfg.Shape()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := (r1cs.Shape{Inputs: c.Inputs, Aux: c.Aux, Constraints: c.Constraints}); s != want {
-				t.Errorf("Config.Shape = %+v, synthesis %+v", s, want)
-			}
-			t.Logf("Config.Shape in %v", time.Since(start).Round(time.Microsecond))
 		})
 	}
 }

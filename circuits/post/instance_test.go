@@ -6,6 +6,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
 	"github.com/cuzk-project/cuzk/hash"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
@@ -22,27 +23,6 @@ type instance struct {
 	leaves [][]uint64 // per given sector, per challenge
 }
 
-func randomDomain(r *rand.Rand) hash.Domain {
-	var d hash.Domain
-	for i := 0; i < 32; i += 8 {
-		v := r.Uint64()
-		for j := range 8 {
-			d[i+j] = byte(v >> (8 * j))
-		}
-	}
-	d[31] &= 0x3f
-	return d
-}
-
-func mustElement(t testing.TB, d hash.Domain) fr.Element {
-	t.Helper()
-	e, err := d.Element()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
 // newInstance builds sectors given sectors (at most cfg.Sectors) of shape cfg.
 func newInstance(t testing.TB, cfg Config, sectors int, seed uint64) *instance {
 	t.Helper()
@@ -54,13 +34,13 @@ func newInstance(t testing.TB, cfg Config, sectors int, seed uint64) *instance {
 	for range sectors {
 		replica := make([]hash.Domain, cfg.Nodes)
 		for i := range replica {
-			replica[i] = randomDomain(r)
+			replica[i] = circuittest.RandomDomain(r)
 		}
 		tree, err := hmerkle.NewPoseidon(cfg.TreeR, replica)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := Sector{CommC: mustElement(t, randomDomain(r)), CommRLast: mustElement(t, tree.Root())}
+		s := Sector{CommC: circuittest.Element(t, circuittest.RandomDomain(r)), CommRLast: circuittest.Element(t, tree.Root())}
 		if s.CommR, err = poseidon.HashMerkleTree([]fr.Element{s.CommC, s.CommRLast}); err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/tree"
 	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
 	"github.com/cuzk-project/cuzk/gadgets/num"
 	"github.com/cuzk-project/cuzk/gadgets/poseidon"
@@ -53,31 +54,16 @@ func (p *Partition) Validate() error {
 	if len(p.Sectors) < 1 || len(p.Sectors) > c.Sectors {
 		return fmt.Errorf("%w: %d sectors, want 1 to %d", ErrShape, len(p.Sectors), c.Sectors)
 	}
-	arities := c.treeRArities()
+	arities := tree.Arities(c.TreeR, c.Nodes)
 	for i := range p.Sectors {
 		s := &p.Sectors[i]
 		if len(s.Challenges) != c.Challenges {
 			return fmt.Errorf("%w: sector %d: %d challenges, want %d", ErrShape, i, len(s.Challenges), c.Challenges)
 		}
 		for j := range s.Challenges {
-			if err := checkPath(s.Challenges[j].Path, arities); err != nil {
+			if err := tree.CheckPath(ErrShape, s.Challenges[j].Path, arities); err != nil {
 				return fmt.Errorf("sector %d challenge %d: %w", i, j, err)
 			}
-		}
-	}
-	return nil
-}
-
-func checkPath(path []gmerkle.PathElement, arities []int) error {
-	if len(path) != len(arities) {
-		return fmt.Errorf("%w: %d levels, want %d", ErrShape, len(path), len(arities))
-	}
-	for l, e := range path {
-		if len(e.Siblings)+1 != arities[l] {
-			return fmt.Errorf("%w: level %d has %d siblings, want %d", ErrShape, l, len(e.Siblings), arities[l]-1)
-		}
-		if e.Index < 0 || e.Index >= arities[l] {
-			return fmt.Errorf("%w: level %d index %d of arity %d", ErrShape, l, e.Index, arities[l])
 		}
 	}
 	return nil

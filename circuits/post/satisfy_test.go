@@ -3,8 +3,8 @@ package post
 import (
 	"testing"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
-	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 func TestSatisfied(t *testing.T) {
@@ -23,25 +23,8 @@ func TestSatisfied(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := newInstance(t, tc.cfg, tc.sectors, 1)
-			pa := r1cs.NewProvingAssignment(r1cs.Shape{})
-			if err := r1cs.Synthesize(pa, in.part); err != nil {
-				t.Fatal(err)
-			}
-			if row := pa.IsSatisfied(); row >= 0 {
-				t.Fatalf("row %d of %d not satisfied", row, pa.NumConstraints())
-			}
-			want := in.publicInputs()
-			if len(pa.Input) != len(want)+1 {
-				t.Fatalf("%d inputs with ONE, want %d", len(pa.Input), len(want)+1)
-			}
-			if !pa.Input[0].IsOne() {
-				t.Errorf("input 0 = %v, want ONE", pa.Input[0].String())
-			}
-			for i := range want {
-				if !pa.Input[i+1].Equal(&want[i]) {
-					t.Errorf("input %d = %s, want %s", i+1, pa.Input[i+1].String(), want[i].String())
-				}
-			}
+			got := circuittest.Prove(t, in.part)
+			circuittest.Inputs(t, got, in.publicInputs())
 		})
 	}
 }
@@ -64,13 +47,7 @@ func TestTampered(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := newInstance(t, fixture(hmerkle.Shape{Base: 8, Sub: 4}, 3), 3, 2)
 			tc.f(in.part)
-			var c r1cs.Checker
-			if err := r1cs.Synthesize(&c, in.part); err != nil {
-				t.Fatal(err)
-			}
-			if c.Satisfied() {
-				t.Fatal("tampered partition is satisfied")
-			}
+			circuittest.Tampered(t, in.part)
 		})
 	}
 }

@@ -1,15 +1,14 @@
 package post
 
 import (
-	"sync"
-
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/shape"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 var (
-	shapes   sync.Map // Config → r1cs.Shape
+	shapes   shape.Memo[Config]
 	oneValue = fr.One()
 )
 
@@ -19,27 +18,21 @@ var (
 // has every challenge of a sector, so it counts one sector with one and
 // with two challenges and extrapolates (milliseconds, where a 32 GiB
 // WindowPoSt count takes minutes); results are cached per configuration.
-func (c Config) Shape() (r1cs.Shape, error) {
-	if s, ok := shapes.Load(c); ok {
-		return s.(r1cs.Shape), nil
-	}
+func (c Config) Shape() (r1cs.Shape, error) { return shapes.Shape(c, Config.count) }
+
+// count is Shape without ONE and the input rows: Sectors circuit sectors
+// of Challenges challenges each (a partition has nothing of its own). c is
+// valid.
+func (c Config) count() (r1cs.Shape, error) {
 	sector, challenge, err := c.sectorShape()
 	if err != nil {
 		return r1cs.Shape{}, err
 	}
-	n, ch := c.Sectors, c.Challenges
-	s := r1cs.Shape{
-		Inputs:      1 + n*(sector.Inputs+ch*challenge.Inputs),
-		Aux:         n * (sector.Aux + ch*challenge.Aux),
-		Constraints: n * (sector.Constraints + ch*challenge.Constraints),
-	}
-	s.Constraints += s.Inputs // the input rows r1cs.Finalize appends
-	shapes.Store(c, s)
-	return s, nil
+	return shape.Add(r1cs.Shape{}, shape.Add(sector, challenge, c.Challenges), c.Sectors), nil
 }
 
 // sectorShape counts what one circuit sector adds without its challenges,
-// and what each challenge adds (no input rows in either).
+// and what each challenge adds (no ONE and no input rows in either).
 func (c Config) sectorShape() (sector, challenge r1cs.Shape, err error) {
 	if err := c.Validate(); err != nil {
 		return sector, challenge, err
@@ -47,11 +40,7 @@ func (c Config) sectorShape() (sector, challenge r1cs.Shape, err error) {
 	count := func(challenges int) (r1cs.Shape, error) {
 		one := c
 		one.Sectors, one.Challenges = 1, challenges
-		var cnt r1cs.Counter
-		if err := BlankConfig(one).synthesize(&cnt, 0, 1); err != nil {
-			return r1cs.Shape{}, err
-		}
-		return r1cs.Shape{Inputs: cnt.Inputs, Aux: cnt.Aux, Constraints: cnt.Constraints}, nil
+		return shape.Count(func(cs r1cs.ConstraintSystem) error { return BlankConfig(one).synthesize(cs, 0, 1) })
 	}
 	one, err := count(1)
 	if err != nil {
@@ -61,7 +50,6 @@ func (c Config) sectorShape() (sector, challenge r1cs.Shape, err error) {
 	if err != nil {
 		return sector, challenge, err
 	}
-	challenge = r1cs.Shape{Inputs: two.Inputs - one.Inputs, Aux: two.Aux - one.Aux, Constraints: two.Constraints - one.Constraints}
-	sector = r1cs.Shape{Inputs: one.Inputs - challenge.Inputs, Aux: one.Aux - challenge.Aux, Constraints: one.Constraints - challenge.Constraints}
-	return sector, challenge, nil
+	challenge = shape.Diff(one, two)
+	return shape.Diff(challenge, one), challenge, nil
 }

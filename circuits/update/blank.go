@@ -2,6 +2,8 @@ package update
 
 import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/circuits/internal/tree"
 )
 
 // BlankConfig is the partition 0 of shape c with h = c.DefaultH() and every
@@ -18,15 +20,7 @@ func BlankConfig(c Config) *Partition {
 	}
 	p.ApexLeaves = make([]fr.Element, c.ApexLeaves())
 	p.PartitionPath = make([]fr.Element, c.partitionBits())
-	arities := c.treeRArities()
-	zeros := make(map[int][]fr.Element)
-	pathR := make([][]fr.Element, len(arities))
-	for l, a := range arities {
-		if zeros[a] == nil {
-			zeros[a] = make([]fr.Element, a-1)
-		}
-		pathR[l] = zeros[a]
-	}
+	pathR := tree.BlankSiblings(tree.Arities(c.TreeR, c.Nodes))
 	pathD := make([]fr.Element, c.levelsToApex())
 	p.Challenges = make([]Challenge, c.Challenges())
 	for i := range p.Challenges {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/tree"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
 )
 
@@ -117,11 +118,8 @@ func (c Config) Digests() int {
 // that fills the tree R shape and has room for the partition, apex and h
 // bits.
 func (c Config) Validate() error {
-	if c.Nodes < 2 || c.Nodes&(c.Nodes-1) != 0 || c.Nodes > 1<<40 {
-		return fmt.Errorf("%w: %d nodes is not a power of two in [2, 2^40]", ErrShape, c.Nodes)
-	}
-	if _, err := c.TreeR.BaseLevels(int(c.Nodes)); err != nil {
-		return fmt.Errorf("%w: tree R: %w", ErrShape, err)
+	if err := tree.CheckSector(ErrShape, c.Nodes, c.TreeR); err != nil {
+		return err
 	}
 	if c.levelsToApex() < 0 || c.randomBits() < 1 {
 		return fmt.Errorf("%w: %d nodes leave no challenge bits below %d partitions of %d apex leaves",
@@ -138,22 +136,3 @@ func (c Config) Validate() error {
 // NumInputs is the number of public inputs the circuit allocates, ONE
 // excluded: k_and_h_select, comm_r_old, comm_d_new, comm_r_new.
 func (c Config) NumInputs() int { return 4 }
-
-// treeRArities is the arity of every level of a tree R path, bottom up.
-func (c Config) treeRArities() []int {
-	base, err := c.TreeR.BaseLevels(int(c.Nodes))
-	if err != nil {
-		return nil
-	}
-	a := make([]int, 0, base+2)
-	for range base {
-		a = append(a, c.TreeR.Base)
-	}
-	if c.TreeR.Sub > 0 {
-		a = append(a, c.TreeR.Sub)
-	}
-	if c.TreeR.Top > 0 {
-		a = append(a, c.TreeR.Top)
-	}
-	return a
-}

@@ -2,10 +2,9 @@ package update
 
 import (
 	"testing"
-	"time"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
-	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // Filecoin's sector sizes with their tree R shapes (constants.rs
@@ -49,29 +48,10 @@ func TestCounts(t *testing.T) {
 			if tc.large && testing.Short() {
 				t.Skip("large partition: run without -short")
 			}
-			start := time.Now()
-			var c r1cs.Counter
-			if err := r1cs.Synthesize(&c, BlankConfig(tc.cfg)); err != nil {
-				t.Fatal(err)
+			c := circuittest.Count(t, tc.name, BlankConfig(tc.cfg), tc.cfg, tc.constraints)
+			if c.Inputs != 5 {
+				t.Errorf("inputs = %d, want 5", c.Inputs)
 			}
-			t.Logf("%s: %d rows (+%d input rows), %d inputs, %d aux, a_aux %d, b_aux %d, b_input %d, nnz %d/%d/%d in %v",
-				tc.name, c.Constraints-c.Inputs, c.Inputs, c.Inputs, c.Aux, c.ADensityAuxCount(), c.BDensityAuxCount(),
-				c.BDensityInputCount(), c.NonZeroA, c.NonZeroB, c.NonZeroC, time.Since(start).Round(time.Millisecond))
-			if got := c.Constraints - c.Inputs; got != tc.constraints {
-				t.Errorf("constraints = %d, want %d (%+d)", got, tc.constraints, got-tc.constraints)
-			}
-			if c.Inputs != 5 || c.Inputs != tc.cfg.NumInputs()+1 {
-				t.Errorf("inputs = %d, want 5 (Config.NumInputs %d + ONE)", c.Inputs, tc.cfg.NumInputs())
-			}
-			start = time.Now()
-			s, err := tc.cfg.Shape()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := (r1cs.Shape{Inputs: c.Inputs, Aux: c.Aux, Constraints: c.Constraints}); s != want {
-				t.Errorf("Config.Shape = %+v, synthesis %+v", s, want)
-			}
-			t.Logf("Config.Shape in %v", time.Since(start).Round(time.Microsecond))
 		})
 	}
 }

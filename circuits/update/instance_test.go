@@ -7,6 +7,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	"github.com/cuzk-project/cuzk/hash"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
 	"github.com/cuzk-project/cuzk/hash/poseidon"
@@ -20,27 +21,6 @@ import (
 type instance struct {
 	part       *Partition
 	challenges []uint64
-}
-
-func randomDomain(r *rand.Rand) hash.Domain {
-	var d hash.Domain
-	for i := 0; i < 32; i += 8 {
-		v := r.Uint64()
-		for j := range 8 {
-			d[i+j] = byte(v >> (8 * j))
-		}
-	}
-	d[31] &= 0x3f
-	return d
-}
-
-func mustElement(t testing.TB, d hash.Domain) fr.Element {
-	t.Helper()
-	e, err := d.Element()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
 }
 
 func hash2(t testing.TB, c []fr.Element) fr.Element {
@@ -83,17 +63,66 @@ func newInstance(t testing.TB, c Config, k int, seed uint64) *instance {
 	}
 	r := rand.New(rand.NewPCG(seed, 0x736e6170))
 	n := int(c.Nodes)
-	h := c.DefaultH()
 	old := make([]hash.Domain, n)
 	data := make([]hash.Domain, n)
 	for i := range old {
-		old[i], data[i] = randomDomain(r), randomDomain(r)
+		old[i], data[i] = circuittest.RandomDomain(r), circuittest.RandomDomain(r)
 	}
 	treeROld, err := hmerkle.NewPoseidon(c.TreeR, old)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Tree D level by level: levels[0] the data, levels[height] the root.
+	treeD, levels := buildTreeD(t, data)
+
+	p := &Partition{Config: c, K: k, H: c.DefaultH(), CommC: circuittest.Element(t, circuittest.RandomDomain(r))}
+	p.RootROld = circuittest.Element(t, treeROld.Root())
+	p.CommROld, err = poseidon.HashMerkleTree([]fr.Element{p.CommC, p.RootROld})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.CommDNew = circuittest.Element(t, treeD.Root())
+	treeRNew, err := hmerkle.NewPoseidon(c.TreeR, encodeReplica(t, p, old, data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.RootRNew = circuittest.Element(t, treeRNew.Root())
+	p.CommRNew, err = poseidon.HashMerkleTree([]fr.Element{p.CommC, p.RootRNew})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	apexRow := c.levelsToApex()
+	for i := range c.ApexLeaves() {
+		p.ApexLeaves = append(p.ApexLeaves, circuittest.Element(t, levels[apexRow][k*c.ApexLeaves()+i]))
+	}
+	rootRow := apexRow + c.apexBits()
+	for l := range c.partitionBits() {
+		p.PartitionPath = append(p.PartitionPath, circuittest.Element(t, levels[rootRow+l][(k>>l)^1]))
+	}
+
+	in := &instance{part: p, challenges: challenges(t, c, p.CommRNew, k)}
+	for _, node := range in.challenges {
+		ch := Challenge{
+			LeafROld: circuittest.Element(t, old[node]),
+			LeafDNew: circuittest.Element(t, data[node]),
+			PathROld: treeSiblings(t, treeROld, node),
+			PathRNew: treeSiblings(t, treeRNew, node),
+		}
+		for l, sib := range treeSiblings(t, treeD, node)[:apexRow] {
+			if len(sib) != 1 || sib[0] != circuittest.Element(t, levels[l][(node>>l)^1]) {
+				t.Fatalf("tree D proof of node %d level %d disagrees with the levels", node, l)
+			}
+			ch.PathDNew = append(ch.PathDNew, sib[0])
+		}
+		p.Challenges = append(p.Challenges, ch)
+	}
+	return in
+}
+
+// buildTreeD is tree D over data, and its levels: levels[0] the data,
+// levels[height] the root.
+func buildTreeD(t testing.TB, data []hash.Domain) (*hmerkle.Tree, [][]hash.Domain) {
+	t.Helper()
 	levels := [][]hash.Domain{data}
 	for len(levels[len(levels)-1]) > 1 {
 		prev := levels[len(levels)-1]
@@ -110,76 +139,42 @@ func newInstance(t testing.TB, c Config, k int, seed uint64) *instance {
 	if treeD.Root() != levels[len(levels)-1][0] {
 		t.Fatal("tree D levels disagree with hash/merkle")
 	}
+	return treeD, levels
+}
 
-	p := &Partition{Config: c, K: k, H: h, CommC: mustElement(t, randomDomain(r))}
-	p.RootROld = mustElement(t, treeROld.Root())
-	p.CommROld, err = poseidon.HashMerkleTree([]fr.Element{p.CommC, p.RootROld})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.CommDNew = mustElement(t, treeD.Root())
+// encodeReplica is the new replica of p's update: old + data·rho, rho of node i
+// from phi(comm_d_new, comm_r_old) and i's top p.H bits.
+func encodeReplica(t testing.TB, p *Partition, old, data []hash.Domain) []hash.Domain {
+	t.Helper()
 	phi := hash2(t, []fr.Element{p.CommDNew, p.CommROld})
-	shift := bits.TrailingZeros64(c.Nodes) - h
-	replica := make([]hash.Domain, n)
+	shift := bits.TrailingZeros64(p.Config.Nodes) - p.H
+	replica := make([]hash.Domain, len(old))
 	for i := range replica {
 		var high fr.Element
 		high.SetUint64(uint64(i) >> shift)
 		rho := hash2(t, []fr.Element{phi, high})
-		v, d := mustElement(t, old[i]), mustElement(t, data[i])
+		v, d := circuittest.Element(t, old[i]), circuittest.Element(t, data[i])
 		d.Mul(&d, &rho)
 		v.Add(&v, &d)
 		replica[i] = hash.DomainOf(&v)
 	}
-	treeRNew, err := hmerkle.NewPoseidon(c.TreeR, replica)
+	return replica
+}
+
+// treeSiblings are the siblings of tree's path from node, bottom up.
+func treeSiblings(t testing.TB, tree *hmerkle.Tree, node uint64) [][]fr.Element {
+	t.Helper()
+	proof, err := tree.Prove(int(node))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.RootRNew = mustElement(t, treeRNew.Root())
-	p.CommRNew, err = poseidon.HashMerkleTree([]fr.Element{p.CommC, p.RootRNew})
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	apexRow := c.levelsToApex()
-	for i := range c.ApexLeaves() {
-		p.ApexLeaves = append(p.ApexLeaves, mustElement(t, levels[apexRow][k*c.ApexLeaves()+i]))
-	}
-	rootRow := apexRow + c.apexBits()
-	for l := range c.partitionBits() {
-		p.PartitionPath = append(p.PartitionPath, mustElement(t, levels[rootRow+l][(k>>l)^1]))
-	}
-
-	siblings := func(tree *hmerkle.Tree, node uint64) [][]fr.Element {
-		t.Helper()
-		proof, err := tree.Prove(int(node))
-		if err != nil {
-			t.Fatal(err)
+	out := make([][]fr.Element, len(proof.Path))
+	for l, e := range proof.Path {
+		for _, s := range e.Siblings {
+			out[l] = append(out[l], circuittest.Element(t, s))
 		}
-		out := make([][]fr.Element, len(proof.Path))
-		for l, e := range proof.Path {
-			for _, s := range e.Siblings {
-				out[l] = append(out[l], mustElement(t, s))
-			}
-		}
-		return out
 	}
-	in := &instance{part: p, challenges: challenges(t, c, p.CommRNew, k)}
-	for _, node := range in.challenges {
-		ch := Challenge{
-			LeafROld: mustElement(t, old[node]),
-			LeafDNew: mustElement(t, data[node]),
-			PathROld: siblings(treeROld, node),
-			PathRNew: siblings(treeRNew, node),
-		}
-		for l, sib := range siblings(treeD, node)[:apexRow] {
-			if len(sib) != 1 || sib[0] != mustElement(t, levels[l][(node>>l)^1]) {
-				t.Fatalf("tree D proof of node %d level %d disagrees with the levels", node, l)
-			}
-			ch.PathDNew = append(ch.PathDNew, sib[0])
-		}
-		p.Challenges = append(p.Challenges, ch)
-	}
-	return in
+	return out
 }
 
 // publicInputs is circuit.rs PublicInputs::to_vec.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/tree"
 	"github.com/cuzk-project/cuzk/gadgets/boolean"
 	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
 	"github.com/cuzk-project/cuzk/gadgets/num"
@@ -85,30 +86,18 @@ func (p *Partition) Validate() error {
 	if len(p.Challenges) != c.Challenges() {
 		return fmt.Errorf("%w: %d challenges, want %d", ErrShape, len(p.Challenges), c.Challenges())
 	}
-	arities := c.treeRArities()
+	arities := tree.Arities(c.TreeR, c.Nodes)
 	for i := range p.Challenges {
 		ch := &p.Challenges[i]
-		if err := checkPath(ch.PathROld, arities); err != nil {
+		if err := tree.CheckSiblings(ErrShape, ch.PathROld, arities); err != nil {
 			return fmt.Errorf("challenge %d: tree R_old path: %w", i, err)
 		}
-		if err := checkPath(ch.PathRNew, arities); err != nil {
+		if err := tree.CheckSiblings(ErrShape, ch.PathRNew, arities); err != nil {
 			return fmt.Errorf("challenge %d: tree R_new path: %w", i, err)
 		}
 		if len(ch.PathDNew) != c.levelsToApex() {
 			return fmt.Errorf("%w: challenge %d: tree D path of %d levels below the apex leaves, want %d",
 				ErrShape, i, len(ch.PathDNew), c.levelsToApex())
-		}
-	}
-	return nil
-}
-
-func checkPath(path [][]fr.Element, arities []int) error {
-	if len(path) != len(arities) {
-		return fmt.Errorf("%w: %d levels, want %d", ErrShape, len(path), len(arities))
-	}
-	for l, sib := range path {
-		if len(sib)+1 != arities[l] {
-			return fmt.Errorf("%w: level %d has %d siblings, want %d", ErrShape, l, len(sib), arities[l]-1)
 		}
 	}
 	return nil

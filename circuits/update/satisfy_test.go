@@ -3,7 +3,7 @@ package update
 import (
 	"testing"
 
-	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 )
 
 func TestSatisfied(t *testing.T) {
@@ -25,22 +25,7 @@ func TestSatisfied(t *testing.T) {
 				t.Skip("run without -short")
 			}
 			in := newInstance(t, tc.cfg, tc.k, 1)
-			var c r1cs.Checker
-			if err := r1cs.Synthesize(&c, in.part); err != nil {
-				t.Fatal(err)
-			}
-			if !c.Satisfied() {
-				t.Fatalf("row %d of %d not satisfied (%d unsatisfied)", c.FirstUnsatisfied(), c.NumConstraints(), c.Unsatisfied())
-			}
-			want := in.publicInputs()
-			if len(c.Input) != len(want)+1 || !c.Input[0].IsOne() {
-				t.Fatalf("%d inputs with ONE, want %d", len(c.Input), len(want)+1)
-			}
-			for i := range want {
-				if !c.Input[i+1].Equal(&want[i]) {
-					t.Errorf("input %d = %s, want %s", i+1, c.Input[i+1].String(), want[i].String())
-				}
-			}
+			circuittest.Inputs(t, circuittest.Check(t, in.part), in.publicInputs())
 		})
 	}
 }
@@ -77,13 +62,7 @@ func TestTampered(t *testing.T) {
 			}
 			in := newInstance(t, tc.cfg, tc.cfg.Partitions()-1, 2)
 			tc.f(in.part)
-			var c r1cs.Checker
-			if err := r1cs.Synthesize(&c, in.part); err != nil {
-				t.Fatal(err)
-			}
-			if c.Satisfied() {
-				t.Fatal("tampered partition is satisfied")
-			}
+			circuittest.Tampered(t, in.part)
 		})
 	}
 }

@@ -1,17 +1,16 @@
 package update
 
 import (
-	"sync"
-
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/shape"
 	"github.com/cuzk-project/cuzk/gadgets/num"
 	"github.com/cuzk-project/cuzk/gadgets/sha256"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 var (
-	shapes   sync.Map // Config → r1cs.Shape
+	shapes   shape.Memo[Config]
 	oneValue = fr.One()
 )
 
@@ -21,35 +20,23 @@ var (
 // every SHA-254 hash of the apex tree, so it counts the partition's own part
 // without the apex tree, one challenge and one apex hash, and extrapolates
 // (about 1/50 of a 32 GiB partition); results are cached per configuration.
-func (c Config) Shape() (r1cs.Shape, error) {
-	if s, ok := shapes.Load(c); ok {
-		return s.(r1cs.Shape), nil
-	}
-	if err := c.Validate(); err != nil {
-		return r1cs.Shape{}, err
-	}
+func (c Config) Shape() (r1cs.Shape, error) { return shapes.Shape(c, Config.count) }
+
+// count is Shape without ONE and the input rows, for a valid c.
+func (c Config) count() (r1cs.Shape, error) {
 	p := BlankConfig(c)
 	p.countOnly = true
-	var base, first, apex r1cs.Counter
-	base.AllocInput(oneValue)
-	if err := p.synthesize(&base, 0); err != nil {
+	s, err := shape.Units(p.synthesize, c.Challenges())
+	if err != nil {
 		return r1cs.Shape{}, err
 	}
-	first.AllocInput(oneValue)
-	if err := p.synthesize(&first, 1); err != nil {
+	leaves := r1cs.Shape{Aux: 2} // the two hashed nodes
+	withHash, err := shape.Count(func(cs r1cs.ConstraintSystem) error {
+		sha256.HashMultiLeaf(cs, []num.AllocatedNum{num.Alloc(cs, oneValue), num.Alloc(cs, oneValue)})
+		return nil
+	})
+	if err != nil {
 		return r1cs.Shape{}, err
 	}
-	apex.AllocInput(oneValue)
-	sha256.HashMultiLeaf(&apex, []num.AllocatedNum{num.Alloc(&apex, oneValue), num.Alloc(&apex, oneValue)})
-	apex.Aux -= 2 // the leaves
-	apex.Inputs--
-	n, h := c.Challenges(), c.ApexLeaves()-1
-	s := r1cs.Shape{
-		Inputs:      base.Inputs + n*(first.Inputs-base.Inputs),
-		Aux:         base.Aux + n*(first.Aux-base.Aux) + h*apex.Aux,
-		Constraints: base.Constraints + n*(first.Constraints-base.Constraints) + h*apex.Constraints,
-	}
-	s.Constraints += s.Inputs // the input rows r1cs.Finalize appends
-	shapes.Store(c, s)
-	return s, nil
+	return shape.Add(s, shape.Diff(leaves, withHash), c.ApexLeaves()-1), nil
 }
