@@ -1,38 +1,18 @@
 package filecoin
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/cuzk-project/cuzk/filecoin/internal/paramstest"
 )
 
 // testdata/parameters.json is rust-fil-proofs' parameter manifest: every
 // PoRep proof's .params and .vk names must be in it.
 func TestParamsFilesInManifest(t *testing.T) {
-	raw, err := os.ReadFile("testdata/parameters.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var manifest map[string]struct {
-		CID        string `json:"cid"`
-		Digest     string `json:"digest"`
-		SectorSize uint64 `json:"sector_size"`
-	}
-	if err := json.Unmarshal(raw, &manifest); err != nil {
-		t.Fatal(err)
-	}
+	manifest := paramstest.Manifest(t, "testdata/parameters.json")
 	for _, p := range SealProofs() {
 		info, _ := p.Info()
-		for _, name := range []string{info.ParamsFile(), info.VKFile()} {
-			e, ok := manifest[name]
-			if !ok {
-				t.Errorf("%v: %s not in parameters.json", p, name)
-				continue
-			}
-			if e.SectorSize != info.SectorSize {
-				t.Errorf("%v: %s is for sector size %d", p, name, e.SectorSize)
-			}
-		}
+		paramstest.CheckFiles(t, manifest, info.Name, info.SectorSize, info.ParamsFile(), info.VKFile())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/cuzk-project/cuzk/filecoin/internal/registry"
 	"github.com/cuzk-project/cuzk/hash/merkle"
 )
 
@@ -121,53 +122,46 @@ type SealInfo struct {
 	Feature     PoRepFeature
 }
 
-// sectorSize holds what one sector size fixes, whatever the generation.
-type sectorSize struct {
-	label      string // as in the proof names: "2KiB"
-	bytes      uint64
+// porepSize holds what one sector size fixes about its PoRep, whatever the
+// generation.
+type porepSize struct {
 	layers     int
-	treeR      merkle.Shape
 	partitions int // interactive and synthetic
 	niParts    int // non-interactive
 	minimum    int // interactive minimum challenges
 	niMinimum  int // non-interactive minimum challenges
 }
 
-// Values of rust-fil-proofs filecoin-proofs/src/constants.rs. The NI
-// partition counts were chosen there so that challenges per partition stay 2
-// and 18, which keeps the interactive circuits and parameter files.
-var sectorSizes = [5]sectorSize{
-	{"2KiB", 2 << 10, 2, merkle.Shape800, 1, 13, 2, 26},
-	{"8MiB", 8 << 20, 2, merkle.Shape800, 1, 13, 2, 26},
-	{"512MiB", 512 << 20, 2, merkle.Shape800, 1, 13, 2, 26},
-	{"32GiB", 32 << 30, 11, merkle.Shape880, 10, 126, 176, 2253},
-	{"64GiB", 64 << 30, 11, merkle.Shape882, 10, 126, 176, 2253},
+// Values of rust-fil-proofs filecoin-proofs/src/constants.rs, in
+// SectorSizes order. The NI partition counts were chosen there so that
+// challenges per partition stay 2 and 18, which keeps the interactive
+// circuits and parameter files.
+var porepSizes = [NumSectorSizes]porepSize{
+	{2, 1, 13, 2, 26},        // 2 KiB
+	{2, 1, 13, 2, 26},        // 8 MiB
+	{2, 1, 13, 2, 26},        // 512 MiB
+	{11, 10, 126, 176, 2253}, // 32 GiB
+	{11, 10, 126, 176, 2253}, // 64 GiB
 }
 
 // SealProofs lists every registered seal proof in id order.
-func SealProofs() []SealProof {
-	ps := make([]SealProof, numSealProofs)
-	for i := range ps {
-		ps[i] = SealProof(i)
-	}
-	return ps
-}
+func SealProofs() []SealProof { return registry.IDs(SealProof(numSealProofs)) }
 
 // Info returns the proof's parameters, or ErrUnknownProof.
 func (p SealProof) Info() (SealInfo, error) {
 	if p < 0 || p >= numSealProofs {
 		return SealInfo{}, fmt.Errorf("%w: %d", ErrUnknownProof, int64(p))
 	}
-	s := sectorSizes[p%5]
-	nodes := s.bytes / 32
+	size, s := sectorSizes[p%NumSectorSizes], porepSizes[p%NumSectorSizes]
+	nodes := size.Bytes / 32
 	info := SealInfo{
 		Proof:       p,
-		VanillaKey:  "StackedDrg" + s.label + "V1",
-		SectorSize:  s.bytes,
+		VanillaKey:  "StackedDrg" + size.Label + "V1",
+		SectorSize:  size.Bytes,
 		Nodes:       nodes,
 		Layers:      s.layers,
 		Partitions:  s.partitions,
-		TreeR:       s.treeR,
+		TreeR:       size.TreeR,
 		TreeDLevels: bits.TrailingZeros64(nodes),
 	}
 	minimum := s.minimum
@@ -175,11 +169,11 @@ func (p SealProof) Info() (SealInfo, error) {
 	case 0:
 		info.Name, info.API, info.Feature = info.VanillaKey, APIV1_0, Interactive
 	case 1:
-		info.Name, info.API, info.Feature = "StackedDrg"+s.label+"V1_1", APIV1_1, Interactive
+		info.Name, info.API, info.Feature = "StackedDrg"+size.Label+"V1_1", APIV1_1, Interactive
 	case 2:
-		info.Name, info.API, info.Feature = "StackedDrg"+s.label+"V1_1_Feat_SyntheticPoRep", APIV1_2, Synthetic
+		info.Name, info.API, info.Feature = "StackedDrg"+size.Label+"V1_1_Feat_SyntheticPoRep", APIV1_2, Synthetic
 	case 3:
-		info.Name, info.API, info.Feature = "StackedDrg"+s.label+"V1_2_Feat_NonInteractivePoRep", APIV1_2, NonInteractive
+		info.Name, info.API, info.Feature = "StackedDrg"+size.Label+"V1_2_Feat_NonInteractivePoRep", APIV1_2, NonInteractive
 		info.Partitions, minimum = s.niParts, s.niMinimum
 	}
 	info.Challenges = (minimum + info.Partitions - 1) / info.Partitions
@@ -197,10 +191,8 @@ func (p SealProof) String() string {
 
 // ParseSealProof maps a serde name ("StackedDrg32GiBV1_1") to its id.
 func ParseSealProof(name string) (SealProof, error) {
-	for p := SealProof(0); p < numSealProofs; p++ {
-		if p.String() == name {
-			return p, nil
-		}
+	if p, ok := registry.Parse(name, SealProof(numSealProofs)); ok {
+		return p, nil
 	}
 	return 0, fmt.Errorf("%w: %q", ErrUnknownProof, name)
 }

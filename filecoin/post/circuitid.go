@@ -3,11 +3,9 @@ package post
 import (
 	"fmt"
 	"strings"
-)
 
-// sizeNames are the short sector-size names of cuzk's circuit ids, as
-// filecoin's PoRep ids spell them.
-var sizeNames = [5]string{"2k", "8m", "512m", "32g", "64g"}
+	"github.com/cuzk-project/cuzk/filecoin"
+)
 
 // CircuitID is cuzk's name for the proof's circuit and so for its parameter
 // set: "winning-2k" … "winning-64g" and "wpost-2k" … "wpost-64g". Window V1
@@ -18,7 +16,7 @@ func (i Info) CircuitID() string {
 	if i.Winning {
 		kind = "winning-"
 	}
-	return kind + sizeNames[i.Proof%5]
+	return kind + filecoin.SizeName(i.SectorSize)
 }
 
 // ParseCircuitID inverts CircuitID: it returns the Winning V1 or the Window
@@ -29,10 +27,8 @@ func ParseCircuitID(id string) (Info, error) {
 		first  Proof
 	}{{"winning-", StackedDrgWinning2KiBV1}, {"wpost-", StackedDrgWindow2KiBV1_1}} {
 		if size, ok := strings.CutPrefix(id, k.prefix); ok {
-			for i, s := range sizeNames {
-				if s == size {
-					return (k.first + Proof(i)).Info()
-				}
+			if i, ok := filecoin.ParseSizeName(size); ok {
+				return (k.first + Proof(i)).Info()
 			}
 		}
 	}

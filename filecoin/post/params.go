@@ -1,8 +1,6 @@
 package post
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/cuzk-project/cuzk/filecoin"
@@ -21,20 +19,13 @@ func (i Info) ParamsIdentifier() string {
 // ParamsStem is the parameter file name without the version prefix and the
 // extension: the cache prefix "proof-of-spacetime-fallback-" + tree R's
 // display, "-", and the hex SHA-256 of ParamsIdentifier (storage-proofs-post
-// fallback/compound.rs cache_prefix, storage-proofs-core
-// parameter_cache.rs cache_identifier).
+// fallback/compound.rs cache_prefix).
 func (i Info) ParamsStem() string {
-	h := sha256.Sum256([]byte(i.ParamsIdentifier()))
-	return fmt.Sprintf("proof-of-spacetime-fallback-merkletree-poseidon_hasher-%d-%d-%d-%s",
-		i.TreeR.Base, i.TreeR.Sub, i.TreeR.Top, hex.EncodeToString(h[:]))
+	return filecoin.ParamsStem("proof-of-spacetime-fallback-"+filecoin.TreeDisplay(i.TreeR), i.ParamsIdentifier())
 }
 
 // ParamsFile is the Groth16 parameter file name: "v28-" + stem + ".params".
-func (i Info) ParamsFile() string {
-	return fmt.Sprintf("v%d-%s.params", filecoin.ParamsVersion, i.ParamsStem())
-}
+func (i Info) ParamsFile() string { return filecoin.ParamsFileName(i.ParamsStem()) }
 
 // VKFile is the verifying key file name: "v28-" + stem + ".vk".
-func (i Info) VKFile() string {
-	return fmt.Sprintf("v%d-%s.vk", filecoin.ParamsVersion, i.ParamsStem())
-}
+func (i Info) VKFile() string { return filecoin.VKFileName(i.ParamsStem()) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/filecoin/internal/registry"
 	"github.com/cuzk-project/cuzk/hash/merkle"
 )
 
@@ -79,45 +80,28 @@ type Info struct {
 }
 
 // Proofs lists every registered PoSt proof in id order.
-func Proofs() []Proof {
-	ps := make([]Proof, numProofs)
-	for i := range ps {
-		ps[i] = Proof(i)
-	}
-	return ps
-}
+func Proofs() []Proof { return registry.IDs(Proof(numProofs)) }
 
 // Info returns the proof's parameters, or ErrUnknownProof.
 func (p Proof) Info() (Info, error) {
 	if p < 0 || p >= numProofs {
 		return Info{}, fmt.Errorf("%w: %d", ErrUnknownProof, int64(p))
 	}
-	size := int(p % 5)
-	// The sector-size facts (bytes, nodes, tree R) are the seal registry's.
-	seal, err := (filecoin.StackedDrg2KiBV1 + filecoin.SealProof(size)).Info()
-	if err != nil {
-		return Info{}, fmt.Errorf("%w: %d: %w", ErrUnknownProof, int64(p), err)
-	}
-	label := sizeLabel(seal)
-	info := Info{Proof: p, SectorSize: seal.SectorSize, Nodes: seal.Nodes, TreeR: seal.TreeR}
-	switch p / 5 {
+	size := int(p % filecoin.NumSectorSizes)
+	s := filecoin.SectorSizes()[size]
+	info := Info{Proof: p, SectorSize: s.Bytes, Nodes: s.Bytes / 32, TreeR: s.TreeR}
+	switch p / filecoin.NumSectorSizes {
 	case 0:
-		info.Name, info.Winning, info.API = "StackedDrgWinning"+label+"V1", true, filecoin.APIV1_0
+		info.Name, info.Winning, info.API = "StackedDrgWinning"+s.Label+"V1", true, filecoin.APIV1_0
 		info.SectorCount, info.Challenges = WinningChallenges, 1
 	case 1:
-		info.Name, info.API = "StackedDrgWindow"+label+"V1", filecoin.APIV1_0
+		info.Name, info.API = "StackedDrgWindow"+s.Label+"V1", filecoin.APIV1_0
 		info.SectorCount, info.Challenges = windowSectors[size], WindowChallenges
 	case 2:
-		info.Name, info.API = "StackedDrgWindow"+label+"V1_2", filecoin.APIV1_2
+		info.Name, info.API = "StackedDrgWindow"+s.Label+"V1_2", filecoin.APIV1_2
 		info.SectorCount, info.Challenges = windowSectors[size], WindowChallenges
 	}
 	return info, nil
-}
-
-// sizeLabel is the size as the proof names spell it ("2KiB", "32GiB"),
-// taken from the seal proof's vanilla key "StackedDrg<size>V1".
-func sizeLabel(seal filecoin.SealInfo) string {
-	return strings.TrimSuffix(strings.TrimPrefix(seal.VanillaKey, "StackedDrg"), "V1")
 }
 
 // String is the serde name, or "PoStProof(<id>)" outside the registry.

@@ -1,13 +1,12 @@
 package post_test
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/filecoin/internal/paramstest"
 	"github.com/cuzk-project/cuzk/filecoin/post"
 	"github.com/cuzk-project/cuzk/hash/merkle"
 )
@@ -115,29 +114,15 @@ func TestRegistry(t *testing.T) {
 // sector size, Window V1 and V1_1 share theirs, and every
 // proof-of-spacetime entry of the manifest is some proof's.
 func TestParamsFiles(t *testing.T) {
-	b, err := os.ReadFile("testdata/parameters.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var manifest map[string]struct {
-		SectorSize uint64 `json:"sector_size"`
-	}
-	if err := json.Unmarshal(b, &manifest); err != nil {
-		t.Fatal(err)
-	}
+	manifest := paramstest.Manifest(t, "testdata/parameters.json")
 	named := map[string]bool{}
 	for _, p := range post.Proofs() {
 		info, _ := p.Info()
+		paramstest.CheckFiles(t, manifest, info.Name, info.SectorSize, info.ParamsFile(), info.VKFile())
 		for _, f := range []string{info.ParamsFile(), info.VKFile()} {
-			e, ok := manifest[f]
-			if !ok {
-				t.Errorf("%s: %s is not in parameters.json", info.Name, f)
-				continue
+			if _, ok := manifest[f]; ok {
+				named[f] = true
 			}
-			if e.SectorSize != info.SectorSize {
-				t.Errorf("%s: %s has sector size %d", info.Name, f, e.SectorSize)
-			}
-			named[f] = true
 		}
 		if p >= post.StackedDrgWindow2KiBV1_1 {
 			v1, _ := (p - 5).Info()

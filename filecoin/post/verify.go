@@ -2,11 +2,9 @@ package post
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
+	"github.com/cuzk-project/cuzk/filecoin/internal/parallel"
 	"github.com/cuzk-project/cuzk/hash"
 	"github.com/cuzk-project/cuzk/hash/merkle"
 )
@@ -49,34 +47,7 @@ func (p *Partition) Verify() error {
 	if err != nil {
 		return err
 	}
-	n := len(p.Sectors)
-	errs := make([]error, n)
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				if err := p.sector(&sh, i); err != nil {
-					errs[i] = err
-					failed.Store(true)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return parallel.FirstError(len(p.Sectors), func(i int) error { return p.sector(&sh, i) })
 }
 
 // where names circuit sector i's challenge n as the request knows it:

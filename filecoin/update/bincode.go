@@ -62,6 +62,19 @@ func (s treeShape) levels() int {
 	return n
 }
 
+// opening is one of a challenge proof's Merkle openings: its serde name,
+// the proof, and the layout it must have.
+type opening struct {
+	name string
+	m    *c1.MerkleProof
+	sh   treeShape
+}
+
+// openings are c's openings in serialization order.
+func (c *ChallengeProof) openings(treeR, treeD treeShape) [3]opening {
+	return [3]opening{{"proof_r_old", &c.ROld, treeR}, {"proof_d_new", &c.DNew, treeD}, {"proof_r_new", &c.RNew, treeR}}
+}
+
 // shapes returns the layouts of the replica and tree D openings.
 func (i Info) shapes() (treeR, treeD treeShape, err error) {
 	if i.Nodes > math.MaxInt {
@@ -108,11 +121,7 @@ func DecodePartitionProof(b []byte, info Info) (*PartitionProof, error) {
 	p.Challenges = make([]ChallengeProof, n)
 	for j := range p.Challenges {
 		c := &p.Challenges[j]
-		for _, o := range []struct {
-			name string
-			m    *c1.MerkleProof
-			sh   treeShape
-		}{{"proof_r_old", &c.ROld, shR}, {"proof_d_new", &c.DNew, shD}, {"proof_r_new", &c.RNew, shR}} {
+		for _, o := range c.openings(shR, shD) {
 			if err := d.merkleProof(o.m, o.sh); err != nil {
 				return nil, within(within(err, o.name), fmt.Sprintf("challenge_proofs[%d]", j))
 			}

@@ -1,8 +1,6 @@
 package update
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/cuzk-project/cuzk/filecoin"
@@ -16,20 +14,14 @@ func (i Info) ParamsIdentifier() string {
 }
 
 // ParamsStem is the parameter file name without the version prefix and the
-// extension: "empty-sector-update-merkletree-poseidon_hasher-<b>-<s>-<t>-"
-// and the hex SHA-256 of ParamsIdentifier (compound.rs cache_prefix).
+// extension: "empty-sector-update-" + tree R's display, "-", and the hex
+// SHA-256 of ParamsIdentifier (compound.rs cache_prefix).
 func (i Info) ParamsStem() string {
-	h := sha256.Sum256([]byte(i.ParamsIdentifier()))
-	return fmt.Sprintf("empty-sector-update-merkletree-poseidon_hasher-%d-%d-%d-%s",
-		i.TreeR.Base, i.TreeR.Sub, i.TreeR.Top, hex.EncodeToString(h[:]))
+	return filecoin.ParamsStem("empty-sector-update-"+filecoin.TreeDisplay(i.TreeR), i.ParamsIdentifier())
 }
 
 // ParamsFile is the Groth16 parameter file name: "v28-" + stem + ".params".
-func (i Info) ParamsFile() string {
-	return fmt.Sprintf("v%d-%s.params", filecoin.ParamsVersion, i.ParamsStem())
-}
+func (i Info) ParamsFile() string { return filecoin.ParamsFileName(i.ParamsStem()) }
 
 // VKFile is the verifying key file name: "v28-" + stem + ".vk".
-func (i Info) VKFile() string {
-	return fmt.Sprintf("v%d-%s.vk", filecoin.ParamsVersion, i.ParamsStem())
-}
+func (i Info) VKFile() string { return filecoin.VKFileName(i.ParamsStem()) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/filecoin/internal/registry"
 	"github.com/cuzk-project/cuzk/hash/merkle"
 )
 
@@ -63,21 +64,6 @@ type Info struct {
 	SealProof filecoin.SealProof
 }
 
-type sectorSize struct {
-	label string // as in the names
-	short string // as in the circuit ids
-	bytes uint64
-	treeR merkle.Shape
-}
-
-var sectorSizes = [numProofs]sectorSize{
-	{"2KiB", "2k", 2 << 10, merkle.Shape800},
-	{"8MiB", "8m", 8 << 20, merkle.Shape800},
-	{"512MiB", "512m", 512 << 20, merkle.Shape800},
-	{"32GiB", "32g", 32 << 30, merkle.Shape880},
-	{"64GiB", "64g", 64 << 30, merkle.Shape882},
-}
-
 // Node counts the constants are stated in.
 const (
 	nodes8KiB  = 8 << 10 / 32
@@ -86,31 +72,25 @@ const (
 )
 
 // Proofs lists every registered update proof in id order.
-func Proofs() []Proof {
-	ps := make([]Proof, numProofs)
-	for i := range ps {
-		ps[i] = Proof(i)
-	}
-	return ps
-}
+func Proofs() []Proof { return registry.IDs(Proof(numProofs)) }
 
 // Info returns the proof's parameters, or ErrUnknownProof.
 func (p Proof) Info() (Info, error) {
 	if p < 0 || p >= numProofs {
 		return Info{}, fmt.Errorf("%w: %d", ErrUnknownProof, int64(p))
 	}
-	s := sectorSizes[p]
-	n := s.bytes / 32
+	s := filecoin.SectorSizes()[p]
+	n := s.Bytes / 32
 	info := Info{
 		Proof:       p,
-		Name:        "StackedDrg" + s.label + "V1",
-		SectorSize:  s.bytes,
+		Name:        "StackedDrg" + s.Label + "V1",
+		SectorSize:  s.Bytes,
 		Nodes:       n,
 		Partitions:  16,
 		Challenges:  86,
 		ApexLeaves:  128,
 		Hs:          [NumH]int{7, 8, 9, 10, 11, 12},
-		TreeR:       s.treeR,
+		TreeR:       s.TreeR,
 		TreeDLevels: bits.TrailingZeros64(n),
 		SealProof:   filecoin.StackedDrg2KiBV1_1 + filecoin.SealProof(p),
 	}
@@ -152,10 +132,8 @@ func (p Proof) String() string {
 
 // ParseProof maps a serde name ("StackedDrg32GiBV1") to its id.
 func ParseProof(name string) (Proof, error) {
-	for p := range Proof(numProofs) {
-		if p.String() == name {
-			return p, nil
-		}
+	if p, ok := registry.Parse(name, Proof(numProofs)); ok {
+		return p, nil
 	}
 	return 0, fmt.Errorf("%w: %q", ErrUnknownProof, name)
 }
@@ -168,10 +146,8 @@ func ForSealProof(p filecoin.SealProof) (Proof, error) {
 	if err != nil {
 		return 0, fmt.Errorf("update: %w", err)
 	}
-	for i, s := range sectorSizes {
-		if s.bytes == si.SectorSize {
-			return Proof(i), nil
-		}
+	if i, ok := filecoin.SectorSizeIndex(si.SectorSize); ok {
+		return Proof(i), nil
 	}
 	return 0, fmt.Errorf("%w: no update proof for %d-byte sectors", ErrUnknownProof, si.SectorSize)
 }
@@ -199,15 +175,13 @@ func (i Info) KAndHSelect(k int) uint64 {
 
 // CircuitID is cuzk's name for the proof's partition circuit and so its
 // parameter set: "snap-2k", "snap-8m", "snap-512m", "snap-32g", "snap-64g".
-func (i Info) CircuitID() string { return "snap-" + sectorSizes[i.Proof].short }
+func (i Info) CircuitID() string { return "snap-" + filecoin.SizeName(i.SectorSize) }
 
 // ParseCircuitID inverts CircuitID.
 func ParseCircuitID(id string) (Info, error) {
 	if size, ok := strings.CutPrefix(id, "snap-"); ok {
-		for p, s := range sectorSizes {
-			if s.short == size {
-				return Proof(p).Info()
-			}
+		if p, ok := filecoin.ParseSizeName(size); ok {
+			return Proof(p).Info()
 		}
 	}
 	return Info{}, fmt.Errorf("%w: circuit id %q is not snap-{2k,8m,512m,32g,64g}", ErrUnknownProof, id)

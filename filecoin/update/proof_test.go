@@ -1,12 +1,11 @@
 package update
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/filecoin/internal/paramstest"
 	"github.com/cuzk-project/cuzk/hash/merkle"
 )
 
@@ -114,27 +113,9 @@ func TestForSealProof(t *testing.T) {
 // TestParamsFiles: the names are those of rust-fil-proofs' parameter
 // manifest, for the right sector size.
 func TestParamsFiles(t *testing.T) {
-	raw, err := os.ReadFile("testdata/parameters.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var manifest map[string]struct {
-		SectorSize uint64 `json:"sector_size"`
-	}
-	if err := json.Unmarshal(raw, &manifest); err != nil {
-		t.Fatal(err)
-	}
+	manifest := paramstest.Manifest(t, "testdata/parameters.json")
 	for _, p := range Proofs() {
 		info, _ := p.Info()
-		for _, name := range []string{info.ParamsFile(), info.VKFile()} {
-			e, ok := manifest[name]
-			if !ok {
-				t.Errorf("%v: %s not in parameters.json", p, name)
-				continue
-			}
-			if e.SectorSize != info.SectorSize {
-				t.Errorf("%v: %s is for %d-byte sectors", p, name, e.SectorSize)
-			}
-		}
+		paramstest.CheckFiles(t, manifest, info.Name, info.SectorSize, info.ParamsFile(), info.VKFile())
 	}
 }

@@ -2,13 +2,11 @@ package update
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/filecoin/c1"
+	"github.com/cuzk-project/cuzk/filecoin/internal/parallel"
 	"github.com/cuzk-project/cuzk/hash"
 	"github.com/cuzk-project/cuzk/hash/merkle"
 )
@@ -77,11 +75,7 @@ func (p *PartitionProof) CheckShape(info Info) error {
 	}
 	for j := range p.Challenges {
 		c := &p.Challenges[j]
-		for _, o := range []struct {
-			name string
-			m    *c1.MerkleProof
-			sh   treeShape
-		}{{"proof_r_old", &c.ROld, shR}, {"proof_d_new", &c.DNew, shD}, {"proof_r_new", &c.RNew, shR}} {
+		for _, o := range c.openings(shR, shD) {
 			if err := checkShape(o.m, o.sh); err != nil {
 				return within(within(err, o.name), fmt.Sprintf("challenge_proofs[%d]", j))
 			}
@@ -222,32 +216,14 @@ func (p *Partition) Verify() error {
 // take them in order; after a failure no further challenge is taken, so the
 // failure first in order is the one reported.
 func (p *Partition) checkChallenges(challenges []uint64, phi fr.Element, rootROld, rootRNew hash.Domain, apex [][]hash.Domain) error {
-	errs := make([]error, len(challenges))
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(challenges)) {
-		wg.Go(func() {
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(challenges) {
-					return
-				}
-				c := challenges[i]
-				rho := Rho(phi, p.Info.High(c))
-				if errs[i] = p.checkChallenge(&p.Proof.Challenges[i], c, rootROld, rootRNew, apex, rho); errs[i] != nil {
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
+	return parallel.FirstError(len(challenges), func(i int) error {
+		c := challenges[i]
+		rho := Rho(phi, p.Info.High(c))
+		if err := p.checkChallenge(&p.Proof.Challenges[i], c, rootROld, rootRNew, apex, rho); err != nil {
 			return atChallenge(err, p.K, i)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // apexTree hashes the apex leaves pairwise up to the apex root: rows[0] are
