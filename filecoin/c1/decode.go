@@ -250,9 +250,6 @@ func (d *decoder) proof(p *Proof) error {
 
 var (
 	merkleFields = []string{"data"}
-	singleFields = []string{"root", "leaf", "path"}
-	subFields    = []string{"base_proof", "sub_proof", "root", "leaf"}
-	topFields    = []string{"base_proof", "sub_proof", "top_proof", "root", "leaf"}
 	pathFields   = []string{"path"}
 	elemFields   = []string{"hashes", "index"}
 )
@@ -265,49 +262,11 @@ func (d *decoder) merkleProof(m *MerkleProof) error {
 			if n++; n > 1 {
 				return d.s.errorf("more than one variant")
 			}
-			switch string(key) {
-			case "Single":
-				m.Kind = KindSingle
-				return at(d.object(singleFields, func(i int) error {
-					switch i {
-					case 0:
-						return d.s.domain((*[32]byte)(&m.Root))
-					case 1:
-						return d.s.domain((*[32]byte)(&m.Leaf))
-					default:
-						return d.inclusionPath(&m.Base)
-					}
-				}), "Single")
-			case "Sub":
-				m.Kind = KindSub
-				return at(d.object(subFields, func(i int) error {
-					switch i {
-					case 0:
-						return d.inclusionPath(&m.Base)
-					case 1:
-						return d.inclusionPath(&m.Sub)
-					case 2:
-						return d.s.domain((*[32]byte)(&m.Root))
-					default:
-						return d.s.domain((*[32]byte)(&m.Leaf))
-					}
-				}), "Sub")
-			case "Top":
-				m.Kind = KindTop
-				return at(d.object(topFields, func(i int) error {
-					switch i {
-					case 0:
-						return d.inclusionPath(&m.Base)
-					case 1:
-						return d.inclusionPath(&m.Sub)
-					case 2:
-						return d.inclusionPath(&m.Top)
-					case 3:
-						return d.s.domain((*[32]byte)(&m.Root))
-					default:
-						return d.s.domain((*[32]byte)(&m.Leaf))
-					}
-				}), "Top")
+			for k := range variants {
+				if kind := ProofKind(k); string(key) == kind.String() {
+					m.Kind = kind
+					return at(d.variant(m, &variants[k]), kind.String())
+				}
 			}
 			return d.s.errorf("unknown variant %q, want Single, Sub or Top", key)
 		})
@@ -318,6 +277,17 @@ func (d *decoder) merkleProof(m *MerkleProof) error {
 			return d.s.errorf("no variant")
 		}
 		return nil
+	})
+}
+
+// variant reads the fields of m's variant v.
+func (d *decoder) variant(m *MerkleProof, v *variant) error {
+	return d.object(v.fields, func(i int) error {
+		s := v.slots[i]
+		if s.isPath() {
+			return d.inclusionPath(m.path(s))
+		}
+		return d.s.domain((*[32]byte)(m.domain(s)))
 	})
 }
 

@@ -91,15 +91,20 @@ func (e *encoder) domain(d *hash.Domain) {
 	e.b = append(e.b, ']')
 }
 
-func (e *encoder) domains(ds []hash.Domain) {
+// array writes [item(0),item(1),…,item(n−1)].
+func (e *encoder) array(n int, item func(i int)) {
 	e.b = append(e.b, '[')
-	for i := range ds {
+	for i := range n {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.domain(&ds[i])
+		item(i)
 	}
 	e.b = append(e.b, ']')
+}
+
+func (e *encoder) domains(ds []hash.Domain) {
+	e.array(len(ds), func(i int) { e.domain(&ds[i]) })
 }
 
 // str writes a JSON string as serde_json escapes it. Proof names are plain
@@ -136,21 +141,12 @@ func (e *encoder) output(o *Output) {
 	e.str(o.RegisteredProof)
 	e.raw(`,"vanilla_proofs":{`)
 	e.str(o.VanillaKey)
-	e.raw(`:[`)
-	for k, part := range o.Partitions {
-		if k > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.b = append(e.b, '[')
-		for i := range part {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.proof(&part[i])
-		}
-		e.b = append(e.b, ']')
-	}
-	e.raw(`]}`)
+	e.b = append(e.b, ':')
+	e.array(len(o.Partitions), func(k int) {
+		part := o.Partitions[k]
+		e.array(len(part), func(i int) { e.proof(&part[i]) })
+	})
+	e.b = append(e.b, '}')
 	for _, f := range []struct {
 		name string
 		d    *hash.Domain
@@ -173,76 +169,50 @@ func (e *encoder) proof(p *Proof) {
 	e.columnProofs(r.DRGParents)
 	e.raw(`,"exp_parents":`)
 	e.columnProofs(r.ExpParents)
-	e.raw(`},"labeling_proofs":[`)
-	for j := range p.LabelingProofs {
-		if j > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.labelingProof(&p.LabelingProofs[j])
-	}
-	e.raw(`],"encoding_proof":`)
+	e.raw(`},"labeling_proofs":`)
+	e.array(len(p.LabelingProofs), func(j int) { e.labelingProof(&p.LabelingProofs[j]) })
+	e.raw(`,"encoding_proof":`)
 	e.labelingProof(&p.EncodingProof)
 	e.b = append(e.b, '}')
 }
 
 func (e *encoder) merkleProof(m *MerkleProof) {
-	switch m.Kind {
-	case KindSingle:
-		e.raw(`{"data":{"Single":{"root":`)
-		e.domain(&m.Root)
-		e.raw(`,"leaf":`)
-		e.domain(&m.Leaf)
-		e.raw(`,"path":`)
-		e.inclusionPath(m.Base)
-		e.raw(`}}}`)
-	case KindSub, KindTop:
-		e.raw(`{"data":{"`)
-		e.raw(m.Kind.String())
-		e.raw(`":{"base_proof":`)
-		e.inclusionPath(m.Base)
-		e.raw(`,"sub_proof":`)
-		e.inclusionPath(m.Sub)
-		if m.Kind == KindTop {
-			e.raw(`,"top_proof":`)
-			e.inclusionPath(m.Top)
-		}
-		e.raw(`,"root":`)
-		e.domain(&m.Root)
-		e.raw(`,"leaf":`)
-		e.domain(&m.Leaf)
-		e.raw(`}}}`)
-	default:
+	if int(m.Kind) >= len(variants) {
 		if e.err == nil {
 			e.err = bad("merkle proof of unknown kind %d", m.Kind)
 		}
 		e.raw(`null`)
+		return
 	}
+	v := &variants[m.Kind]
+	e.raw(`{"data":{"`)
+	e.raw(m.Kind.String())
+	e.raw(`":{`)
+	for i, s := range v.slots {
+		e.key(v.fields[i], i == 0)
+		if s.isPath() {
+			e.inclusionPath(*m.path(s))
+		} else {
+			e.domain(m.domain(s))
+		}
+	}
+	e.raw(`}}}`)
 }
 
 func (e *encoder) inclusionPath(path []PathElement) {
-	e.raw(`{"path":[`)
-	for l := range path {
-		if l > 0 {
-			e.b = append(e.b, ',')
-		}
+	e.raw(`{"path":`)
+	e.array(len(path), func(l int) {
 		e.raw(`{"hashes":`)
 		e.domains(path[l].Siblings)
 		e.raw(`,"index":`)
 		e.b = strconv.AppendInt(e.b, int64(path[l].Index), 10)
 		e.b = append(e.b, '}')
-	}
-	e.raw(`]}`)
+	})
+	e.b = append(e.b, '}')
 }
 
 func (e *encoder) columnProofs(cols []ColumnProof) {
-	e.b = append(e.b, '[')
-	for j := range cols {
-		if j > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.columnProof(&cols[j])
-	}
-	e.b = append(e.b, ']')
+	e.array(len(cols), func(j int) { e.columnProof(&cols[j]) })
 }
 
 func (e *encoder) columnProof(c *ColumnProof) {

@@ -2,13 +2,11 @@ package c1
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/filecoin/internal/parallel"
 	"github.com/cuzk-project/cuzk/filecoin/sdr"
 	"github.com/cuzk-project/cuzk/gadgets/encoding"
 	"github.com/cuzk-project/cuzk/hash"
@@ -106,35 +104,13 @@ const (
 // remaining work is skipped and the failure first in order is returned.
 func (v *verifier) all(challenges [][]uint64) error {
 	per := v.info.Challenges
-	total := len(challenges) * per
-	errs := make([]error, total)
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), total) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !failed.Load() {
-				j := int(next.Add(1) - 1)
-				if j >= total {
-					return
-				}
-				k, i := j/per, j%per
-				if err := v.challenge(&v.o.Partitions[k][i], challenges[k][i]); err != nil {
-					errs[j] = atChallenge(err, k, i)
-					failed.Store(true)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
+	return parallel.FirstError(len(challenges)*per, func(j int) error {
+		k, i := j/per, j%per
+		if err := v.challenge(&v.o.Partitions[k][i], challenges[k][i]); err != nil {
+			return atChallenge(err, k, i)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // challenge checks one proof against its challenge c.
