@@ -11,12 +11,11 @@ import (
 	"sync"
 
 	"github.com/cuzk-project/cuzk/engine"
-	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
 // FilecoinFiles finds the parameter files of Filecoin circuit ids
-// ("porep-2k" …) in a parameter cache directory (FIL_PROOFS_PARAMETER_CACHE
+// ("porep-2k", "winning-2k", "wpost-2k", "snap-2k" …) in a parameter cache directory (FIL_PROOFS_PARAMETER_CACHE
 // or srs.param_cache), under their real names. A file that is there is used
 // as it is, real or development. A missing one is an error naming the
 // path, except with Dev: then a development setup (SetupFilecoin) writes it,
@@ -45,11 +44,11 @@ type fileSetup struct {
 
 // Path is where the .params file of id is looked for.
 func (f *FilecoinFiles) Path(id string) (string, error) {
-	info, err := filecoin.ParsePoRepCircuitID(id)
+	c, err := lookupFilecoin(id)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", engine.ErrUnknownCircuit, err)
+		return "", err
 	}
-	return filepath.Join(f.Dir, info.ParamsFile()), nil
+	return filepath.Join(f.Dir, c.paramsFile), nil
 }
 
 // Ensure returns nil when id is not a Filecoin circuit id or its file is

@@ -9,9 +9,45 @@ import (
 	"time"
 
 	"github.com/cuzk-project/cuzk/circuits/porep"
+	cpost "github.com/cuzk-project/cuzk/circuits/post"
+	cupdate "github.com/cuzk-project/cuzk/circuits/update"
+	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/filecoin"
+	fpost "github.com/cuzk-project/cuzk/filecoin/post"
+	fupdate "github.com/cuzk-project/cuzk/filecoin/update"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 )
+
+// filecoinCircuit is what the parameter files of one Filecoin circuit id
+// are made of and named by: its registry's file names, its shape and its
+// blank partition (zero values, for the setup).
+type filecoinCircuit struct {
+	paramsFile, vkFile string
+	shape              func() (r1cs.Shape, error)
+	blank              func() r1cs.Circuit
+}
+
+// lookupFilecoin finds a Filecoin circuit id in the registries of the
+// three proof families: "porep-<size>" (filecoin), "winning-<size>" and
+// "wpost-<size>" (filecoin/post), "snap-<size>" (filecoin/update). Other
+// ids wrap engine.ErrUnknownCircuit.
+func lookupFilecoin(id string) (filecoinCircuit, error) {
+	if info, err := filecoin.ParsePoRepCircuitID(id); err == nil {
+		return filecoinCircuit{info.ParamsFile(), info.VKFile(), porep.ConfigFor(info).Shape,
+			func() r1cs.Circuit { return porep.Blank(info) }}, nil
+	}
+	if info, err := fpost.ParseCircuitID(id); err == nil {
+		return filecoinCircuit{info.ParamsFile(), info.VKFile(), cpost.ConfigFor(info).Shape,
+			func() r1cs.Circuit { return cpost.Blank(info) }}, nil
+	}
+	if info, err := fupdate.ParseCircuitID(id); err == nil {
+		return filecoinCircuit{info.ParamsFile(), info.VKFile(), cupdate.ConfigFor(info).Shape,
+			func() r1cs.Circuit { return cupdate.Blank(info) }}, nil
+	}
+	return filecoinCircuit{}, fmt.Errorf("%w: %q is not a Filecoin circuit id (porep-, winning-, wpost- or snap- and 2k, 8m, 512m, 32g or 64g)",
+		engine.ErrUnknownCircuit, id)
+}
 
 // CheckFilecoinParams compares the header of the parameters loaded for a
 // Filecoin circuit id with the circuit's shape: one IC point per input
@@ -20,11 +56,11 @@ import (
 // fails here, at load, not mid-proof. Ids of other families pass unchecked.
 // The error wraps groth16.ErrParamsMismatch.
 func CheckFilecoinParams(id string, p *groth16.Params) error {
-	info, err := filecoin.ParsePoRepCircuitID(id)
+	c, err := lookupFilecoin(id)
 	if err != nil {
 		return nil
 	}
-	s, err := porep.ConfigFor(info).Shape()
+	s, err := c.shape()
 	if err != nil {
 		return err
 	}
@@ -46,19 +82,19 @@ func CheckFilecoinParams(id string, p *groth16.Params) error {
 }
 
 // SetupFilecoin generates DEVELOPMENT parameters for a Filecoin circuit id
-// ("porep-2k" …) and writes them in the real layout under the real file
+// ("porep-2k", "winning-2k", "wpost-2k", "snap-2k" …) and writes them in the real layout under the real file
 // names (the .params and the .vk) into dir, so that a daemon reading dir
 // finds them where a real parameter set would be. The setup is seeded by
 // the id, so anyone can derive its trapdoor: proofs made with these
 // parameters prove nothing. It refuses to replace an existing file unless
 // force is set. It returns the .params path.
 func SetupFilecoin(ctx context.Context, id, dir string, force bool, log *slog.Logger) (string, error) {
-	info, err := filecoin.ParsePoRepCircuitID(id)
+	c, err := lookupFilecoin(id)
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, info.ParamsFile())
-	vkPath := filepath.Join(dir, info.VKFile())
+	path := filepath.Join(dir, c.paramsFile)
+	vkPath := filepath.Join(dir, c.vkFile)
 	if !force {
 		for _, f := range []string{path, vkPath} {
 			if _, err := os.Stat(f); err == nil {
@@ -73,7 +109,7 @@ func SetupFilecoin(ctx context.Context, id, dir string, force bool, log *slog.Lo
 		return "", fmt.Errorf("circuits: parameter directory: %w", err)
 	}
 	t0 := time.Now()
-	p, err := groth16.Setup(porep.Blank(info), []byte("cuzk dev setup "+id))
+	p, err := groth16.Setup(c.blank(), []byte("cuzk dev setup "+id))
 	if err != nil {
 		return "", fmt.Errorf("circuits: %s setup: %w", id, err)
 	}

@@ -13,8 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cuzk-project/cuzk/circuits"
-	"github.com/cuzk-project/cuzk/circuits/porep"
-	"github.com/cuzk-project/cuzk/filecoin/c1"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -27,15 +25,20 @@ type checkOptions struct {
 }
 
 const checkLong = `Takes the request the daemon takes and checks it without parameters or a device: decodes it,
-runs every check the daemon's planner runs (the request's fields against the C1, the vanilla
-proof: every path, column, label, encoding, and the challenges re-derived from the seed), then
-synthesizes every partition witness-only, one at a time, checking each constraint as it is
-enforced (memory: one partition's witness), and compares the public inputs the circuit
-allocated with those a verifier derives from the request.
+runs every check the daemon's planner runs (the request's fields against the vanilla proofs, and
+the vanilla proofs themselves: for PoRep every path, column, label, encoding and the challenges
+re-derived from the seed; for WinningPoSt and WindowPoSt every opening of tree R, comm_r and the
+leaf challenges re-derived from the randomness; for SnapDeals every opening of the three trees,
+the apex tree, the encoding under rho and the challenges re-derived from comm_r_new), then
+synthesizes every unit the daemon would prove (a PoRep or SnapDeals partition, the one PoSt
+circuit) witness-only, one at a time, checking each constraint as it is enforced (memory: one
+unit's witness), and compares the public inputs the circuit allocated with those a verifier
+derives from the request.
 
-Per partition it prints the constraints, inputs, aux variables, whether all constraints hold,
-the first row that does not, whether the public inputs match and the time. Exit 0 only when the
-request is accepted and every partition checked is satisfied: it tells a bad C1 from a bad prover.
+Per unit it prints the constraints, inputs, aux variables, whether all constraints hold, the
+first row that does not, whether the public inputs match and the time. Exit 0 only when the
+request is accepted and every unit checked is satisfied: it tells a bad vanilla proof from a bad
+prover.
 
   cuzk check --request req.json
   cuzk check --kind porep --vanilla c1.json --partition 3`
@@ -44,7 +47,7 @@ func newCheckCmd() *cobra.Command {
 	o := &checkOptions{}
 	cmd := &cobra.Command{
 		Use:   "check (--request req.json | --kind porep --vanilla c1.json) [--partition K]",
-		Short: "Check a request's vanilla proof and the constraints of every partition, witness-only",
+		Short: "Check a request's vanilla proofs and the constraints of every partition, witness-only",
 		Long:  checkLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -52,10 +55,10 @@ func newCheckCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.request, "request", "", "request file: protobuf JSON of cuzk.v1.SubmitProofRequest")
+	f.StringVar(&o.request, "request", "", "request file: protobuf JSON of cuzk.v1.SubmitProofRequest (any proof kind)")
 	f.StringVar(&o.kind, "kind", "porep", "with --vanilla: the proof kind (porep)")
 	f.StringVar(&o.vanilla, "vanilla", "", "vanilla proof file: a C1 JSON, or Curio's envelope of one")
-	f.IntVar(&o.partition, "partition", -1, "check only partition K (from 0)")
+	f.IntVar(&o.partition, "partition", -1, "check only partition (unit) K, from 0")
 	return cmd
 }
 
@@ -64,54 +67,49 @@ func (o *checkOptions) run(ctx context.Context, w io.Writer) error {
 		ctx = context.Background()
 	}
 	if o.vanilla != "" && o.kind != "porep" {
-		return fmt.Errorf("--kind %q: only porep vanilla proofs can be checked", o.kind)
+		return fmt.Errorf("--kind %q: only porep vanilla proofs can be checked alone (give --request for the other kinds)", o.kind)
 	}
-	req, err := loadPoRepRequest(o.request, o.vanilla)
+	req, err := loadRequest(o.request, o.vanilla)
 	if err != nil {
 		return err
 	}
-	env, out, err := c1.DecodeEnvelopeOutput(req.VanillaProof)
+	u, err := unitsOf(&req)
 	if err != nil {
 		fmt.Fprintf(w, "vanilla proof: cannot be decoded: %v\n", err)
 		return exitError{1}
 	}
-	info := out.Info()
-	fmt.Fprintf(w, "request: %s (%s), sector %d, %d partitions × %d challenges\n",
-		info.Name, info.CircuitID(), env.SectorNum, info.Partitions, info.Challenges)
-	// The daemon's own planner: the request checks and c1.Verify.
+	fmt.Fprintln(w, "request: "+u.describe)
+	// The daemon's own planner: the request checks and the vanilla
+	// verification.
 	plan, planErr := circuits.New().Plan(ctx, &req)
 	if planErr != nil {
 		fmt.Fprintf(w, "request: REFUSED (as the daemon would refuse it): %v\n", planErr)
 	} else {
-		fmt.Fprintln(w, "request: accepted; vanilla proof verified (paths, columns, labels, encoding, challenges)")
+		fmt.Fprintf(w, "request: accepted; vanilla proof verified (%s)\n", u.verified)
 	}
-	parts := make([]int, 0, info.Partitions)
+	parts := make([]int, 0, u.n)
 	switch {
-	case o.partition >= info.Partitions || o.partition < -1:
-		return fmt.Errorf("--partition %d: the proof has partitions 0..%d", o.partition, info.Partitions-1)
+	case o.partition >= u.n || o.partition < -1:
+		return fmt.Errorf("--partition %d: the proof has partitions 0..%d", o.partition, u.n-1)
 	case o.partition >= 0:
 		parts = append(parts, o.partition)
 	default:
-		for k := range info.Partitions {
+		for k := range u.n {
 			parts = append(parts, k)
 		}
 	}
-	hint, err := porep.ConfigFor(info).Shape()
-	if err != nil {
-		return err
-	}
-	defer limitHeap(hint)()
+	defer limitHeap(u.hint)()
 	var want [][]fr.Element // the verifier's inputs, when the request was accepted
-	if plan != nil {
+	if plan != nil && len(plan.PublicInputs) == u.n {
 		want = plan.PublicInputs
 	}
-	bad := checkPartitions(ctx, w, out, parts, hint, want)
+	bad := checkPartitions(ctx, w, u, parts, want)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	switch {
 	case planErr == nil && bad == 0:
-		fmt.Fprintf(w, "ok: %d of %d partitions checked, all satisfied\n", len(parts), info.Partitions)
+		fmt.Fprintf(w, "ok: %d of %d partitions checked, all satisfied\n", len(parts), u.n)
 		return nil
 	case bad > 0:
 		fmt.Fprintf(w, "FAILED: %d of %d partitions checked are not satisfied\n", bad, len(parts))
@@ -136,9 +134,9 @@ func limitHeap(hint r1cs.Shape) (restore func()) {
 	return func() { debug.SetMemoryLimit(prev) }
 }
 
-// checkPartitions checks the given partitions one after the other, prints
-// a row for each as it ends, and returns how many failed.
-func checkPartitions(ctx context.Context, w io.Writer, out *c1.Output, parts []int, hint r1cs.Shape, want [][]fr.Element) (bad int) {
+// checkPartitions checks the given units one after the other, prints a
+// row for each as it ends, and returns how many failed.
+func checkPartitions(ctx context.Context, w io.Writer, u *checkUnits, parts []int, want [][]fr.Element) (bad int) {
 	fmt.Fprintf(w, "%-9s  %12s  %6s  %12s  %-9s  %13s  %-7s  %s\n",
 		"PARTITION", "CONSTRAINTS", "INPUTS", "AUX", "SATISFIED", "FIRST BAD ROW", "INPUTS", "TIME")
 	for _, k := range parts {
@@ -146,7 +144,7 @@ func checkPartitions(ctx context.Context, w io.Writer, out *c1.Output, parts []i
 		if want != nil {
 			verifier = want[k]
 		}
-		r := checkPartition(ctx, out, k, hint, verifier)
+		r := checkPartition(ctx, u, k, verifier)
 		if r.err != nil {
 			if errors.Is(r.err, context.Canceled) || errors.Is(r.err, context.DeadlineExceeded) {
 				return bad
@@ -168,8 +166,8 @@ func checkPartitions(ctx context.Context, w io.Writer, out *c1.Output, parts []i
 	return bad
 }
 
-// partitionCheck is what checking one partition found; the witness is
-// not kept, so that only one partition's is ever held.
+// partitionCheck is what checking one unit found; the witness is not
+// kept, so that only one unit's is ever held.
 type partitionCheck struct {
 	rows, numInputs, aux int
 	unsatisfied, first   int
@@ -178,17 +176,16 @@ type partitionCheck struct {
 	err                  error
 }
 
-// checkPartition synthesizes partition k into a Checker and compares its
+// checkPartition synthesizes unit k into a Checker and compares its
 // public inputs (ONE excluded) with the verifier's, when given.
-func checkPartition(ctx context.Context, out *c1.Output, k int, hint r1cs.Shape, verifier []fr.Element) partitionCheck {
+func checkPartition(ctx context.Context, u *checkUnits, k int, verifier []fr.Element) partitionCheck {
 	t0 := time.Now()
-	p, err := porep.NewPartition(out, k)
+	c, err := u.circuit(ctx, k)
 	if err != nil {
 		return partitionCheck{err: err}
 	}
-	p.Ctx = ctx
-	cs := r1cs.NewChecker(hint)
-	if err := r1cs.Synthesize(cs, p); err != nil {
+	cs := r1cs.NewChecker(u.hint)
+	if err := r1cs.Synthesize(cs, c); err != nil {
 		return partitionCheck{err: err}
 	}
 	return partitionCheck{

@@ -18,13 +18,13 @@ import (
 func newGenVanillaCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gen-vanilla",
-		Short: "Generate synthetic vanilla proofs (C1) and the requests that carry them",
+		Short: "Generate synthetic vanilla proofs and the requests that carry them, for every proof kind",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return errors.New("name what to generate: cuzk gen-vanilla porep …")
+			return errors.New("name what to generate: cuzk gen-vanilla porep|winning-post|window-post|snap …")
 		},
 	}
-	cmd.AddCommand(newGenVanillaPoRepCmd())
+	cmd.AddCommand(newGenVanillaPoRepCmd(), newGenVanillaPoStCmd(kindWinning), newGenVanillaPoStCmd(kindWindow), newGenVanillaSnapCmd())
 	return cmd
 }
 

@@ -169,6 +169,8 @@ func checkErrors(t *testing.T, dir string, f porepFiles) {
 	os.WriteFile(garbage, []byte(`{"proof_kind":"POREP_SEAL_COMMIT","vanilla_proof":"AAAA"}`), 0o644)
 	winning := filepath.Join(dir, "winning.json")
 	os.WriteFile(winning, []byte(`{"proof_kind":"WINNING_POST"}`), 0o644)
+	unspecified := filepath.Join(dir, "unspecified.json")
+	os.WriteFile(unspecified, []byte(`{"request_id":"x"}`), 0o644)
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -177,7 +179,8 @@ func checkErrors(t *testing.T, dir string, f porepFiles) {
 		{[]string{"check"}, 2, "no request"},
 		{[]string{"check", "--request", filepath.Join(dir, "none.json")}, 2, "no such file"},
 		{[]string{"check", "--request", f.raw}, 2, "not a cuzk.v1.SubmitProofRequest"},
-		{[]string{"check", "--request", winning}, 2, "only POREP_SEAL_COMMIT"},
+		{[]string{"check", "--request", winning}, 1, "cannot be decoded: post: bad vanilla proof: randomness"},
+		{[]string{"check", "--request", unspecified}, 2, "proof_kind PROOF_KIND_UNSPECIFIED: want POREP_SEAL_COMMIT"},
 		{[]string{"check", "--request", garbage}, 1, "cannot be decoded"},
 		{[]string{"check", "--request", f.req, "--vanilla", f.raw}, 2, "not both"},
 		{[]string{"check", "--vanilla", f.req}, 2, "neither a Curio C1 envelope nor a C1 output"},
@@ -249,7 +252,7 @@ func TestVerifyPublicErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"verify", "--public", f.seal, "--vk", vk}, 2, "has no Proof"},
+		{[]string{"verify", "--public", f.seal, "--vk", vk}, 2, "has no proof"},
 		{[]string{"verify", "--public", filepath.Join(dir, "none.json"), "--vk", vk}, 2, "no such file"},
 		{[]string{"verify", "--public", f.req, "--vk", vk}, 2, "not a SealVerifyInfo"},
 		{[]string{"verify", "--public", f.seal, "--params-dir", dir, "--proof", goodShape}, 2, "no such file"},

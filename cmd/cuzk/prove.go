@@ -12,13 +12,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cuzk-project/cuzk/circuits"
-	"github.com/cuzk-project/cuzk/circuits/porep"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/engine"
-	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/memory"
+	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
 // proveOptions are the flags of `cuzk prove`.
@@ -28,7 +27,7 @@ type proveOptions struct {
 	out     string
 	checked bool
 
-	request   string // a PoRep C2 request instead of the synthetic circuit
+	request   string // a Filecoin request instead of the synthetic circuit
 	public    string
 	paramsDir string
 	device    string
@@ -40,12 +39,15 @@ const proveLong = `Proves in process, without a daemon.
 For the synthetic family (--circuit synthetic, the default) it proves with --params on the CPU
 device and writes the proof and its public inputs (<out>.inputs.json).
 
-With --request it proves a request file (cuzk gen-vanilla porep --out, or any PoRep C2 request
-in protobuf JSON) through the embedded engine exactly as the daemon would: the same checks, one
-unit per partition, the proof verified before it is written (partitions × 192 bytes). The
-parameters are read under their real names from --params-dir, else $FIL_PROOFS_PARAMETER_CACHE,
-else /var/tmp/filecoin-proof-parameters (cuzk setup --proof-type makes development ones). With
---public seal.json it also fills that file's Proof, after checking the proof against it.
+With --request it proves a request file (cuzk gen-vanilla … --out, or any request in protobuf
+JSON: PoRep C2, WinningPoSt, a WindowPoSt partition, SnapDeals) through the embedded engine
+exactly as the daemon would: the same checks, the same units (one per PoRep or SnapDeals
+partition, one PoSt circuit), the proof verified before it is written (192 bytes per partition).
+The parameters are read under their real names from --params-dir, else
+$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters (cuzk setup --proof-type
+makes development ones). With --public FILE.json (the public data cuzk gen-vanilla --public
+wrote) it also fills the file's proof, after checking the proof against it; a WindowPoSt
+partition's proof goes into its partition's 192 bytes of the deadline's ProofBytes.
 
   cuzk prove --request req.json --out proof.bin --public seal.json --params-dir ./params`
 
@@ -53,7 +55,7 @@ func newProveCmd() *cobra.Command {
 	o := &proveOptions{}
 	cmd := &cobra.Command{
 		Use:   "prove",
-		Short: "Prove a synthetic circuit, or a PoRep C2 request, in process and write the proof",
+		Short: "Prove a synthetic circuit, or a Filecoin request, in process and write the proof",
 		Long:  proveLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -76,8 +78,8 @@ func newProveCmd() *cobra.Command {
 	f.StringVar(&o.params, "params", "dev.params", ".params file")
 	f.StringVar(&o.out, "out", "proof.bin", "output proof path (synthetic: inputs go to <name>.inputs.json)")
 	f.BoolVar(&o.checked, "checked", false, "subgroup-check every parameter point while loading")
-	f.StringVar(&o.request, "request", "", "a PoRep C2 request file (protobuf JSON of cuzk.v1.SubmitProofRequest)")
-	f.StringVar(&o.public, "public", "", "with --request: SealVerifyInfo JSON whose Proof to fill")
+	f.StringVar(&o.request, "request", "", "a request file (protobuf JSON of cuzk.v1.SubmitProofRequest)")
+	f.StringVar(&o.public, "public", "", "with --request: public data JSON whose proof to fill (SealVerifyInfo, Winning/WindowPoStVerifyInfo, ReplicaUpdateInfo)")
 	f.StringVar(&o.paramsDir, "params-dir", "", "with --request: the parameter directory (default $FIL_PROOFS_PARAMETER_CACHE, else "+config.DefaultParamCache+")")
 	f.StringVar(&o.device, "device", "cpu", "with --request: cpu, or cuda (every visible GPU)")
 	f.Float64Var(&o.budgetGiB, "budget", 0, "with --request: memory budget in GiB (0: MemTotal − 5 GiB)")
@@ -127,19 +129,22 @@ func (o *proveOptions) run(ctx context.Context, w io.Writer) error {
 	return nil
 }
 
-// runRequest proves a PoRep C2 request through an in-process engine.
+// runRequest proves a request through an in-process engine.
 func (o *proveOptions) runRequest(ctx context.Context, stdout, stderr io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	req, err := loadPoRepRequest(o.request, "")
+	req, err := loadRequest(o.request, "")
 	if err != nil {
 		return err
 	}
-	var seal *filecoin.SealVerifyInfo
+	var public publicData
 	if o.public != "" { // read first: a bad file fails before the proof
-		if seal, err = readSeal(o.public); err != nil {
+		if public, err = readPublic(o.public); err != nil {
 			return err
+		}
+		if k := cuzkv1.ProofKind(req.Kind); public.kind() != k {
+			return fmt.Errorf("%s is a %s, the public data of %v proofs, not of the request's %v", o.public, public.form(), public.kind(), k)
 		}
 	}
 	dir := paramsDir(o.paramsDir)
@@ -164,10 +169,14 @@ func (o *proveOptions) runRequest(ctx context.Context, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "wrote %s: %d partition proofs, proved and verified in %v (synthesis %v, device %v)\n",
 		o.out, len(r.Proof)/groth16.ProofSize, time.Since(start).Round(time.Millisecond),
 		r.Synthesis.Round(time.Millisecond), r.GPUCompute.Round(time.Millisecond))
-	if seal == nil {
+	if public == nil {
 		return nil
 	}
-	return fillSeal(stdout, o.public, seal, r.Proof, dir)
+	partition := -1 // the whole proof
+	if req.Kind == engine.KindWindowPoStPartition {
+		partition = int(req.PartitionIndex)
+	}
+	return fillPublic(stdout, o.public, public, partition, r.Proof, dir)
 }
 
 // engine is the in-process engine of --request: the device, the memory
@@ -207,24 +216,37 @@ func (o *proveOptions) engine(dir string) (*engine.Engine, error) {
 	})
 }
 
-// fillSeal checks proof against the public data of path (a seal file of
-// another sector fails here) and writes it into the file's Proof.
-func fillSeal(w io.Writer, path string, seal *filecoin.SealVerifyInfo, proof []byte, dir string) error {
-	info, err := seal.SealProof.Info()
+// fillPublic checks proof against the public data of path (the public
+// data of another sector fails here) and writes it into the file's proof:
+// the whole proof, or with partition ≥ 0 (a WindowPoSt partition) that
+// partition's 192 bytes of it, the others kept (zero until proven).
+func fillPublic(w io.Writer, path string, d publicData, partition int, proof []byte, dir string) error {
+	_, vkFile := d.circuit()
+	vk, err := groth16.ReadVerifyingKey(filepath.Join(dir, vkFile))
 	if err != nil {
 		return err
 	}
-	vk, err := groth16.ReadVerifyingKey(filepath.Join(dir, info.VKFile()))
-	if err != nil {
+	if err := verifyPublic(d, vk, proof, partition); err != nil {
+		return fmt.Errorf("the proof does not verify against %s (the public data of another proof?): %w", path, err)
+	}
+	what := "its proof"
+	if partition >= 0 {
+		in, err := d.inputs()
+		if err != nil {
+			return err
+		}
+		whole := d.proof()
+		if len(whole) != len(in)*groth16.ProofSize {
+			whole = make([]byte, len(in)*groth16.ProofSize)
+		}
+		copy(whole[partition*groth16.ProofSize:], proof)
+		proof = whole
+		what = fmt.Sprintf("partition %d's proof", partition)
+	}
+	d.setProof(proof)
+	if err := writePublic(path, d); err != nil {
 		return err
 	}
-	seal.Proof = proof
-	if err := porep.VerifySeal(vk, seal); err != nil {
-		return fmt.Errorf("the proof does not verify against %s (the public data of another sector?): %w", path, err)
-	}
-	if err := writeSeal(path, seal); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote its Proof into %s (verified against it)\n", path)
+	fmt.Fprintf(w, "wrote %s into %s (verified against it)\n", what, path)
 	return nil
 }

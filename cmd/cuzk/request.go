@@ -94,10 +94,10 @@ func engineRequest(p *cuzkv1.SubmitProofRequest) engine.Request {
 	}
 }
 
-// loadPoRepRequest reads a PoRep C2 request from a request file, or from a
-// vanilla proof file (a Curio envelope, or the bare C1 JSON, which it
-// wraps in one) when requestPath is empty.
-func loadPoRepRequest(requestPath, vanillaPath string) (engine.Request, error) {
+// loadRequest reads a request of any proof kind from a request file, or a
+// PoRep C2 request from a vanilla proof file (a Curio envelope, or the
+// bare C1 JSON, which it wraps in one) when requestPath is empty.
+func loadRequest(requestPath, vanillaPath string) (engine.Request, error) {
 	switch {
 	case requestPath != "" && vanillaPath != "":
 		return engine.Request{}, errors.New("give --request or --vanilla, not both")
@@ -106,8 +106,11 @@ func loadPoRepRequest(requestPath, vanillaPath string) (engine.Request, error) {
 		if err != nil {
 			return engine.Request{}, err
 		}
-		if p.ProofKind != cuzkv1.ProofKind_POREP_SEAL_COMMIT {
-			return engine.Request{}, fmt.Errorf("%s: proof_kind %v: only POREP_SEAL_COMMIT requests are supported", requestPath, p.ProofKind)
+		switch p.ProofKind {
+		case cuzkv1.ProofKind_POREP_SEAL_COMMIT, cuzkv1.ProofKind_WINNING_POST,
+			cuzkv1.ProofKind_WINDOW_POST_PARTITION, cuzkv1.ProofKind_SNAP_DEALS_UPDATE:
+		default:
+			return engine.Request{}, fmt.Errorf("%s: proof_kind %v: want POREP_SEAL_COMMIT, WINNING_POST, WINDOW_POST_PARTITION or SNAP_DEALS_UPDATE", requestPath, p.ProofKind)
 		}
 		return engineRequest(p), nil
 	case vanillaPath != "":

@@ -11,7 +11,6 @@ import (
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
-	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
@@ -21,7 +20,8 @@ type setupOptions struct {
 	out       string
 	setupSeed string
 
-	proofType string // a Filecoin PoRep circuit instead of the synthetic one
+	proofType string // a Filecoin circuit instead of the synthetic one
+	kind      string
 	paramsDir string
 	force     bool
 }
@@ -31,14 +31,18 @@ forge proofs against them. They exist so that tests and benchmarks need no downl
 
 For the synthetic family (--circuit synthetic, the default) it writes --out and the .vk beside it.
 
-With --proof-type it builds the real PoRep partition circuit of that registered seal proof
-(every proof of one sector size shares it) and writes its parameters in the real layout under
-the real file names (v28-stacked-proof-of-replication-…params and .vk), into --params-dir, else
-$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters: where a daemon, cuzk prove
---request and cuzk verify --public look for them. An existing file (a real one, maybe) is never
-replaced without --force.
+With --proof-type it builds the real partition circuit of that registered proof (a seal proof:
+PoRep; a PoSt proof: WinningPoSt or WindowPoSt; an update proof: SnapDeals; every proof of one
+family and sector size shares its circuit) and writes its parameters in the real layout under the
+real file names (v28-stacked-proof-of-replication-…, v28-proof-of-spacetime-fallback-…,
+v28-empty-sector-update-… .params and .vk), into --params-dir, else $FIL_PROOFS_PARAMETER_CACHE,
+else /var/tmp/filecoin-proof-parameters: where a daemon, cuzk prove --request and cuzk verify
+--public look for them. A name two families share (StackedDrg2KiBV1 is a seal and an update
+proof) needs --kind. An existing file (a real one, maybe) is never replaced without --force.
 
-  cuzk setup --proof-type StackedDrg2KiBV1_1 --params-dir ./params`
+  cuzk setup --proof-type StackedDrg2KiBV1_1 --params-dir ./params
+  cuzk setup --proof-type StackedDrgWinning2KiBV1 --params-dir ./params
+  cuzk setup --proof-type StackedDrg2KiBV1 --kind snap --params-dir ./params`
 
 func newSetupCmd() *cobra.Command {
 	o := &setupOptions{}
@@ -52,10 +56,10 @@ func newSetupCmd() *cobra.Command {
 				if err := notWith(cmd, "proof-type", "circuit", "constraints", "inputs", "seed", "out", "setup-seed"); err != nil {
 					return err
 				}
-				return o.runPoRep(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+				return o.runFilecoin(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
-			if cmd.Flags().Changed("params-dir") || cmd.Flags().Changed("force") {
-				return errors.New("--params-dir and --force go with --proof-type")
+			if cmd.Flags().Changed("params-dir") || cmd.Flags().Changed("force") || cmd.Flags().Changed("kind") {
+				return errors.New("--params-dir, --kind and --force go with --proof-type")
 			}
 			return o.run(cmd.OutOrStdout())
 		},
@@ -64,7 +68,8 @@ func newSetupCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "dev.params", "output .params path (the .vk goes beside it)")
 	f.StringVar(&o.setupSeed, "setup-seed", "cuzk-dev", "seed of the toxic waste (dev only)")
-	f.StringVar(&o.proofType, "proof-type", "", "a registered seal proof (e.g. StackedDrg2KiBV1_1): parameters of its PoRep circuit")
+	f.StringVar(&o.proofType, "proof-type", "", "a registered seal, PoSt or update proof (e.g. StackedDrg2KiBV1_1, StackedDrgWindow2KiBV1_2): parameters of its circuit")
+	f.StringVar(&o.kind, "kind", "", "with --proof-type: the family the name is looked up in (porep, winning-post, window-post, snap); needed only for a name two share")
 	f.StringVar(&o.paramsDir, "params-dir", "", "with --proof-type: the parameter directory (default $FIL_PROOFS_PARAMETER_CACHE, else "+config.DefaultParamCache+")")
 	f.BoolVar(&o.force, "force", false, "with --proof-type: replace existing parameter files")
 	return cmd
@@ -91,30 +96,26 @@ func (o *setupOptions) run(w io.Writer) error {
 	return nil
 }
 
-// runPoRep writes the dev parameters of a PoRep circuit under their real
-// names.
-func (o *setupOptions) runPoRep(ctx context.Context, stdout, stderr io.Writer) error {
-	proof, err := filecoin.ParseSealProof(o.proofType)
+// runFilecoin writes the dev parameters of a Filecoin circuit under their
+// real names.
+func (o *setupOptions) runFilecoin(ctx context.Context, stdout, stderr io.Writer) error {
+	c, err := circuitOfProof(o.proofType, o.kind)
 	if err != nil {
-		return fmt.Errorf("--proof-type %q: %w", o.proofType, err)
-	}
-	info, err := proof.Info()
-	if err != nil {
-		return fmt.Errorf("--proof-type %q: %w", o.proofType, err)
+		return err
 	}
 	dir := paramsDir(o.paramsDir)
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	start := time.Now()
-	stop := elapsedProgress(stderr, fmt.Sprintf("setup %s (%s)", info.CircuitID(), info.ParamsFile()))
-	path, err := circuits.SetupFilecoin(ctx, info.CircuitID(), dir, o.force, nil)
+	stop := elapsedProgress(stderr, fmt.Sprintf("setup %s (%s)", c.id, c.paramsFile))
+	path, err := circuits.SetupFilecoin(ctx, c.id, dir, o.force, nil)
 	stop()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s and its .vk for %s (%s, every %s proof) in %v: DEVELOPMENT parameters, not for production\n",
-		path, info.CircuitID(), info.Name, config.Size(info.SectorSize).Human(), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "wrote %s and its .vk for %s (%s) in %v: DEVELOPMENT parameters, not for production\n",
+		path, c.id, c.describe, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

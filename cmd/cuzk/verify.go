@@ -10,7 +10,6 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/spf13/cobra"
 
-	"github.com/cuzk-project/cuzk/circuits/porep"
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
@@ -20,8 +19,9 @@ type verifyOptions struct {
 	proof  string
 	inputs string
 
-	public    string // a PoRep seal's public data instead of an inputs file
+	public    string // a proof's public data instead of an inputs file
 	paramsDir string
+	partition int
 }
 
 const verifyLong = `Verifies Groth16 proofs; exit 0 when valid, 1 when invalid, 2 when verification could not run.
@@ -29,20 +29,31 @@ const verifyLong = `Verifies Groth16 proofs; exit 0 when valid, 1 when invalid, 
 Without --public: the partition proofs of --proof (192 bytes each) against --vk, every one with
 the public inputs of --inputs (cuzk prove writes <proof>.inputs.json).
 
-With --public seal.json (go-state-types' SealVerifyInfo JSON, as cuzk gen-vanilla --public
-writes it and cuzk prove --public fills it): a PoRep seal proof from its public data alone, as
-filecoin-ffi's verify_seal does: replica_id from the miner, sector, ticket, comm_d and porep_id,
-the challenges from the seed, every partition's inputs from them. The proof is the file's Proof,
-or --proof; the key --vk, or the real .vk name in --params-dir (default
-$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters).
+With --public FILE.json: a Filecoin proof from its public data alone, as the chain verifies it,
+every public input computed here, all partitions in one batch. FILE.json is go-state-types' JSON
+(as cuzk gen-vanilla --public writes it and cuzk prove --public fills it), told apart by its
+fields:
 
-  cuzk verify --public seal.json --params-dir ./params`
+  SealVerifyInfo         PoRep: replica_id from the miner, sector, ticket, comm_d and porep_id,
+                         the challenges from the seed (verify_seal);
+  WinningPoStVerifyInfo  the challenged sector's comm_r and its 66 leaves from the randomness;
+  WindowPoStVerifyInfo   the deadline's sectors in number order, SectorCount per partition,
+                         10 leaves each from the randomness;
+  ReplicaUpdateInfo      SnapDeals: k_and_h_select and the three comms, per partition.
+
+The proof is the file's (Proof, Proofs[0].ProofBytes) or --proof's: partitions × 192 bytes, or
+with --partition K one partition's (a WindowPoSt partition request's proof). The key is --vk,
+or the real .vk name in --params-dir (default $FIL_PROOFS_PARAMETER_CACHE, else
+/var/tmp/filecoin-proof-parameters).
+
+  cuzk verify --public seal.json --params-dir ./params
+  cuzk verify --public window.json --partition 1 --proof p1.bin --params-dir ./params`
 
 func newVerifyCmd() *cobra.Command {
 	o := &verifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify",
-		Short: "Verify a proof (one or several concatenated partitions) against a .vk, or a PoRep seal from its public data; exit 0 valid, 1 invalid",
+		Short: "Verify a proof (one or several concatenated partitions) against a .vk, or a Filecoin proof from its public data; exit 0 valid, 1 invalid",
 		Long:  verifyLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -55,17 +66,21 @@ func newVerifyCmd() *cobra.Command {
 				}
 				return o.runPublic(cmd.OutOrStdout(), cmd.Flags().Changed("vk"), cmd.Flags().Changed("proof"))
 			}
-			if cmd.Flags().Changed("params-dir") {
-				return errors.New("--params-dir goes with --public")
+			for _, n := range []string{"params-dir", "partition"} {
+				if cmd.Flags().Changed(n) {
+					return fmt.Errorf("--%s goes with --public", n)
+				}
 			}
 			return o.run(cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&o.vk, "vk", "dev.vk", ".vk file")
-	cmd.Flags().StringVar(&o.proof, "proof", "proof.bin", "proof file")
-	cmd.Flags().StringVar(&o.inputs, "inputs", "", "public inputs JSON (default: <proof>.inputs.json)")
-	cmd.Flags().StringVar(&o.public, "public", "", "a PoRep seal's SealVerifyInfo JSON: verify from its public data")
-	cmd.Flags().StringVar(&o.paramsDir, "params-dir", "", "with --public: the parameter directory holding the real .vk name")
+	f := cmd.Flags()
+	f.StringVar(&o.vk, "vk", "dev.vk", ".vk file")
+	f.StringVar(&o.proof, "proof", "proof.bin", "proof file")
+	f.StringVar(&o.inputs, "inputs", "", "public inputs JSON (default: <proof>.inputs.json)")
+	f.StringVar(&o.public, "public", "", "public data JSON (SealVerifyInfo, WinningPoStVerifyInfo, WindowPoStVerifyInfo, ReplicaUpdateInfo): verify from it")
+	f.StringVar(&o.paramsDir, "params-dir", "", "with --public: the parameter directory holding the real .vk name")
+	f.IntVar(&o.partition, "partition", -1, "with --public: verify only partition K (from 0)")
 	return cmd
 }
 
@@ -108,36 +123,36 @@ func (o *verifyOptions) run(w io.Writer) error {
 	return verdict(w, groth16.BatchVerify(pvk, proofs, all, nil))
 }
 
-// runPublic verifies a PoRep seal proof from its public data.
+// runPublic verifies a Filecoin proof from its public data.
 func (o *verifyOptions) runPublic(w io.Writer, vkGiven, proofGiven bool) error {
-	seal, err := readSeal(o.public)
+	if o.partition < -1 {
+		return fmt.Errorf("--partition %d: want a partition index from 0", o.partition)
+	}
+	d, err := readPublic(o.public)
 	if err != nil {
 		return err
 	}
-	info, err := seal.SealProof.Info()
-	if err != nil {
-		return err
-	}
-	vkFile := o.vk
-	if !vkGiven {
-		vkFile = filepath.Join(paramsDir(o.paramsDir), info.VKFile())
+	_, vkFile := d.circuit()
+	if vkGiven {
+		vkFile = o.vk
+	} else {
+		vkFile = filepath.Join(paramsDir(o.paramsDir), vkFile)
 	}
 	vk, err := groth16.ReadVerifyingKey(vkFile)
 	if err != nil {
 		return err
 	}
+	proof := d.proof()
 	if proofGiven {
-		if seal.Proof, err = os.ReadFile(o.proof); err != nil {
+		if proof, err = os.ReadFile(o.proof); err != nil {
 			return err
 		}
 	}
-	if len(seal.Proof) == 0 {
-		return fmt.Errorf("%s has no Proof (cuzk prove --public fills it), and no --proof was given", o.public)
+	if len(proof) == 0 {
+		return fmt.Errorf("%s has no proof (cuzk prove --public fills it), and no --proof was given", o.public)
 	}
-	err = porep.VerifySeal(vk, seal)
-	if errors.Is(err, porep.ErrBadSeal) {
-		// Public data no honest seal has (a commitment that is no field
-		// element, a proof of the wrong length): no proof is valid for it.
+	err = verifyPublic(d, vk, proof, o.partition)
+	if errors.Is(err, errBadPublic) {
 		fmt.Fprintf(w, "invalid (%v)\n", err)
 		return exitError{1}
 	}
