@@ -22,6 +22,8 @@ const maxRequestIDLen = 256
 const (
 	randomnessLen = 32 // PoSt challenge seed
 	commLen       = 32 // a Fr commitment
+	commCIDLenD   = 39 // CIDv1 fil-commitment-unsealed, sha2-256-trunc254-padded, 32-byte digest
+	commCIDLenR   = 40 // CIDv1 fil-commitment-sealed, poseidon-bls12_381-a2-fc1, 32-byte digest
 )
 
 // sectorSizes are the sector sizes Filecoin defines; 0 means "derive it
@@ -89,7 +91,7 @@ func requestFromProto(p *cuzkv1.SubmitProofRequest) (engine.Request, error) {
 		name string
 		b    []byte
 	}{{"comm_r_old", p.CommROld}, {"comm_r_new", p.CommRNew}, {"comm_d_new", p.CommDNew}} {
-		if err := checkFixed(c.name, c.b, commLen, needComms); err != nil {
+		if err := checkComm(c.name, c.b, needComms); err != nil {
 			return engine.Request{}, err
 		}
 	}
@@ -134,6 +136,22 @@ func checkIDChars(field, id string) error {
 		}
 	}
 	return nil
+}
+
+// checkComm checks a SnapDeals commitment field: the 32-byte digest
+// Curio's client sends, or the binary commitment CID (40 bytes for comm_r,
+// 39 for comm_d) that earlier Curio versions sent (cid.Bytes()). Which
+// kind of CID it is, and that the digest is a canonical scalar, the
+// planner checks.
+func checkComm(name string, b []byte, required bool) error {
+	switch len(b) {
+	case commLen, commCIDLenD, commCIDLenR:
+		return nil
+	case 0:
+		return checkFixed(name, b, commLen, required)
+	}
+	return badRequest("%s is %d bytes, want %d (a digest) or a binary commitment CID (%d or %d bytes)",
+		name, len(b), commLen, commCIDLenD, commCIDLenR)
 }
 
 // checkFixed checks an optional fixed-size byte field.
