@@ -343,85 +343,96 @@ type winningRun struct {
 // w.interval apart (each on its own goroutine, so a slow one does not
 // delay the next) and stops the PoRep flow once they are all answered.
 func driveWinning(ctx context.Context, e *engine.Engine, rec *timeline.Recorder, o *benchOptions, w *winningOptions, work *winningWork) (winningRun, error) {
-	stamp := time.Now().UnixNano()
+	d := &winningDriver{e: e, work: work, stamp: time.Now().UnixNano()}
+	d.run.latency = map[string]time.Duration{}
 	flowCtx, stopFlow := context.WithCancel(ctx)
 	defer stopFlow()
-	var mu sync.Mutex
-	var run winningRun
-	run.latency = map[string]time.Duration{}
 	var flow sync.WaitGroup
 	for g := 0; g < o.concurrency; g++ {
-		flow.Add(1)
-		go func() {
-			defer flow.Done()
-			for i := 0; flowCtx.Err() == nil; i++ {
-				req := work.porep
-				req.RequestID = fmt.Sprintf("bench-porep-%d-%d-%d", stamp, g, i)
-				r, err := e.Prove(flowCtx, req)
-				if flowCtx.Err() != nil {
-					return // stopped: this job is not counted
-				}
-				mu.Lock()
-				if err == nil && r.Status == engine.StatusCompleted {
-					run.porepProved++
-					run.porepIDs = append(run.porepIDs, req.RequestID)
-				} else {
-					run.porepFailures++
-				}
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		}()
+		flow.Go(func() { d.porepFlow(flowCtx, g) })
 	}
 	if !waitForPoRepRun(flowCtx, rec, w.warmup) {
 		if err := ctx.Err(); err != nil {
-			return run, err
+			return d.run, err
 		}
-		return run, fmt.Errorf("no PoRep unit reached the device within --warmup %v", w.warmup)
+		return d.run, fmt.Errorf("no PoRep unit reached the device within --warmup %v", w.warmup)
 	}
-
 	start := time.Now()
 	var wins sync.WaitGroup
 	for k := 0; k < w.count; k++ {
-		if d := time.Until(start.Add(time.Duration(k) * w.interval)); d > 0 {
+		if wait := time.Until(start.Add(time.Duration(k) * w.interval)); wait > 0 {
 			select {
-			case <-time.After(d):
+			case <-time.After(wait):
 			case <-ctx.Done():
 			}
 		}
 		if ctx.Err() != nil {
 			break
 		}
-		wins.Add(1)
-		go func() {
-			defer wins.Done()
-			req := work.winning
-			req.RequestID = fmt.Sprintf("bench-winning-%d-%d", stamp, k)
-			t0 := time.Now()
-			r, err := e.Prove(ctx, req)
-			lat := time.Since(t0)
-			if err == nil && r.Status != engine.StatusCompleted {
-				err = fmt.Errorf("%s: %v: %s", req.RequestID, r.Status, r.Error)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				run.failed++
-				if run.firstErr == nil {
-					run.firstErr = err
-				}
-				return
-			}
-			run.latency[req.RequestID] = lat
-		}()
+		wins.Go(func() { d.winning(ctx, k) })
 	}
 	wins.Wait()
-	run.wall = time.Since(start)
+	d.run.wall = time.Since(start)
 	stopFlow()
 	flow.Wait()
-	return run, ctx.Err()
+	return d.run, ctx.Err()
+}
+
+// winningDriver is one driveWinning run: the engine, the requests, and the
+// results its goroutines record under mu.
+type winningDriver struct {
+	e     *engine.Engine
+	work  *winningWork
+	stamp int64
+
+	mu  sync.Mutex
+	run winningRun
+}
+
+// porepFlow proves PoRep jobs one after another until ctx ends; a job cut
+// short by the end is not counted.
+func (d *winningDriver) porepFlow(ctx context.Context, g int) {
+	for i := 0; ctx.Err() == nil; i++ {
+		req := d.work.porep
+		req.RequestID = fmt.Sprintf("bench-porep-%d-%d-%d", d.stamp, g, i)
+		r, err := d.e.Prove(ctx, req)
+		if ctx.Err() != nil {
+			return
+		}
+		d.mu.Lock()
+		if err == nil && r.Status == engine.StatusCompleted {
+			d.run.porepProved++
+			d.run.porepIDs = append(d.run.porepIDs, req.RequestID)
+		} else {
+			d.run.porepFailures++
+		}
+		d.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// winning proves the k-th WinningPoSt and records its latency or failure.
+func (d *winningDriver) winning(ctx context.Context, k int) {
+	req := d.work.winning
+	req.RequestID = fmt.Sprintf("bench-winning-%d-%d", d.stamp, k)
+	t0 := time.Now()
+	r, err := d.e.Prove(ctx, req)
+	lat := time.Since(t0)
+	if err == nil && r.Status != engine.StatusCompleted {
+		err = fmt.Errorf("%s: %v: %s", req.RequestID, r.Status, r.Error)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err != nil {
+		d.run.failed++
+		if d.run.firstErr == nil {
+			d.run.firstErr = err
+		}
+		return
+	}
+	d.run.latency[req.RequestID] = lat
 }
 
 // waitForPoRepRun waits until some unit holds a device lock (only PoRep
