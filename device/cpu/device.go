@@ -34,7 +34,8 @@ type Device struct {
 	mu      sync.Mutex
 	domains map[int]*domainEntry // by size m
 
-	u32     pool[uint32]
+	words   pool[uint32] // the ones' bitmaps (a 32nd of a query)
+	u32     pool[uint32] // the tails' base indices (a quarter of one)
 	scalars pool[fr.Element]
 	g1      pool[bls12381.G1Affine]
 	g2      pool[bls12381.G2Affine]

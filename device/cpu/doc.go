@@ -41,8 +41,11 @@
 // scalars and compacts bases, Run computes H and the G1 MSMs, Finish the
 // B_G2 MSM. H is transformed in place in a, b and c when they have room for
 // the domain, in pooled vectors otherwise. Every step uses all of
-// GOMAXPROCS, scratch vectors are pooled and reused between proofs, and a
-// Device is safe for concurrent use.
+// GOMAXPROCS, the caller's goroutine among them, and the caller alone for
+// work too small to share (a new goroutine can wait tens of milliseconds
+// for a core while the engine's other stages run). Scratch vectors are
+// pooled and reused between proofs, and a Device is safe for concurrent
+// use.
 //
 // The package knows nothing of engines, circuits or files.
 package cpu

@@ -9,6 +9,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
 
+	"github.com/cuzk-project/cuzk/device/internal/split"
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
@@ -83,14 +84,10 @@ func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, fu
 
 	// Evaluations over the domain → coefficients (bit-reversed after DIF)
 	// → evaluations over the coset g·H (natural order after DIT).
-	var wg sync.WaitGroup
-	for _, v := range vecs {
-		wg.Go(func() {
-			dom.FFTInverse(v, fft.DIF, nb)
-			dom.FFT(v, fft.DIT, fft.OnCoset(), nb)
-		})
-	}
-	wg.Wait()
+	split.Parallel(len(vecs), len(vecs), func(i int) {
+		dom.FFTInverse(vecs[i], fft.DIF, nb)
+		dom.FFT(vecs[i], fft.DIT, fft.OnCoset(), nb)
+	})
 
 	// (A·B − C) / Z, where Z = x^m − 1 is the constant g^m − 1 on the coset.
 	var zInv fr.Element
@@ -99,15 +96,11 @@ func (d *Device) computeH(a *groth16.Assignment, m, tasks int) ([]fr.Element, fu
 	zInv.Sub(&zInv, &one).Inverse(&zInv)
 	va, vb, vc := vecs[0], vecs[1], vecs[2]
 	k := chunks(m, tasks)
-	for t := 0; t < k; t++ {
-		lo, hi := t*m/k, (t+1)*m/k
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				va[i].Mul(&va[i], &vb[i]).Sub(&va[i], &vc[i]).Mul(&va[i], &zInv)
-			}
-		})
-	}
-	wg.Wait()
+	split.Parallel(k, k, func(t int) {
+		for i := t * m / k; i < (t+1)*m/k; i++ {
+			va[i].Mul(&va[i], &vb[i]).Sub(&va[i], &vc[i]).Mul(&va[i], &zInv)
+		}
+	})
 	release(1)
 	release(2)
 

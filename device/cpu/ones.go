@@ -6,6 +6,8 @@ import (
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+
+	"github.com/cuzk-project/cuzk/device/internal/split"
 )
 
 // minChunk is the fewest additions worth a goroutine.
@@ -53,35 +55,32 @@ var (
 )
 
 // sumOnes returns Σ bases[b] over the set bits b of the bitmap ones (bit b
-// of word b/32), by batched affine additions on up to tasks goroutines,
-// each with a scratch from scratches and about the same number of bits.
+// of word b/32), by batched affine additions on up to tasks goroutines
+// (the caller's among them), each range of about the same number of bits
+// with a scratch from scratches.
 func sumOnes[P, J any, PJ interface {
 	*J
 	AddAssign(*J) *J
 }](bases []P, ones []uint32, tasks int, identity J, scratches *sync.Pool) J {
 	cuts := onesRanges(ones, tasks)
 	parts := make([]J, len(cuts)-1)
-	var wg sync.WaitGroup
-	for t := range parts {
-		wg.Go(func() {
-			acc := identity
-			s := scratches.Get().(scratch[P, J])
-			pts, n := s.points(), 0
-			for w := cuts[t]; w < cuts[t+1]; w++ {
-				for x := ones[w]; x != 0; x &= x - 1 {
-					pts[n] = bases[w*32+bits.TrailingZeros32(x)]
-					if n++; n == len(pts) {
-						s.add(&acc, pts)
-						n = 0
-					}
+	split.Parallel(len(parts), len(parts), func(t int) {
+		acc := identity
+		s := scratches.Get().(scratch[P, J])
+		pts, n := s.points(), 0
+		for w := cuts[t]; w < cuts[t+1]; w++ {
+			for x := ones[w]; x != 0; x &= x - 1 {
+				pts[n] = bases[w*32+bits.TrailingZeros32(x)]
+				if n++; n == len(pts) {
+					s.add(&acc, pts)
+					n = 0
 				}
 			}
-			s.add(&acc, pts[:n])
-			scratches.Put(s)
-			parts[t] = acc
-		})
-	}
-	wg.Wait()
+		}
+		s.add(&acc, pts[:n])
+		scratches.Put(s)
+		parts[t] = acc
+	})
 	for t := 1; t < len(parts); t++ {
 		PJ(&parts[0]).AddAssign(&parts[t])
 	}
@@ -111,17 +110,19 @@ func onesRanges(ones []uint32, tasks int) (cuts []int) {
 	return cuts
 }
 
-// gather copies bases[idx[i]] into dst[i], in parallel.
+// gatherBlock is how many bases one goroutine of gather copies at a time
+// (1.5 MiB of G1 points, 3 MiB of G2): copies are cheap, and a goroutine
+// that waits for a core costs more than a small copy.
+const gatherBlock = 1 << 14
+
+// gather copies bases[idx[i]] into dst[i], in blocks of gatherBlock on up
+// to tasks goroutines (the caller's among them).
 func gather[P any](dst, bases []P, idx []uint32, tasks int) {
-	k := chunks(len(idx), tasks)
-	var wg sync.WaitGroup
-	for t := 0; t < k; t++ {
-		lo, hi := t*len(idx)/k, (t+1)*len(idx)/k
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				dst[i] = bases[idx[i]]
-			}
-		})
-	}
-	wg.Wait()
+	blocks := (len(idx) + gatherBlock - 1) / gatherBlock
+	split.Parallel(blocks, tasks, func(k int) {
+		lo, hi := k*gatherBlock, min((k+1)*gatherBlock, len(idx))
+		for i := lo; i < hi; i++ {
+			dst[i] = bases[idx[i]]
+		}
+	})
 }

@@ -20,8 +20,7 @@ type sorted struct {
 // double Prepare's memory).
 func (d *Device) sort(s *sorted, spans []split.Span, tasks int) {
 	p := split.Count(spans, tasks)
-	s.ones = d.u32.get(split.Words(p.Selected))
-	clear(s.ones)
+	s.ones = d.words.get(split.Words(p.Selected)) // Fill sets every word
 	s.tail = d.u32.get(p.Tail)
 	s.scalars = d.scalars.get(p.Tail)
 	p.Fill(spans, s.ones, s.scalars, s.tail, tasks)
@@ -29,7 +28,7 @@ func (d *Device) sort(s *sorted, spans []split.Span, tasks int) {
 
 // unsort gives s's buffers back to the pools.
 func (d *Device) unsort(s *sorted) {
-	d.u32.put(s.ones)
+	d.words.put(s.ones)
 	d.u32.put(s.tail)
 	d.scalars.put(s.scalars)
 	*s = sorted{}

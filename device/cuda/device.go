@@ -232,9 +232,9 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		return nil, err
 	}
 	ab := unsafe.Slice((*fr.Element)(w.ab.p), 2*n)
-	var wg sync.WaitGroup
-	parallelCopy(&wg, ab[:n], a.A, d.tasks())
-	parallelCopy(&wg, ab[n:], a.B, d.tasks())
+	// a and b are copied beside the split, by goroutines of their own;
+	// what they have not begun when the split is done, the caller copies.
+	copied := parallelCopy(ab, a.A, a.B, d.tasks())
 
 	// The scalars of L, A and B_G1 in base order.
 	spans := [3][]split.Span{
@@ -247,7 +247,7 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	for q := range 3 {
 		errs[q] = d.split(&w.st[q], nb[q], spans[q])
 	}
-	wg.Wait()
+	copied()
 	if err := errors.Join(errs[:]...); err != nil {
 		d.release(w)
 		return nil, err
@@ -255,19 +255,24 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	return w, nil
 }
 
-func parallelCopy(wg *sync.WaitGroup, dst, src []fr.Element, tasks int) {
-	chunk := (len(src) + tasks - 1) / tasks
-	if chunk < 1<<16 {
-		chunk = 1 << 16
-	}
-	for b := 0; b < len(src); b += chunk {
-		e := min(b+chunk, len(src))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			copy(dst[b:e], src[b:e])
-		}()
-	}
+// copyChunk is how many scalars one goroutine of parallelCopy copies at a
+// time (2 MiB).
+const copyChunk = 1 << 16
+
+// parallelCopy starts copying a into ab[:len(a)] and b after it, in chunks
+// on up to tasks goroutines, and returns the wait of split.Start: it copies
+// the chunks no goroutine has begun and returns when all are copied.
+func parallelCopy(ab, a, b []fr.Element, tasks int) (wait func()) {
+	ca, cb := (len(a)+copyChunk-1)/copyChunk, (len(b)+copyChunk-1)/copyChunk
+	return split.Start(ca+cb, tasks+1, func(k int) {
+		dst, src := ab[:len(a)], a
+		if k >= ca {
+			dst, src, k = ab[len(a):], b, k-ca
+		}
+		lo := k * copyChunk
+		hi := min(lo+copyChunk, len(src))
+		copy(dst[lo:hi], src[lo:hi])
+	})
 }
 
 // split fills s from the scalars of spans (nbases of them, in base order):
@@ -289,8 +294,7 @@ func (d *Device) split(s *stage, nbases int, spans []split.Span) error {
 	if s.idx, err = d.pool.get(uint64(ntail*4 + 4)); err != nil {
 		return err
 	}
-	words := unsafe.Slice((*uint32)(s.bits.p), split.Words(nbases))
-	clear(words)
+	words := unsafe.Slice((*uint32)(s.bits.p), split.Words(nbases)) // Fill sets every word
 	plan.Fill(spans, words, unsafe.Slice((*fr.Element)(s.scal.p), ntail), unsafe.Slice((*uint32)(s.idx.p), ntail),
 		d.tasks())
 	s.ntail = ntail

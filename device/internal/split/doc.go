@@ -14,9 +14,19 @@
 // Count and Fill walk the spans in parallel pieces: Count counts what each
 // piece selects and how much of it goes to the tail, so that each piece
 // knows its offsets and Fill writes its part without locks (pieces share
-// at most their first and last bitmap words, which are ORed atomically).
-// The walk classifies without branches: the witness mixes zeros, ones and
-// other values at random, so branches would mispredict.
+// at most their first and last bitmap words, which are zeroed first and
+// ORed atomically; Fill stores every other word, so the caller's bitmap
+// need not be cleared). The walk classifies without branches: the witness
+// mixes zeros, ones and other values at random, so branches would
+// mispredict.
+//
+// A device's steps run while the prover's other stages (synthesis, the
+// other worker's MSMs) keep every core busy, and there a new goroutine can
+// wait in the run queue for a round of time slices (tens to hundreds of
+// milliseconds) before it runs. Parallel and Start therefore never wait
+// for a goroutine to be scheduled: the caller works through the pieces
+// too and waits only for pieces under way, and a walk of fewer than two
+// pieces' worth of scalars starts no goroutine at all.
 //
 // The package is internal to device/: it is how device/cpu and
 // device/cuda prepare their queries, not part of any API, and it knows

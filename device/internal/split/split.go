@@ -1,7 +1,6 @@
 package split
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -23,6 +22,9 @@ type Plan struct {
 	Selected int
 	// Tail is the number of selected scalars that are neither 0 nor 1.
 	Tail int
+	// tasks is how many goroutines the walk is worth (PieceLen scalars
+	// or more each).
+	tasks int
 }
 
 // A piece of one span: vals[lo:hi] of span s, whose selected scalars are
@@ -35,21 +37,27 @@ type piece struct {
 }
 
 // PieceLen is the number of scalars a piece covers (a variable for tests).
+// It is also the least work worth a goroutine: a walk over fewer scalars
+// than twice PieceLen runs on the caller's goroutine alone.
 var PieceLen = 1 << 16
 
 // Words is the number of 32-bit words of a bitmap over n bases.
 func Words(n int) int { return (n + 31) / 32 }
 
-// Count cuts the spans into pieces and counts, on up to tasks goroutines,
-// the scalars each selects and how many of those go to the tail.
+// Count cuts the spans into pieces and counts, on up to tasks goroutines
+// (the caller's among them), the scalars each selects and how many of
+// those go to the tail.
 func Count(spans []Span, tasks int) *Plan {
 	p := &Plan{}
+	walked := 0
 	for s, sp := range spans {
 		for lo := 0; lo < len(sp.Vals); lo += PieceLen {
 			p.pieces = append(p.pieces, piece{s: s, lo: lo, hi: min(lo+PieceLen, len(sp.Vals))})
 		}
+		walked += len(sp.Vals)
 	}
-	Parallel(len(p.pieces), tasks, func(k int) {
+	p.tasks = max(1, min(tasks, walked/PieceLen))
+	Parallel(len(p.pieces), p.tasks, func(k int) {
 		pc := &p.pieces[k]
 		sp := spans[pc.s]
 		for i := pc.lo; i < pc.hi; i++ {
@@ -68,11 +76,19 @@ func Count(spans []Span, tasks int) *Plan {
 	return p
 }
 
-// Fill writes, on up to tasks goroutines, the ones' bitmap (ones: cleared
-// by the caller, Words(p.Selected) of them) and the tail's scalars and
-// base indices (p.Tail of each) of the spans p was counted over.
+// Fill writes, on up to tasks goroutines (the caller's among them; no more
+// than Count used), the ones' bitmap (ones: Words(p.Selected) words, their
+// contents on entry do not matter) and the tail's scalars and base indices
+// (p.Tail of each) of the spans p was counted over.
 func (p *Plan) Fill(spans []Span, ones []uint32, scalars []fr.Element, idx []uint32, tasks int) {
-	Parallel(len(p.pieces), tasks, func(k int) {
+	// A piece stores the words it alone covers and ORs in its first and
+	// last, which it may share with its neighbours: those start at zero.
+	for _, pc := range p.pieces {
+		if pc.sel > 0 {
+			ones[pc.first>>5], ones[(pc.first+pc.sel-1)>>5] = 0, 0
+		}
+	}
+	Parallel(len(p.pieces), max(1, min(tasks, p.tasks)), func(k int) {
 		pc := &p.pieces[k]
 		if pc.sel == 0 {
 			return
@@ -80,11 +96,10 @@ func (p *Plan) Fill(spans []Span, ones []uint32, scalars []fr.Element, idx []uin
 		sp := spans[pc.s]
 		firstW, lastW := pc.first>>5, (pc.first+pc.sel-1)>>5
 		flush := func(w int, bits uint32) {
-			if bits == 0 {
-				return
-			}
 			if w == firstW || w == lastW {
-				atomic.OrUint32(&ones[w], bits)
+				if bits != 0 {
+					atomic.OrUint32(&ones[w], bits)
+				}
 			} else {
 				ones[w] = bits
 			}
@@ -135,21 +150,4 @@ func IsOne(v *fr.Element) int {
 func Contiguous(idx []uint32) bool {
 	n := len(idx)
 	return n == 0 || int(idx[n-1])-int(idx[0]) == n-1
-}
-
-// Parallel runs f(0..n-1) on up to tasks goroutines.
-func Parallel(n, tasks int, f func(k int)) {
-	if tasks < 1 {
-		tasks = 1
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(tasks, n) {
-		wg.Go(func() {
-			for k := int(next.Add(1) - 1); k < n; k = int(next.Add(1) - 1) {
-				f(k)
-			}
-		})
-	}
-	wg.Wait()
 }

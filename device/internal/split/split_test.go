@@ -81,8 +81,9 @@ func TestSplitParallel(t *testing.T) {
 		{[]int{13, 1000}, 0.5, 5, 4},   // pieces shorter than a bitmap word
 		{[]int{64, 4096}, 0.25, 33, 8}, // piece boundaries off the words
 		{[]int{1000, 10000}, 0.9, 1024, 3},
-		{[]int{5, 300, 300}, 0, 16, 2}, // densities selecting nothing
-		{[]int{70000}, 1, 1 << 16, 2},  // the default piece length
+		{[]int{5, 300, 300}, 0, 16, 2},       // densities selecting nothing
+		{[]int{70000}, 1, 1 << 16, 2},        // the default piece length: the caller alone
+		{[]int{3, 1 << 17}, 0.5, 1 << 16, 2}, // and two goroutines
 	} {
 		t.Run(fmt.Sprintf("%v/keep%.2f/piece%d/tasks%d", tc.lens, tc.keep, tc.pieceLen, tc.tasks), func(t *testing.T) {
 			PieceLen = tc.pieceLen
@@ -94,11 +95,19 @@ func TestSplitParallel(t *testing.T) {
 				t.Fatalf("count: %d selected, %d tail; want %d, %d", nsel, ntail, n, len(wantS))
 			}
 			words := make([]uint32, Words(nsel))
+			for i := range words { // Fill must not rely on cleared words
+				words[i] = 0xdeadbeef
+			}
 			scal := make([]fr.Element, ntail)
 			idx := make([]uint32, ntail)
 			p.Fill(spans, words, scal, idx, tc.tasks)
-			if !slices.Equal(words, wantW) && !(len(words) == 0 && len(wantW) == 0) {
-				t.Fatalf("bitmap differs:\n got %x\nwant %x", words, wantW)
+			if len(words) != len(wantW) {
+				t.Fatalf("bitmap of %d words, want %d", len(words), len(wantW))
+			}
+			for w := range words {
+				if words[w] != wantW[w] {
+					t.Fatalf("bitmap word %d of %d is %08x, want %08x", w, len(words), words[w], wantW[w])
+				}
 			}
 			if !slices.Equal(scal, wantS) || !slices.Equal(idx, wantI) {
 				t.Fatalf("tail differs (%d scalars)", ntail)
