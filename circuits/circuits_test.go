@@ -228,8 +228,8 @@ func TestDevParamsBytesBoundsLoad(t *testing.T) {
 		if _, err := os.Stat(d.Path(id)); err != nil {
 			t.Fatalf("%s: not cached on disk: %v", id, err)
 		}
-		if len(d.entries) != 0 {
-			t.Fatalf("Load kept %d entries in memory", len(d.entries))
+		if n := d.loaded.len(); n != 0 {
+			t.Fatalf("Load kept %d entries in memory", n)
 		}
 	}
 	if _, err := DevParamsBytes("porep-32g"); err == nil {

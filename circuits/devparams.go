@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -33,14 +32,7 @@ type DevParams struct {
 	// Log, when set, receives one line per setup or load.
 	Log *slog.Logger
 
-	mu      sync.Mutex
-	entries map[string]*devEntry
-}
-
-type devEntry struct {
-	ready chan struct{} // closed when p or err is set
-	p     *groth16.Params
-	err   error
+	loaded shared[*groth16.Params]
 }
 
 var _ engine.ParamsSource = (*DevParams)(nil)
@@ -70,27 +62,11 @@ func (d *DevParams) Acquire(ctx context.Context, id string) (*groth16.Params, fu
 	if err := checkLimits(cfg); err != nil {
 		return nil, nil, fmt.Errorf("%w: %q: %w", engine.ErrUnknownCircuit, id, err)
 	}
-	d.mu.Lock()
-	if d.entries == nil {
-		d.entries = make(map[string]*devEntry)
+	p, err := d.loaded.get(ctx, id, true, func() (*groth16.Params, error) { return d.loadOrSetup(id, cfg) })
+	if err != nil {
+		return nil, nil, err
 	}
-	e, ok := d.entries[id]
-	if !ok {
-		e = &devEntry{ready: make(chan struct{})}
-		d.entries[id] = e
-		// Detached from ctx: other callers may be waiting for it too.
-		go d.load(e, id, cfg)
-	}
-	d.mu.Unlock()
-	select {
-	case <-e.ready:
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
-	}
-	if e.err != nil {
-		return nil, nil, e.err
-	}
-	return e.p, func() {}, nil
+	return p, func() {}, nil
 }
 
 // Load reads or generates the parameters of a synthetic circuit id as
@@ -141,17 +117,6 @@ func DevParamsBytes(id string) (uint64, error) {
 	vk := uint64(unsafe.Sizeof(groth16.VerifyingKey{}))
 	// IC (inputs), L (aux), A and B in G1 (every variable), H, and B in G2.
 	return vk + (inputs+vars+2*vars+domain)*g1 + vars*g2, nil
-}
-
-func (d *DevParams) load(e *devEntry, id string, cfg synthetic.Config) {
-	defer close(e.ready)
-	e.p, e.err = d.loadOrSetup(id, cfg)
-	if e.err != nil {
-		// Forget failures so a later call retries.
-		d.mu.Lock()
-		delete(d.entries, id)
-		d.mu.Unlock()
-	}
 }
 
 func (d *DevParams) loadOrSetup(id string, cfg synthetic.Config) (*groth16.Params, error) {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
@@ -30,17 +29,11 @@ type FilecoinFiles struct {
 	Dev bool
 	Log *slog.Logger // nil: silent
 
-	mu     sync.Mutex
-	setups map[string]*fileSetup
-	loaded map[string]*devEntry
+	setups shared[struct{}] // not kept: after a setup, the disk is looked at again
+	loaded shared[*groth16.Params]
 }
 
 var _ engine.ParamsSource = (*FilecoinFiles)(nil)
-
-type fileSetup struct {
-	done chan struct{} // closed when err is set
-	err  error
-}
 
 // Path is where the .params file of id is looked for.
 func (f *FilecoinFiles) Path(id string) (string, error) {
@@ -66,33 +59,14 @@ func (f *FilecoinFiles) Ensure(ctx context.Context, id string) error {
 	if !f.Dev {
 		return fmt.Errorf("%s parameters not found: %s (fetch the Filecoin parameters into the parameter cache, or generate development ones: `cuzk setup --proof-type <name>`, or a daemon with --dev)", id, path)
 	}
-	f.mu.Lock()
-	if f.setups == nil {
-		f.setups = make(map[string]*fileSetup)
-	}
-	s, ok := f.setups[id]
-	if !ok {
-		s = &fileSetup{done: make(chan struct{})}
-		f.setups[id] = s
-		// Detached from ctx: other callers may be waiting for the same file.
-		go func() {
-			defer close(s.done)
-			if f.Log != nil {
-				f.Log.Info("generating development parameters (minutes)", "circuit", id, "dir", f.Dir)
-			}
-			_, s.err = SetupFilecoin(context.Background(), id, f.Dir, false, f.Log)
-			f.mu.Lock()
-			delete(f.setups, id) // done or failed: the next call looks again
-			f.mu.Unlock()
-		}()
-	}
-	f.mu.Unlock()
-	select {
-	case <-s.done:
-		return s.err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	_, err = f.setups.get(ctx, id, false, func() (struct{}, error) {
+		if f.Log != nil {
+			f.Log.Info("generating development parameters (minutes)", "circuit", id, "dir", f.Dir)
+		}
+		_, err := SetupFilecoin(context.Background(), id, f.Dir, false, f.Log)
+		return struct{}{}, err
+	})
+	return err
 }
 
 // Acquire loads the parameters of a Filecoin circuit id once and keeps
@@ -102,36 +76,18 @@ func (f *FilecoinFiles) Acquire(ctx context.Context, id string) (*groth16.Params
 	if err != nil {
 		return nil, nil, err
 	}
-	f.mu.Lock()
-	if f.loaded == nil {
-		f.loaded = make(map[string]*devEntry)
+	p, err := f.loaded.get(ctx, id, true, func() (*groth16.Params, error) {
+		if err := f.Ensure(context.Background(), id); err != nil {
+			return nil, err
+		}
+		p, err := groth16.ReadParams(path, groth16.ReadOptions{})
+		if err == nil {
+			err = CheckFilecoinParams(id, p)
+		}
+		return p, err
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	e, ok := f.loaded[id]
-	if !ok {
-		e = &devEntry{ready: make(chan struct{})}
-		f.loaded[id] = e
-		go func() {
-			defer close(e.ready)
-			if e.err = f.Ensure(context.Background(), id); e.err == nil {
-				if e.p, e.err = groth16.ReadParams(path, groth16.ReadOptions{}); e.err == nil {
-					e.err = CheckFilecoinParams(id, e.p)
-				}
-			}
-			if e.err != nil {
-				f.mu.Lock()
-				delete(f.loaded, id) // a later call retries
-				f.mu.Unlock()
-			}
-		}()
-	}
-	f.mu.Unlock()
-	select {
-	case <-e.ready:
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
-	}
-	if e.err != nil {
-		return nil, nil, e.err
-	}
-	return e.p, func() {}, nil
+	return p, func() {}, nil
 }
