@@ -41,10 +41,10 @@ func badRequest(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, args...))
 }
 
-// requestFromProto checks the shape of a SubmitProofRequest (what the
+// RequestFromProto checks the shape of a SubmitProofRequest (what the
 // server can judge without parsing vanilla proofs) and converts it. The
 // engine checks the contents.
-func requestFromProto(p *cuzkv1.SubmitProofRequest) (engine.Request, error) {
+func RequestFromProto(p *cuzkv1.SubmitProofRequest) (engine.Request, error) {
 	if p == nil {
 		return engine.Request{}, badRequest("missing submit field")
 	}

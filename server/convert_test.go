@@ -20,7 +20,7 @@ func TestRequestFromProtoCopiesEveryField(t *testing.T) {
 		PartitionIndex: 5, CommROld: make([]byte, 32), CommRNew: make([]byte, 32), CommDNew: make([]byte, 32),
 	}
 	p.CommROld[0], p.CommRNew[0], p.CommDNew[0], p.Randomness[0] = 1, 2, 3, 4
-	r, err := requestFromProto(p)
+	r, err := RequestFromProto(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func FuzzSubmitProofRequest(f *testing.F) {
 		if proto.Unmarshal(b, &p) != nil {
 			return
 		}
-		r, err := requestFromProto(&p)
+		r, err := RequestFromProto(&p)
 		if err != nil {
 			if !errors.Is(err, errBadRequest) {
 				t.Fatalf("rejection %v is not errBadRequest", err)

@@ -31,7 +31,7 @@ var _ cuzkv1.ProvingEngineServer = (*Service)(nil)
 
 // SubmitProof validates and enqueues a request.
 func (s *Service) SubmitProof(ctx context.Context, req *cuzkv1.SubmitProofRequest) (*cuzkv1.SubmitProofResponse, error) {
-	r, err := requestFromProto(req)
+	r, err := RequestFromProto(req)
 	if err != nil {
 		return nil, toStatus(err)
 	}
@@ -62,7 +62,7 @@ func (s *Service) AwaitProof(ctx context.Context, req *cuzkv1.AwaitProofRequest)
 
 // Prove submits a request and waits for its result.
 func (s *Service) Prove(ctx context.Context, req *cuzkv1.ProveRequest) (*cuzkv1.ProveResponse, error) {
-	r, err := requestFromProto(req.Submit)
+	r, err := RequestFromProto(req.Submit)
 	if err != nil {
 		return nil, toStatus(err)
 	}

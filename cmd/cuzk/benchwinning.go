@@ -27,6 +27,7 @@ import (
 	"github.com/cuzk-project/cuzk/filecoin/post"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/memory"
+	"github.com/cuzk-project/cuzk/server"
 	"github.com/cuzk-project/cuzk/timeline"
 )
 
@@ -181,7 +182,10 @@ func newWinningWork(ctx context.Context, o *benchOptions, w *winningOptions) (*w
 	if err != nil {
 		return nil, fmt.Errorf("generating the WinningPoSt: %w", err)
 	}
-	porep := engineRequest(porepRequest(sinfo, miner, sector, p.Envelope.Encode()))
+	porep, err := server.RequestFromProto(porepRequest(sinfo, miner, sector, p.Envelope.Encode()))
+	if err != nil {
+		return nil, err
+	}
 	porep.Priority = engine.PriorityUnspecified
 	r := win.Request
 	return &winningWork{

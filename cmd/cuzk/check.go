@@ -70,6 +70,10 @@ func (o *checkOptions) run(ctx context.Context, w io.Writer) error {
 		return fmt.Errorf("--kind %q: only porep vanilla proofs can be checked alone (give --request for the other kinds)", o.kind)
 	}
 	req, err := loadRequest(o.request, o.vanilla)
+	if refused := (refusedError{}); errors.As(err, &refused) {
+		fmt.Fprintf(w, "request: cannot be decoded (the daemon refuses it): %v\n", refused.err)
+		return exitError{1}
+	}
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/filecoin/c1"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
+	"github.com/cuzk-project/cuzk/server"
 )
 
 // Request files are the protobuf JSON of cuzk.v1.SubmitProofRequest, the
@@ -73,26 +74,12 @@ func decodeRequest(b []byte) (*cuzkv1.SubmitProofRequest, error) {
 	return &r, nil
 }
 
-// engineRequest is the engine's form of a request, as the daemon converts
-// it.
-func engineRequest(p *cuzkv1.SubmitProofRequest) engine.Request {
-	return engine.Request{
-		RequestID:       p.RequestId,
-		Kind:            engine.ProofKind(p.ProofKind),
-		SectorSize:      p.SectorSize,
-		RegisteredProof: p.RegisteredProof,
-		Priority:        engine.Priority(p.Priority),
-		VanillaProof:    p.VanillaProof,
-		VanillaProofs:   p.VanillaProofs,
-		SectorNumber:    p.SectorNumber,
-		MinerID:         p.MinerId,
-		Randomness:      p.Randomness,
-		PartitionIndex:  p.PartitionIndex,
-		CommROld:        p.CommROld,
-		CommRNew:        p.CommRNew,
-		CommDNew:        p.CommDNew,
-	}
-}
+// refusedError is a request the daemon would refuse before planning it
+// (what server.RequestFromProto checks).
+type refusedError struct{ err error }
+
+func (e refusedError) Error() string { return e.err.Error() }
+func (e refusedError) Unwrap() error { return e.err }
 
 // loadRequest reads a request of any proof kind from a request file, or a
 // PoRep C2 request from a vanilla proof file (a Curio envelope, or the
@@ -106,13 +93,12 @@ func loadRequest(requestPath, vanillaPath string) (engine.Request, error) {
 		if err != nil {
 			return engine.Request{}, err
 		}
-		switch p.ProofKind {
-		case cuzkv1.ProofKind_POREP_SEAL_COMMIT, cuzkv1.ProofKind_WINNING_POST,
-			cuzkv1.ProofKind_WINDOW_POST_PARTITION, cuzkv1.ProofKind_SNAP_DEALS_UPDATE:
-		default:
-			return engine.Request{}, fmt.Errorf("%s: proof_kind %v: want POREP_SEAL_COMMIT, WINNING_POST, WINDOW_POST_PARTITION or SNAP_DEALS_UPDATE", requestPath, p.ProofKind)
+		// The daemon's own conversion and shape checks.
+		r, err := server.RequestFromProto(p)
+		if err != nil {
+			return engine.Request{}, refusedError{err}
 		}
-		return engineRequest(p), nil
+		return r, nil
 	case vanillaPath != "":
 		b, err := os.ReadFile(vanillaPath)
 		if err != nil {

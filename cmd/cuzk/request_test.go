@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/server"
 )
 
 func FuzzDecodeSeal(f *testing.F) {
@@ -45,7 +46,10 @@ func FuzzDecodeRequest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		req := engineRequest(r)
+		req, err := server.RequestFromProto(r)
+		if err != nil {
+			return
+		}
 		if req.SectorSize != r.SectorSize || len(req.VanillaProof) != len(r.VanillaProof) {
 			t.Fatal("engineRequest changed the request")
 		}
