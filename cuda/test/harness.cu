@@ -536,7 +536,7 @@ static void bench_msm(cuzk_ctx* ctx, uint32_t lo, uint32_t hi) {
   cuzk_srs_free(srs);
 }
 
-// Field multiplication rate: 4 independent chains per thread (as gpu.md measured sppark).
+// Field multiplication rate: 4 independent chains per thread (the shape sppark's field benchmark uses).
 template <class F>
 __global__ void k_mulrate(F* io, int iters) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,12 +1,6 @@
 package cuzkv1_test
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -14,8 +8,9 @@ import (
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
-// The reference wire contract, transcribed from cuzk-anchor.md §6 (the
-// Curio/Rust cuzk.v1 API). Every entry must match the generated
+// The reference wire contract: the cuzk.v1 API of Curio's client
+// (filecoin-project/curio lib/cuzk, generated from the Rust engine's
+// proving.proto), transcribed field by field. Every entry must match the generated
 // descriptors exactly: a mismatch means Curio's client breaks.
 
 type field struct {
@@ -274,126 +269,5 @@ func TestService(t *testing.T) {
 	// The full method names Curio's generated client dials.
 	if cuzkv1.ProvingEngine_Prove_FullMethodName != "/cuzk.v1.ProvingEngine/Prove" {
 		t.Errorf("Prove full method %q", cuzkv1.ProvingEngine_Prove_FullMethodName)
-	}
-}
-
-// anchorPath finds the reference document beside the checkout (shared/ is
-// laid next to the repository for developers and CI).
-func anchorPath() string {
-	for _, p := range []string{
-		"../../../../shared/reference/cuzk-anchor.md",
-		"../../../shared/reference/cuzk-anchor.md",
-	} {
-		if _, err := os.Stat(p); err == nil {
-			abs, _ := filepath.Abs(p)
-			return abs
-		}
-	}
-	return ""
-}
-
-var (
-	reBold    = regexp.MustCompile("\\*\\*([A-Za-z]+)\\*\\*")
-	reField   = regexp.MustCompile("`([a-z_]+)` = ([0-9]+)")
-	reEnumKV  = regexp.MustCompile(`\b([A-Z][A-Z_]*) = ([0-9]+)`)
-	reEnumRow = regexp.MustCompile("^\\| `([A-Za-z.]+)`")
-)
-
-// TestAgainstAnchorDoc cross-checks the hand-transcribed tables above with
-// the text of cuzk-anchor.md §6, so a typo in either is caught.
-func TestAgainstAnchorDoc(t *testing.T) {
-	path := anchorPath()
-	if path == "" {
-		t.Skip("shared/reference/cuzk-anchor.md not found beside the checkout")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-
-	docFields := map[string]map[string]int{}
-	docEnums := map[string]map[string]int{}
-	section, msg := "", ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "### ") || strings.HasPrefix(line, "## ") {
-			section = line
-			continue
-		}
-		switch {
-		case strings.HasPrefix(section, "### 6.2"):
-			m := reEnumRow.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			name := m[1] // nested enums are written Message.Enum
-			vals := map[string]int{}
-			for _, kv := range reEnumKV.FindAllStringSubmatch(line, -1) {
-				n, _ := strconv.Atoi(kv[2])
-				vals[kv[1]] = n
-			}
-			docEnums["cuzk.v1."+name] = vals
-		case strings.HasPrefix(section, "### 6.3"):
-			// Attribute each `name` = N to the nearest **Message** before it.
-			bolds := reBold.FindAllStringSubmatchIndex(line, -1)
-			for _, fm := range reField.FindAllStringSubmatchIndex(line, -1) {
-				owner := msg
-				for _, b := range bolds {
-					if b[0] < fm[0] {
-						owner = line[b[2]:b[3]]
-					}
-				}
-				if owner == "" {
-					continue
-				}
-				n, _ := strconv.Atoi(line[fm[4]:fm[5]])
-				if docFields[owner] == nil {
-					docFields[owner] = map[string]int{}
-				}
-				docFields[owner][line[fm[2]:fm[3]]] = n
-			}
-			if len(bolds) > 0 {
-				last := bolds[len(bolds)-1]
-				msg = line[last[2]:last[3]]
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(docFields) < 15 || len(docEnums) != 4 {
-		t.Fatalf("parsed %d messages and %d enums from %s; the document's layout changed", len(docFields), len(docEnums), path)
-	}
-	for msgName, fields := range docFields {
-		want, ok := wantMessages[msgName]
-		if !ok {
-			t.Errorf("doc message %s not in the test table", msgName)
-			continue
-		}
-		if len(fields) != len(want) {
-			t.Errorf("%s: doc lists %d fields, table %d", msgName, len(fields), len(want))
-		}
-		for _, w := range want {
-			if n, ok := fields[w.name]; !ok || n != int(w.number) {
-				t.Errorf("%s.%s: doc number %d (present %v), table %d", msgName, w.name, n, ok, w.number)
-			}
-		}
-	}
-	for name, vals := range docEnums {
-		want, ok := wantEnums[name]
-		if !ok {
-			t.Errorf("doc enum %s not in the test table", name)
-			continue
-		}
-		if len(vals) != len(want) {
-			t.Errorf("%s: doc lists %d values, table %d", name, len(vals), len(want))
-		}
-		for v, n := range want {
-			if vals[v] != int(n) {
-				t.Errorf("%s.%s: doc %d, table %d", name, v, vals[v], n)
-			}
-		}
 	}
 }
