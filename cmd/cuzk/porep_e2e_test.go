@@ -10,9 +10,9 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	gproto "google.golang.org/protobuf/proto"
 
 	"github.com/cuzk-project/cuzk/circuits"
+	"github.com/cuzk-project/cuzk/client"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/filecoin"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
@@ -106,21 +106,11 @@ func porepEndToEnd(t *testing.T, params, proofType string, inProcess bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	for _, bad := range []struct {
-		name string
-		edit func(r *cuzkv1.SubmitProofRequest)
-	}{
+	rejectEach(ctx, t, c, req, []requestEdit{
 		{"truncated envelope", func(r *cuzkv1.SubmitProofRequest) { r.VanillaProof = r.VanillaProof[:len(r.VanillaProof)/3] }},
 		{"garbage", func(r *cuzkv1.SubmitProofRequest) { r.VanillaProof = []byte("\x00\xffnot a C1") }},
 		{"another sector", func(r *cuzkv1.SubmitProofRequest) { r.SectorNumber++ }},
-	} {
-		r := protoClone(req)
-		r.RequestId = "bad-" + bad.name
-		bad.edit(r)
-		if _, err := c.Prove(ctx, r); status.Code(err) != codes.InvalidArgument {
-			t.Fatalf("%s: err = %v, want InvalidArgument", bad.name, err)
-		}
-	}
+	})
 	t0 := time.Now()
 	res, err := c.Prove(ctx, req)
 	if err != nil {
@@ -173,6 +163,16 @@ func porepEndToEnd(t *testing.T, params, proofType string, inProcess bool) {
 	}
 }
 
-func protoClone(r *cuzkv1.SubmitProofRequest) *cuzkv1.SubmitProofRequest {
-	return gproto.Clone(r).(*cuzkv1.SubmitProofRequest)
+// rejectEach sends each edited copy of req to the daemon and wants
+// InvalidArgument for every one: the daemon serves on after each.
+func rejectEach(ctx context.Context, t *testing.T, c *client.Client, req *cuzkv1.SubmitProofRequest, bad []requestEdit) {
+	t.Helper()
+	for _, b := range bad {
+		r := cloneRequest(req)
+		r.RequestId = "bad-" + b.name
+		b.edit(r)
+		if _, err := c.Prove(ctx, r); status.Code(err) != codes.InvalidArgument {
+			t.Fatalf("%s: err = %v, want InvalidArgument", b.name, err)
+		}
+	}
 }

@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	"github.com/cuzk-project/cuzk/client"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/filecoin"
@@ -159,14 +156,7 @@ func daemonPoStSnap(t *testing.T, c *client.Client, dir, params string, p *e2ePr
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	for _, bad := range badRequests(p.kind) {
-		r := cloneRequest(req)
-		r.RequestId = "bad-" + bad.name
-		bad.edit(r)
-		if _, err := c.Prove(ctx, r); status.Code(err) != codes.InvalidArgument {
-			t.Fatalf("%s: err = %v, want InvalidArgument", bad.name, err)
-		}
-	}
+	rejectEach(ctx, t, c, req, badRequests(p.kind))
 	t0 := time.Now()
 	res, err := c.Prove(ctx, req)
 	if err != nil {
