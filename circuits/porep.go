@@ -105,10 +105,11 @@ func invalid(err error) error {
 	return fmt.Errorf("%w: %w", engine.ErrInvalidRequest, err)
 }
 
-// partitionFootprint estimates one partition's host memory from its shape,
-// as SyntheticFootprint does for the synthetic family: a, b and c (released
-// after Run), the witness, and the device's working memory until Finish,
-// 16 field elements per domain row.
+// partitionFootprint estimates one partition's host memory from its shape:
+// a, b and c (released after Run), the witness, and the device's working
+// memory until Finish, 16 field elements per domain row — what the CPU
+// device allocated per Prepare + Run at 2^14 and 2^16 rows (8 MB and 45 MB,
+// runtime.MemStats.TotalAlloc, 2026-11-29).
 func partitionFootprint(s r1cs.Shape) (reserve, abc uint64) {
 	const elem = uint64(fr.Bytes)
 	rows := uint64(s.Constraints)

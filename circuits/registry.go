@@ -10,6 +10,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // Registry turns requests into plans. It implements engine.Planner and is
@@ -84,21 +85,10 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 	return plan, nil
 }
 
-// SyntheticFootprint estimates one synthetic partition's host memory: a,
-// b and c (released after Run), the witness, and the device's working
-// memory until Finish. The last term, 16 field elements per domain row, is
-// what the CPU device allocated per Prepare + Run at 2^14 and 2^16 rows
-// (8 MB and 45 MB, runtime.MemStats.TotalAlloc, 2026-11-29).
+// SyntheticFootprint estimates one synthetic partition's host memory
+// (partitionFootprint of its shape).
 func SyntheticFootprint(cfg synthetic.Config) (reserve, abc uint64) {
-	const elem = uint64(fr.Bytes)
-	rows := uint64(cfg.Constraints)
-	domain := uint64(1)
-	for domain < rows {
-		domain <<= 1
-	}
-	abc = 3 * rows * elem
-	witness := uint64(cfg.Inputs+1+cfg.CircuitConstraints()) * elem
-	return abc + witness + 16*domain*elem, abc
+	return partitionFootprint(r1cs.Shape{Inputs: cfg.Inputs + 1, Aux: cfg.CircuitConstraints(), Constraints: cfg.Constraints})
 }
 
 // batchVerify checks all partitions with one final exponentiation.
