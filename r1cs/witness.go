@@ -1,10 +1,17 @@
 package r1cs
 
-import "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+import (
+	"slices"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
 
 // WitnessAssignment records input and aux values only; Enforce just counts.
 // It is the cheap way to compute a witness when the constraints are known
 // from elsewhere (a recorded matrix, or a check of a gadget's outputs).
+//
+// It is an AuxBatcher: gadgets with a witness-only path (SHA-256
+// compression, bit decompositions) write runs of aux values in place.
 type WitnessAssignment struct {
 	Input, Aux  []fr.Element
 	Constraints int
@@ -28,3 +35,35 @@ func (w *WitnessAssignment) NumConstraints() int { return w.Constraints }
 
 // SkipsConstraints is true: Enforce ignores its arguments.
 func (w *WitnessAssignment) SkipsConstraints() bool { return true }
+
+// AllocAuxBatch allocates n aux variables (see AuxBatcher).
+func (w *WitnessAssignment) AllocAuxBatch(n int) (Variable, []fr.Element) {
+	k := len(w.Aux)
+	w.Aux = slices.Grow(w.Aux, n)[:k+n]
+	return AuxVariable(k), w.Aux[k : k+n : k+n]
+}
+
+// EnforceSkipped counts n rows.
+func (w *WitnessAssignment) EnforceSkipped(n int) { w.Constraints += n }
+
+// AuxBatcher is a system that ignores constraints and lets a gadget's
+// witness-only path allocate a run of aux variables at once and write their
+// values in place: the path computes with native integers what the generic
+// gadget would allocate bit by bit, in the same order, and reports the rows
+// it did not build with EnforceSkipped.
+type AuxBatcher interface {
+	ConstraintSystem
+	// AllocAuxBatch allocates n aux variables: the first one (the others
+	// follow it, in order) and the n values to set. The values are not
+	// zeroed; the caller sets every one before its next allocation.
+	AllocAuxBatch(n int) (first Variable, values []fr.Element)
+	// EnforceSkipped counts n rows, as n calls of Enforce(nil, nil, nil).
+	EnforceSkipped(n int)
+}
+
+// AsAuxBatcher returns cs as an AuxBatcher when it is one and skips
+// constraints; gadgets take their witness-only paths only then.
+func AsAuxBatcher(cs ConstraintSystem) (AuxBatcher, bool) {
+	b, ok := cs.(AuxBatcher)
+	return b, ok && SkipsConstraints(cs)
+}
