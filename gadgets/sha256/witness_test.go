@@ -46,10 +46,10 @@ func mixedWords(cs r1cs.ConstraintSystem, rng *rand.Rand, pConst, pNot float64) 
 // and returned words, for inputs and states of every kind mix.
 func TestCompressionWitness(t *testing.T) {
 	tests := []struct {
-		name                  string
-		inConst, inNot        float64
-		state                 string // "iv", "mixed", "allocated"
-		stConst, stNot        float64
+		name           string
+		inConst, inNot float64
+		state          string // "iv", "mixed", "allocated"
+		stConst, stNot float64
 	}{
 		{"allocated input, IV", 0, 0, "iv", 0, 0},
 		{"allocated input, allocated state", 0, 0, "allocated", 0, 0},

@@ -15,8 +15,8 @@ import (
 // nil), one Alloc per value), not the batched witness-only one.
 type SkippingSystem struct{ W *r1cs.WitnessAssignment }
 
-func (s SkippingSystem) Alloc(v fr.Element) r1cs.Variable      { return s.W.Alloc(v) }
-func (s SkippingSystem) AllocInput(v fr.Element) r1cs.Variable { return s.W.AllocInput(v) }
+func (s SkippingSystem) Alloc(v fr.Element) r1cs.Variable       { return s.W.Alloc(v) }
+func (s SkippingSystem) AllocInput(v fr.Element) r1cs.Variable  { return s.W.AllocInput(v) }
 func (s SkippingSystem) Enforce(a, b, c r1cs.LinearCombination) { s.W.Enforce(a, b, c) }
 func (s SkippingSystem) SkipsConstraints() bool                 { return true }
 
