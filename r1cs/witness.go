@@ -12,25 +12,32 @@ import (
 //
 // It is an AuxBatcher: gadgets with a witness-only path (SHA-256
 // compression, bit decompositions) write runs of aux values in place.
+//
+// A window of a larger witness (one of several parts synthesized
+// concurrently) sets InputBase and AuxBase to the number of inputs and aux
+// variables before it, so that it names the variables the whole witness
+// would; its Input and Aux then hold only its own values.
 type WitnessAssignment struct {
-	Input, Aux  []fr.Element
-	Constraints int
+	Input, Aux         []fr.Element
+	Constraints        int
+	InputBase, AuxBase int
 }
 
 func (w *WitnessAssignment) Alloc(value fr.Element) Variable {
 	w.Aux = append(w.Aux, value)
-	return AuxVariable(len(w.Aux) - 1)
+	return AuxVariable(w.AuxBase + len(w.Aux) - 1)
 }
 
 func (w *WitnessAssignment) AllocInput(value fr.Element) Variable {
 	w.Input = append(w.Input, value)
-	return InputVariable(len(w.Input) - 1)
+	return InputVariable(w.InputBase + len(w.Input) - 1)
 }
 
 func (w *WitnessAssignment) Enforce(a, b, c LinearCombination) { w.Constraints++ }
 
-func (w *WitnessAssignment) NumInputs() int      { return len(w.Input) }
-func (w *WitnessAssignment) NumAux() int         { return len(w.Aux) }
+// NumInputs and NumAux count the variables named so far, the base included.
+func (w *WitnessAssignment) NumInputs() int      { return w.InputBase + len(w.Input) }
+func (w *WitnessAssignment) NumAux() int         { return w.AuxBase + len(w.Aux) }
 func (w *WitnessAssignment) NumConstraints() int { return w.Constraints }
 
 // SkipsConstraints is true: Enforce ignores its arguments.
@@ -40,7 +47,7 @@ func (w *WitnessAssignment) SkipsConstraints() bool { return true }
 func (w *WitnessAssignment) AllocAuxBatch(n int) (Variable, []fr.Element) {
 	k := len(w.Aux)
 	w.Aux = slices.Grow(w.Aux, n)[:k+n]
-	return AuxVariable(k), w.Aux[k : k+n : k+n]
+	return AuxVariable(w.AuxBase + k), w.Aux[k : k+n : k+n]
 }
 
 // EnforceSkipped counts n rows.
