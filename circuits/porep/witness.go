@@ -52,7 +52,7 @@ func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
 	one := func(i int) {
 		in0, aux0 := ownIn+i*perIn, ownAux+i*perAux
 		win := &r1cs.WitnessAssignment{
-			Input: input[in0:in0:in0+perIn], Aux: aux[aux0:aux0:aux0+perAux],
+			Input: input[in0 : in0 : in0+perIn], Aux: aux[aux0 : aux0 : aux0+perAux],
 			InputBase: in0, AuxBase: aux0,
 		}
 		if err := p.synthesizeChallenge(win, i, rt, replicaIDBits); err != nil {
