@@ -2,6 +2,7 @@ package porep
 
 import (
 	"flag"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -66,5 +67,41 @@ func BenchmarkSynthesize(b *testing.B) {
 			}
 			b.ReportMetric(rows*float64(b.N)/b.Elapsed().Seconds(), "constraints/s")
 		})
+		// The same witness through the gadgets' generic skip path (no
+		// r1cs.AuxBatcher): what the witness-only paths are measured against.
+		b.Run(size+"/witness-generic", func(b *testing.B) {
+			for b.Loop() {
+				w := &r1cs.WitnessAssignment{
+					Input: make([]fr.Element, 0, hint.Inputs),
+					Aux:   make([]fr.Element, 0, hint.Aux),
+				}
+				if err := r1cs.Synthesize(skipping{w}, part); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(rows*float64(b.N)/b.Elapsed().Seconds(), "constraints/s")
+		})
+		// Witness with its challenges on GOMAXPROCS goroutines (-test.cpu
+		// sets it).
+		b.Run(size+"/witness-parallel", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := part.Witness(runtime.GOMAXPROCS(0)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(rows*float64(b.N)/b.Elapsed().Seconds(), "constraints/s")
+		})
 	}
 }
+
+// skipping is a WitnessAssignment seen only as a constraint-skipping
+// system: the gadgets take their generic skip path.
+type skipping struct{ w *r1cs.WitnessAssignment }
+
+func (s skipping) Alloc(v fr.Element) r1cs.Variable       { return s.w.Alloc(v) }
+func (s skipping) AllocInput(v fr.Element) r1cs.Variable  { return s.w.AllocInput(v) }
+func (s skipping) Enforce(a, b, c r1cs.LinearCombination) { s.w.Enforce(a, b, c) }
+func (s skipping) SkipsConstraints() bool                 { return true }
+func (s skipping) NumInputs() int                         { return s.w.NumInputs() }
+func (s skipping) NumAux() int                            { return s.w.NumAux() }
+func (s skipping) NumConstraints() int                    { return s.w.NumConstraints() }
