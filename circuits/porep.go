@@ -60,6 +60,12 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 	}
 	reserve, abc := partitionFootprint(shape)
 	plan := &engine.Plan{CircuitID: info.CircuitID(), PublicInputs: inputs, Verify: r.batchVerify}
+	if r.systems != nil {
+		plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) {
+			p, err := porep.NewPartition(o, 0)
+			return p, shape, err
+		})
+	}
 	for k := range info.Partitions {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
 			Reserve:    reserve,
@@ -71,6 +77,14 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 				}
 				p.Ctx = ctx
 				return groth16.Synthesize(p, shape)
+			},
+			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+				p, err := porep.NewPartition(o, k)
+				if err != nil {
+					return nil, err
+				}
+				p.Ctx = ctx
+				return p.Witness(witnessWorkers())
 			},
 		})
 	}

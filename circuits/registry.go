@@ -16,6 +16,8 @@ import (
 // Registry turns requests into plans. It implements engine.Planner and is
 // safe for concurrent use.
 type Registry struct {
+	systems *Systems // nil: no witness-only path
+
 	mu   sync.Mutex
 	pvks map[*groth16.VerifyingKey]*groth16.PreparedVerifyingKey // a few; cleared when full
 }
@@ -72,12 +74,18 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 	reserve, abc := SyntheticFootprint(cfg)
 	inputs := c.PublicInputs()
 	plan := &engine.Plan{CircuitID: SyntheticID(cfg), Verify: r.batchVerify}
+	if r.systems != nil {
+		plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) { return c, c.Hint(), nil })
+	}
 	for i := 0; i < job.Partitions; i++ {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
 			Reserve:    reserve,
 			ReserveABC: abc,
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				return groth16.Synthesize(c, c.Hint())
+			},
+			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+				return witnessOf(c, c.Hint())
 			},
 		})
 		plan.PublicInputs = append(plan.PublicInputs, inputs)

@@ -84,6 +84,23 @@ type Device struct {
 type Synthesis struct {
 	// Threads bounds concurrent synthesis work; 0 = all CPUs.
 	Threads int `toml:"threads"`
+	// Witness chooses what synthesis computes: "on" the witness only (the
+	// device evaluates a, b and c from the circuit's pre-compiled
+	// constraint system, compiled on first use into <param_cache>/r1cs),
+	// "off" the prover's a, b and c on the CPU, "auto" (or empty) "on"
+	// with the CUDA device and "off" otherwise.
+	Witness string `toml:"witness"`
+}
+
+// WitnessOn resolves Witness for a device kind.
+func (s Synthesis) WitnessOn(deviceKind string) bool {
+	switch s.Witness {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return deviceKind == "cuda"
 }
 
 // SRS locates the Groth16 parameters.
@@ -288,6 +305,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Device.Kind == "sim" && c.Device.SimRun <= 0 {
 		bad("device.sim_run", "must be positive for the sim device")
+	}
+	switch c.Synthesis.Witness {
+	case "", "auto", "on", "off":
+	default:
+		bad("synthesis.witness", "%q is not auto, on or off", c.Synthesis.Witness)
 	}
 	if c.Synthesis.Threads < 0 {
 		bad("synthesis.threads", "%d is negative (0 = all CPUs)", c.Synthesis.Threads)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/cuzk-project/cuzk/groth16"
@@ -20,7 +21,7 @@ func (e *Engine) synthesize(u *unit, slot int) {
 	t0 := time.Now()
 	j.markStarted(t0)
 	e.rec.Record(timeline.SynthStart, j.id, part, slot, -1)
-	a, err := safeStep(func() (*groth16.Assignment, error) { return u.part.Synthesize(j.ctx) })
+	a, err := safeStep(func() (*groth16.Assignment, error) { return e.assign(j, &u.part) })
 	e.rec.Record(timeline.SynthEnd, j.id, part, slot, -1)
 	j.addSynth(time.Since(t0))
 	if err == nil && (a == nil || len(a.Input) == 0) {
@@ -38,6 +39,24 @@ func (e *Engine) synthesize(u *unit, slot int) {
 	u.a = a
 	e.rec.Record(timeline.DevQueue, j.id, part, -1, -1)
 	e.queue(e.devQ, u)
+}
+
+// assign synthesizes one partition: its witness only when the engine is
+// configured so and the plan can (the device evaluates a, b and c), the
+// prover's assignment otherwise.
+func (e *Engine) assign(j *job, part *Partition) (*groth16.Assignment, error) {
+	if !e.cfg.WitnessSynthesis || j.plan.System == nil || part.Witness == nil {
+		return part.Synthesize(j.ctx)
+	}
+	sys, err := j.plan.System(j.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("compiled constraint system: %w", err)
+	}
+	w, err := part.Witness(j.ctx)
+	if err != nil {
+		return nil, err
+	}
+	return groth16.FromWitness(w, sys)
 }
 
 // queue pushes u onto q, or retires it if its job has ended. The check and

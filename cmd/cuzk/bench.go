@@ -22,6 +22,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/client"
+	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
@@ -48,6 +49,7 @@ type benchOptions struct {
 	device       string // in-process: cpu or cuda
 	workers      int
 	synthWorkers int
+	witness      string // in-process: auto, on, off (config synthesis.witness)
 	budgetGiB    float64
 	timelineCSV  string
 }
@@ -99,6 +101,7 @@ func (o *benchOptions) register(bench *cobra.Command) {
 	pf.StringVar(&o.device, "device", "cpu", "in-process: cpu, or cuda (every visible GPU, through libcuzk_cuda.so)")
 	pf.IntVar(&o.workers, "gpu-workers", 2, "in-process: device workers sharing the device lock")
 	pf.IntVar(&o.synthWorkers, "synthesis-workers", 0, "in-process: concurrent syntheses (0: number of CPUs)")
+	pf.StringVar(&o.witness, "witness", "auto", "in-process: witness-only synthesis against the pre-compiled constraint system: auto (on with cuda), on, off")
 	pf.Float64Var(&o.budgetGiB, "budget", 8, "in-process: memory budget in GiB")
 	pf.StringVar(&o.timelineCSV, "timeline", "", "in-process: write the timeline as CSV to this file")
 }
@@ -212,6 +215,8 @@ func (o *benchOptions) validate() error {
 		return fmt.Errorf("--budget %v: want a positive size in GiB, below 2^34", o.budgetGiB)
 	case o.workers < 1 || o.workers > 16:
 		return fmt.Errorf("--gpu-workers %d: want 1..16", o.workers)
+	case o.witness != "auto" && o.witness != "on" && o.witness != "off":
+		return fmt.Errorf("--witness %q: want auto, on or off", o.witness)
 	case o.synthWorkers < 0 || o.synthWorkers > 4096:
 		return fmt.Errorf("--synthesis-workers %d: want 0 (number of CPUs) .. 4096", o.synthWorkers)
 	case o.device != "cpu" && o.device != "cuda":
@@ -291,12 +296,18 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 		}
 		t.deviceName = devices[0].(engine.Named).Name()
 	}
+	registry := circuits.New()
+	witness := config.Synthesis{Witness: o.witness}.WitnessOn(o.device)
+	if witness {
+		registry.SetSystems(circuits.NewSystems(filepath.Join(dir, "r1cs")))
+	}
 	e, err := engine.New(engine.Config{
 		Devices:          devices,
 		WorkersPerDevice: o.workers,
 		SynthesisWorkers: o.synthWorkers,
+		WitnessSynthesis: witness,
 		Budget:           memory.New(uint64(o.budgetGiB * (1 << 30))),
-		Planner:          circuits.New(),
+		Planner:          registry,
 		Params:           t.params,
 		Recorder:         t.rec,
 	})

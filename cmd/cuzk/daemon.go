@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -181,7 +182,12 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 		return nil, nil, err
 	}
 	params, devDir := newDaemonParams(cfg, budget, log)
-	var planner engine.Planner = circuits.New()
+	registry := circuits.New()
+	witness := cfg.Synthesis.WitnessOn(cfg.Device.Kind)
+	if witness {
+		registry.SetSystems(circuits.NewSystems(filepath.Join(cfg.SRS.ParamCache, "r1cs")))
+	}
+	var planner engine.Planner = registry
 	if !cfg.Daemon.Dev {
 		planner = productionPlanner{planner}
 	}
@@ -193,6 +199,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 		Devices:          devices,
 		WorkersPerDevice: cfg.GPUs.GPUWorkersPerDevice,
 		SynthesisWorkers: config.Threads(cfg.Synthesis.Threads),
+		WitnessSynthesis: witness,
 		Budget:           budget,
 		Planner:          planner,
 		Params:           params,
@@ -204,7 +211,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 	}
 	log.Info("engine ready", "device", cfg.Device.Kind, "devices", len(devices),
 		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(),
-		"param_cache", cfg.SRS.ParamCache, "dev", cfg.Daemon.Dev, "dev_params", devDir)
+		"param_cache", cfg.SRS.ParamCache, "witness_synthesis", witness, "dev", cfg.Daemon.Dev, "dev_params", devDir)
 	return eng, rec, nil
 }
 
