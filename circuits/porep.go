@@ -68,8 +68,9 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 	}
 	for k := range info.Partitions {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Reserve:        reserve,
+			ReserveABC:     abc,
+			WitnessReserve: witnessFootprint(shape),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				p, err := porep.NewPartition(o, k)
 				if err != nil {
@@ -124,6 +125,13 @@ func invalid(err error) error {
 // memory until Finish, 16 field elements per domain row — what the CPU
 // device allocated per Prepare + Run at 2^14 and 2^16 rows (8 MB and 45 MB,
 // runtime.MemStats.TotalAlloc, 2026-11-29).
+// witnessFootprint is a partition's host memory on the witness-only path to
+// a device that evaluates a, b and c itself: the witness and its pinned
+// staging copy.
+func witnessFootprint(s r1cs.Shape) uint64 {
+	return 2 * uint64(s.Inputs+s.Aux) * uint64(fr.Bytes)
+}
+
 func partitionFootprint(s r1cs.Shape) (reserve, abc uint64) {
 	const elem = uint64(fr.Bytes)
 	rows := uint64(s.Constraints)

@@ -53,8 +53,9 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		PublicInputs: [][]fr.Element{v.PublicInputs()},
 		Verify:       r.batchVerify,
 		Partitions: []engine.Partition{{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Reserve:        reserve,
+			ReserveABC:     abc,
+			WitnessReserve: witnessFootprint(shape),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				c, err := cpost.NewPartition(v)
 				if err != nil {

@@ -79,8 +79,9 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 	}
 	for i := 0; i < job.Partitions; i++ {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Reserve:        reserve,
+			ReserveABC:     abc,
+			WitnessReserve: witnessFootprint(c.Hint()),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				return groth16.Synthesize(c, c.Hint())
 			},

@@ -58,8 +58,9 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 		}
 		plan.PublicInputs = append(plan.PublicInputs, in)
 		plan.Partitions = append(plan.Partitions, engine.Partition{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Reserve:        reserve,
+			ReserveABC:     abc,
+			WitnessReserve: witnessFootprint(shape),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				c, err := cupdate.NewPartition(v)
 				if err != nil {

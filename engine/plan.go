@@ -57,6 +57,19 @@ type Partition struct {
 	// ReserveABC is the part of Reserve (a, b and c) released right after
 	// the device Run.
 	ReserveABC uint64
+	// WitnessReserve, when not 0, replaces Reserve (and ReserveABC is 0)
+	// for a partition synthesized witness-only for devices that evaluate
+	// a, b and c in their own memory (WitnessEvaluator): the host then holds
+	// only the witness and its staging.
+	WitnessReserve uint64
+}
+
+// WitnessEvaluator is implemented by devices that evaluate a witness-only
+// assignment (groth16.Assignment.WitnessOnly) in their own memory, so that
+// the host never holds its a, b and c: the CUDA device, from matrices
+// resident on the GPU.
+type WitnessEvaluator interface {
+	EvaluatesWitness() bool
 }
 
 // ParamsSource provides parameters by circuit id (the srs package, or a

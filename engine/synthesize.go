@@ -45,7 +45,7 @@ func (e *Engine) synthesize(u *unit, slot int) {
 // configured so and the plan can (the device evaluates a, b and c), the
 // prover's assignment otherwise.
 func (e *Engine) assign(j *job, part *Partition) (*groth16.Assignment, error) {
-	if !e.cfg.WitnessSynthesis || j.plan.System == nil || part.Witness == nil {
+	if !e.witnessPath(j.plan, part) {
 		return part.Synthesize(j.ctx)
 	}
 	sys, err := j.plan.System(j.ctx)
@@ -57,6 +57,38 @@ func (e *Engine) assign(j *job, part *Partition) (*groth16.Assignment, error) {
 		return nil, err
 	}
 	return groth16.FromWitness(w, sys)
+}
+
+// witnessPath reports whether part of p is synthesized witness-only.
+func (e *Engine) witnessPath(p *Plan, part *Partition) bool {
+	return e.cfg.WitnessSynthesis && p.System != nil && part.Witness != nil
+}
+
+// witnessReservations gives the partitions of p that go the witness-only
+// path to devices that evaluate on their own memory their WitnessReserve.
+func (e *Engine) witnessReservations(p *Plan) {
+	if !e.devicesEvaluate() {
+		return
+	}
+	for i := range p.Partitions {
+		if part := &p.Partitions[i]; part.WitnessReserve > 0 && e.witnessPath(p, part) {
+			part.Reserve, part.ReserveABC = part.WitnessReserve, 0
+		}
+	}
+}
+
+// devicesEvaluate reports whether every device evaluates witness-only
+// assignments in its own memory.
+func (e *Engine) devicesEvaluate() bool {
+	for _, d := range append(e.cfg.Devices, e.cfg.CriticalDevices...) {
+		if d == nil {
+			continue
+		}
+		if w, ok := d.(WitnessEvaluator); !ok || !w.EvaluatesWitness() {
+			return false
+		}
+	}
+	return len(e.cfg.Devices) > 0
 }
 
 // queue pushes u onto q, or retires it if its job has ended. The check and
