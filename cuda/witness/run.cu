@@ -11,6 +11,8 @@
 // The scratch is reserved up front for tails as long as their queries: the
 // lengths are known only once the split has run, and nothing may
 // reallocate under the streams.
+#include <stddef.h>
+
 #include <algorithm>
 
 #include "../context.hpp"
@@ -18,6 +20,12 @@
 #include "../srs/srs.hpp"
 #include "kernels.hpp"
 #include "witness.hpp"
+
+// The layout the Go mirrors (device/cuda, TestWitnessLayout) assume.
+static_assert(sizeof(cuzk_result) == 808 && offsetof(cuzk_result, ms_spmv) == 800, "cuzk_result layout");
+static_assert(sizeof(cuzk_witness) == 72 && offsetof(cuzk_witness, nothers) == 48 &&
+                  offsetof(cuzk_witness, lgn) == 64, "cuzk_witness layout");
+static_assert(sizeof(cuzk_csr) == 32, "cuzk_csr layout");
 
 // Clear bits of the first n bits of a host bitmap.
 static uint64_t host_clear_bits(const uint32_t* bits, uint64_t n) {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -390,5 +391,28 @@ func TestCompactCheck(t *testing.T) {
 				t.Fatalf("err = %v, want ErrBadMatrices", err)
 			}
 		})
+	}
+}
+
+// TestWitnessLayout: the mirrors have the C structs' sizes and offsets
+// (witness/run.cu asserts the same numbers on the C side).
+func TestWitnessLayout(t *testing.T) {
+	var r cResult
+	var w cWitness
+	var c cCSR
+	for _, x := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"cuzk_result", unsafe.Sizeof(r), 808},
+		{"cuzk_result.ms_spmv", unsafe.Offsetof(r.SpMV), 800},
+		{"cuzk_witness", unsafe.Sizeof(w), 72},
+		{"cuzk_witness.nothers", unsafe.Offsetof(w.NOthers), 48},
+		{"cuzk_witness.lgn", unsafe.Offsetof(w.Lgn), 64},
+		{"cuzk_csr", unsafe.Sizeof(c), 32},
+	} {
+		if x.got != x.want {
+			t.Errorf("%s: %d, want %d", x.name, x.got, x.want)
+		}
 	}
 }
