@@ -170,6 +170,10 @@ extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrice
   // (the products and the H sequence are queued and run meanwhile)
   CK(cudaEventSynchronize(ws.split_done));
   for (int q = 0; q < 3; q++) t.ntail[q] = ws.ntail_host.as<uint32_t>()[q];
+  // A no-op unless a shorter tail's MSM plan wants a buffer larger than the
+  // longest's did (the plans are not monotone in n); the MSM scratch is
+  // idle here (the H sequence does not use it).
+  TRY(run_reserve_for(ctx, srs, w->lgn, t));
   TRY(run_parts(ctx, srs, t));
   // --- B_G2 hook (helper g2) ---------------------------------------------
   // Here the B_G2 MSM runs on the B split as B_G1 did: ctx->run_in[2]'s ones

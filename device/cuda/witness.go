@@ -226,10 +226,12 @@ func (d *Device) UploadMatrices(s *MatrixSet) (*Matrices, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	// The upload runs on a stream of its own, not the context's: Runs go on
+	// beside it.
 	if err := d.lock(); err != nil {
 		return nil, err
 	}
-	defer d.mu.Unlock()
+	d.mu.Unlock()
 	a, b := s.A.c(), s.B.c()
 	h := wlib.matricesUpload(int32(d.index), &a, &b, frptr(s.Coeffs), uint32(len(s.Coeffs)), uint64(s.NumConstraints),
 		uint64(s.NumInputs), uint64(s.NumAux), words32(s.ADensityAux), words32(s.BDensityInput), words32(s.BDensityAux))
