@@ -8,6 +8,7 @@
 #include "msm/msm.hpp"
 #include "ntt/tables.hpp"
 #include "util/buffers.hpp"
+#include "witness/witness.hpp"
 
 // cuzk_run's events, in the order it records them.
 struct run_events {
@@ -60,4 +61,5 @@ struct cuzk_ctx {
   msm_buffers msm_scratch;
   msm_inputs msm_in;     // cuzk_msm_split's
   msm_inputs run_in[3];  // cuzk_run's L, A and B_G1 (no bases: the SRS has them)
+  witness_scratch wit;   // cuzk_run_witness's (it fills run_in[3] by its split)
 };

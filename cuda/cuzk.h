@@ -114,6 +114,10 @@ typedef struct {
      H MSM follows both. */
   float ms_total, ms_h2d, ms_ntt, ms_msm_h, ms_msm_l, ms_msm_a, ms_msm_b;
   float pad;
+  /* cuzk_run_witness only (0 from cuzk_run): a = A·w and b = B·w on the main
+     stream; the 0/1/other split of the L, A and B scalars on the tails stream
+     (both once the witness is in, beside each other). */
+  float ms_spmv, ms_split;
 } cuzk_result;
 
 int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res);
@@ -123,6 +127,57 @@ int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_fwd, float* 
                    float* ms_hseq_ab);
 /* MSM over the first n points of query q of srs with random scalars; ms per MSM. */
 int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, float* ms, uint32_t* window);
+
+/* --- pre-compiled matrices and witness runs (helper spmv) --- */
+/* A matrix in CSR over the variables w = [input ‖ aux]: row r's entries are
+   row_ptr[r] .. row_ptr[r+1] - 1 (row_ptr has nrows + 1 entries, row_ptr[0]
+   = 0, row_ptr[nrows] = nnz, non-decreasing); entry k is coefficient
+   coeffs[coeff[k]] at variable col[k] (input i is i, aux j is ninputs + j).
+   Coefficient 0 must be 1 and 1 must be -1 (they are added or subtracted
+   without a product). Duplicate or unsorted columns in a row are summed. */
+typedef struct { const uint32_t* row_ptr; const uint32_t* col; const uint16_t* coeff; uint64_t nnz; } cuzk_csr;
+typedef struct cuzk_matrices cuzk_matrices;
+/* A and B of a shape resident on device dev (C is not needed: c = a∘b), with the coefficient table and
+   the densities (bitmaps as in cuzk_msm_split; a_aux over aux, b_input over inputs, b_aux over aux).
+   coeffs: ncoeffs Fr values (Montgomery). Checked on the device: row_ptr non-decreasing, every col below
+   ninputs + naux, every coeff below ncoeffs (the message names the first offender). The device also
+   builds each query's gather list, the variables of its bases in order: L every aux variable; A every
+   input, then aux j where bit j of a_aux_density; B input i where bit i of b_input_density, then aux j
+   where bit j of b_aux_density (bits beyond the vector's length are ignored). NULL on failure. */
+cuzk_matrices* cuzk_matrices_upload(int dev, const cuzk_csr* a, const cuzk_csr* b, const void* coeffs,
+    uint32_t ncoeffs, uint64_t nrows, uint64_t ninputs, uint64_t naux,
+    const uint32_t* a_aux_density, const uint32_t* b_input_density, const uint32_t* b_aux_density);
+void cuzk_matrices_free(cuzk_matrices* m);
+/* The device memory m holds (bytes), and the bases of its L, A, B queries (nq[3], may be NULL). */
+uint64_t cuzk_matrices_bytes(const cuzk_matrices* m, uint64_t* nq);
+/* A witness: ninput input values (dense), and naux aux values either dense (aux != NULL) or compact
+   (aux == NULL): with words of 32 bits (bit j%32 of word j/32 for value j),
+     aux[j] = (small bit j) ? ((ones bit j) ? 1 : 0) : others[k],
+     k = prefix[j/32] + popcount(~small[j/32] & ((1 << j%32) - 1)),
+     prefix[w] = popcount of the clear small bits of words 0 .. w-1 (bits at or beyond naux not counted),
+   so others holds the values whose small bit is clear, in index order, and nothers must be the number
+   of such values below naux. Ones bits where small is clear, and bits at or beyond naux, are ignored.
+   1 and 0 are Montgomery one and zero. lgn: the domain 2^lgn (nrows <= 2^lgn; the srs h query has
+   2^lgn - 1 points). Host memory; pinned preferred. */
+typedef struct {
+  const void* input; uint64_t ninput;          /* Fr values */
+  const void* aux;                             /* naux Fr values, or NULL: then the compact form below */
+  const uint32_t* small; const uint32_t* ones; const void* others; uint64_t nothers;
+  uint64_t naux; uint32_t lgn; uint32_t pad;
+} cuzk_witness;
+/* One partition from its witness: a = A·w, b = B·w, c = a∘b, H, the 0/1/other split of the L, A, B
+   scalars on the device, the H, L, A, B_G1 MSMs (and B_G2 when the srs holds it). res->points as
+   cuzk_run's; ms_h2d spans the witness upload (and the compact form's expansion), ms_spmv and ms_split
+   as cuzk_result says. The scratch for tails as long as the queries is reserved up front: about
+   (nL + nA + nB) * 36 bytes besides cuzk_run's, and 32 bytes per variable for w. */
+int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrices* m, const cuzk_witness* w, cuzk_result* res);
+/* The split of query q (0 L, 1 A, 2 B) that the context's last cuzk_run_witness made (any later run on
+   the context replaces it): *ntail always; then, where not NULL, the ones bitmap ((nq[q] + 31) / 32
+   words), the tail's *ntail scalars and their base indices (ascending). For B_G2 on the host, and tests. */
+int cuzk_witness_split_read(cuzk_ctx* ctx, int q, uint64_t* ntail, uint32_t* ones, void* scalars, uint32_t* idx);
+/* Test entry point: w expanded and a = A·w, b = B·w computed as cuzk_run_witness does (w->lgn unused);
+   nrows scalars each to a and b (host). Uses the context's H vectors. */
+int cuzk_spmv(cuzk_ctx* ctx, const cuzk_matrices* m, const cuzk_witness* w, void* a, void* b);
 
 #ifdef __cplusplus
 }

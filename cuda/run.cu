@@ -7,10 +7,12 @@
 //   tails:   the L, A and B_G1 MSMs as their inputs arrive, beside the NTTs
 //            (cfg.run_serial holds them back until the H sequence is done).
 // All the scratch is reserved before anything is queued: the tails run
-// beside the NTTs, and nothing may reallocate under them.
+// beside the NTTs, and nothing may reallocate under them. The pieces
+// cuzk_run_witness shares (run.hpp) are defined here.
 #include <algorithm>
 
 #include "context.hpp"
+#include "run.hpp"
 #include "msm/msm.hpp"
 #include "ntt/ntt.hpp"
 #include "srs/srs.hpp"
@@ -18,17 +20,20 @@
 // Slots of ctx->points: the four results, then the three batch sums.
 static const int run_result = 0, run_ones = 4;
 
-static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
-  if (!ctx || !srs || !job || (job->nrows && (!job->a || !job->b))) return set_err(CUZK_ERR_ARG, "run: nil argument");
+int run_check_domain(const cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, uint64_t nrows) {
   if (ctx->dev != srs->dev) return set_err(CUZK_ERR_ARG, "run: srs on device %d, context on %d", srs->dev, ctx->dev);
-  const uint32_t lgn = job->lgn;
   if (lgn < 1 || lgn > 28) return set_err(CUZK_ERR_ARG, "run: lgn %u out of [1, 28]", lgn);
   const uint64_t m = 1ull << lgn;
   if (srs->n[SRS_H] != m - 1)
     return set_err(CUZK_ERR_ARG, "run: srs h has %llu points, domain needs %llu", (unsigned long long)srs->n[SRS_H],
                    (unsigned long long)(m - 1));
-  if (job->nrows > m)
-    return set_err(CUZK_ERR_ARG, "run: %llu rows exceed the domain 2^%u", (unsigned long long)job->nrows, lgn);
+  if (nrows > m) return set_err(CUZK_ERR_ARG, "run: %llu rows exceed the domain 2^%u", (unsigned long long)nrows, lgn);
+  return 0;
+}
+
+static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
+  if (!ctx || !srs || !job || (job->nrows && (!job->a || !job->b))) return set_err(CUZK_ERR_ARG, "run: nil argument");
+  TRY(run_check_domain(ctx, srs, job->lgn, job->nrows));
   for (int p = 0; p < 3; p++) {
     const cuzk_msm_part& pt = job->part[p];
     if (pt.ntail > 0 && (!pt.scalars || !pt.idx)) return set_err(CUZK_ERR_ARG, "run: part %d: nil tail", p);
@@ -39,28 +44,35 @@ static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
   return 0;
 }
 
-// Every buffer the run uses, and the NTT tables of its size.
-static int run_reserve(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
-  const uint64_t m = 1ull << job->lgn;
+int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_tails& t) {
+  const uint64_t m = 1ull << lgn;
   TRY(ctx->points.ensure(8 * sizeof(g1_xyzz)));
   TRY(ctx->h.reserve(m));
   for (int p = 0; p < 3; p++) {
-    const cuzk_msm_part& pt = job->part[p];
-    TRY(ctx->run_in[p].scalars.ensure(pt.ntail * 32 + 32));
-    TRY(ctx->run_in[p].idx.ensure(pt.ntail * 4 + 4));
+    TRY(ctx->run_in[p].scalars.ensure(t.ntail[p] * 32 + 32));
+    TRY(ctx->run_in[p].idx.ensure(t.ntail[p] * 4 + 4));
     TRY(ctx->run_in[p].ones.ensure((srs->n[SRS_L + p] + 31) / 32 * 4 + 4));
   }
   msm_scratch need = msm_scratch_for(m - 1, ctx->msm);
   uint64_t max_ones = 0;
   for (int p = 0; p < 3; p++) {
-    const cuzk_msm_part& pt = job->part[p];
-    if (pt.ntail) need.max_with(msm_scratch_for(pt.ntail, ctx->msm));
-    if (pt.ones) max_ones = std::max(max_ones, srs->n[SRS_L + p]);
+    if (t.ntail[p]) need.max_with(msm_scratch_for(t.ntail[p], ctx->msm));
+    if (t.ones[p]) max_ones = std::max(max_ones, srs->n[SRS_L + p]);
   }
   TRY(msm_reserve(ctx, need));
   TRY(batch_add_reserve(ctx, max_ones));
   ntt_tables* T;
-  return ctx->ntt.tables(job->lgn, &T);
+  return ctx->ntt.tables(lgn, &T);
+}
+
+// What the job's L, A and B_G1 MSMs take.
+static run_tails job_tails(const cuzk_job* job) {
+  run_tails t;
+  for (int p = 0; p < 3; p++) {
+    t.ones[p] = job->part[p].ones != nullptr;
+    t.ntail[p] = job->part[p].ntail;
+  }
+  return t;
 }
 
 // Part p's tail and bitmap, on the uploads stream.
@@ -94,23 +106,21 @@ static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) 
   return 0;
 }
 
-// The L, A and B_G1 MSMs on the tails stream, each once its inputs are in.
-static int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
+int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
   const run_events& ev = ctx->run_ev;
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
   for (int p = 0; p < 3; p++) {
-    const cuzk_msm_part& pt = job->part[p];
     const g1_affine* bases = srs->points(SRS_L + p);
     const uint64_t nb = srs->n[SRS_L + p];
     msm_inputs& in = ctx->run_in[p];
     const g1_xyzz* extra = nullptr;
     CK(cudaStreamWaitEvent(ctx->tails, ev.tail_in[p], 0));
     if (p == 0) CK(cudaEventRecord(ev.l_start, ctx->tails));
-    if (pt.ones && nb) {
+    if (t.ones[p] && nb) {
       TRY(batch_add_dev(ctx, bases, nb, in.ones.as<uint32_t>(), o + run_ones + p, ctx->tails));
       extra = o + run_ones + p;
     }
-    TRY(msm_dev(ctx, bases, in.scalars.as<fr_t>(), in.idx.as<uint32_t>(), pt.ntail, 0, extra,
+    TRY(msm_dev(ctx, bases, in.scalars.as<fr_t>(), in.idx.as<uint32_t>(), t.ntail[p], 0, extra,
                 o + run_result + 1 + p, ctx->tails));
     CK(cudaEventRecord(ev.part_done[p], ctx->tails));
   }
@@ -126,37 +136,53 @@ static void run_times(const run_events& ev, cuzk_result* res) {
   res->ms_msm_l = elapsed_ms(ev.l_start, ev.part_done[0]);  // L, A, B_G1: on tails, overlapping the NTTs
   res->ms_msm_a = elapsed_ms(ev.part_done[0], ev.part_done[1]);
   res->ms_msm_b = elapsed_ms(ev.part_done[1], ev.part_done[2]);
+  res->ms_spmv = res->ms_split = 0;  // cuzk_run_witness's (it sets them after)
+}
+
+int run_h_sequence(cuzk_ctx* ctx, uint32_t lgn, cudaEvent_t* ready, bool c_ab) {
+  const run_events& ev = ctx->run_ev;
+  const uint64_t m = 1ull << lgn;
+  cudaStream_t st = ctx->main;
+  if (c_ab)  // c = a∘b: keep a copy of a in c before its NTT
+    CK(cudaMemcpyAsync(ctx->h.c.get(), ctx->h.a.get(), m * 32, cudaMemcpyDeviceToDevice, st));
+  CK(cudaEventRecord(ev.h_start, st));
+  TRY(h_dev(ctx, lgn, st, ready, c_ab));
+  CK(cudaEventRecord(ev.h_done, st));
+  if (ctx->cfg.run_serial) CK(cudaStreamWaitEvent(ctx->tails, ev.h_done, 0));
+  return 0;
+}
+
+int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res) {
+  const run_events& ev = ctx->run_ev;
+  const uint64_t m = 1ull << lgn;
+  cudaStream_t st = ctx->main;
+  CK(cudaStreamWaitEvent(st, ev.part_done[2], 0));
+  CK(cudaEventRecord(ev.msm_h_start, st));
+  g1_xyzz* o = ctx->points.as<g1_xyzz>();
+  TRY(msm_dev(ctx, srs->points(SRS_H), ctx->h.a.as<fr_t>(), nullptr, m - 1, (int)lgn, nullptr, o + run_result, st));
+  CK(cudaEventRecord(ev.done, st));
+  CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
+  run_times(ev, res);
+  return 0;
 }
 
 extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res) {
   if (!res) return set_err(CUZK_ERR_ARG, "run: nil argument");
   TRY(run_check(ctx, srs, job));
   CK(cudaSetDevice(ctx->dev));
-  TRY(run_reserve(ctx, srs, job));
+  const run_tails tails = job_tails(job);
+  TRY(run_reserve_for(ctx, srs, job->lgn, tails));
   const run_events& ev = ctx->run_ev;
-  const uint64_t m = 1ull << job->lgn;
   cudaStream_t st = ctx->main;
   CK(cudaEventRecord(ev.start, st));
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
   TRY(run_uploads(ctx, srs, job));
   CK(cudaStreamWaitEvent(st, ev.a_in, 0));
-  if (!job->c)  // c = a∘b: keep a copy of a in c before its NTT
-    CK(cudaMemcpyAsync(ctx->h.c.get(), ctx->h.a.get(), m * 32, cudaMemcpyDeviceToDevice, st));
-  CK(cudaEventRecord(ev.h_start, st));
   cudaEvent_t ready[3] = {nullptr, ev.b_in, ev.c_in};
-  TRY(h_dev(ctx, job->lgn, st, ready, !job->c));
-  CK(cudaEventRecord(ev.h_done, st));
-  if (ctx->cfg.run_serial) CK(cudaStreamWaitEvent(ctx->tails, ev.h_done, 0));
-  TRY(run_parts(ctx, srs, job));
-  CK(cudaStreamWaitEvent(st, ev.part_done[2], 0));
-  CK(cudaEventRecord(ev.msm_h_start, st));
-  g1_xyzz* o = ctx->points.as<g1_xyzz>();
-  TRY(msm_dev(ctx, srs->points(SRS_H), ctx->h.a.as<fr_t>(), nullptr, m - 1, (int)job->lgn, nullptr, o + run_result,
-              st));
-  CK(cudaEventRecord(ev.done, st));
-  CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
-  CK(cudaStreamSynchronize(st));
-  run_times(ev, res);
+  TRY(run_h_sequence(ctx, job->lgn, ready, !job->c));
+  TRY(run_parts(ctx, srs, tails));
+  TRY(run_h_msm(ctx, srs, job->lgn, res));
   return 0;
 }

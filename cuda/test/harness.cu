@@ -4,6 +4,8 @@
 //   cuzk_harness check          correctness checks (small and medium sizes)
 //   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
 //   cuzk_harness bench msm 27 HI LO   MSMs of 2^LO..2^HI points
+//   cuzk_harness bench witness LGN NROWS [NAUX] [local|random]   cuzk_run_witness
+//     on a PoRep-shaped system (witness_check.cuh)
 //   CUZK_MSM_C=c forces the window of the large MSMs; CUZK_RUN_SERIAL=1
 //   keeps the partition's L/A/B MSMs from overlapping its NTTs; CUZK_MSM_SEG
 //   and CUZK_PROFILE as cuzk.h says (cuzk_config).
@@ -743,6 +745,8 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
   cuzk_srs_free(srs);
 }
 
+#include "witness_check.cuh"
+
 // The library's switches from the environment, read as the Go device reads
 // them (a value out of range is the default).
 static cuzk_config config_from_env() {
@@ -787,6 +791,7 @@ int main(int argc, char** argv) {
     check_h(ctx);
     check_msm(ctx);
     check_run(ctx);
+    check_witness(ctx);
     printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
   } else if (!strcmp(cmd, "bench")) {
     const char* what = argc > 2 ? argv[2] : "all";
@@ -803,6 +808,12 @@ int main(int argc, char** argv) {
       uint32_t lg = argc > 5 ? atoi(argv[5]) : 27;
       uint64_t naux = argc > 6 ? strtoull(argv[6], 0, 10) : 130000000ull;
       bench_part(ctx, lg, naux);
+    }
+    if (!strcmp(what, "witness")) {  // bench witness LGN NROWS [NAUX] [local|random]
+      const uint32_t lg = argc > 3 ? atoi(argv[3]) : 27;
+      const uint64_t nrows = argc > 4 ? strtoull(argv[4], 0, 10) : (1ull << lg) - 1000;
+      const uint64_t naux = argc > 5 ? strtoull(argv[5], 0, 10) : nrows / 134 * 130;
+      bench_witness(ctx, lg, nrows, naux, !(argc > 6 && !strcmp(argv[6], "random")));
     }
   }
   cuzk_ctx_free(ctx);

@@ -18,4 +18,12 @@
 // events; a Run after Close returns ErrClosed and frees the job's pinned
 // buffers. Finish computes B_G2 on the CPU with the CPU device's code
 // (cpu.SumG2).
+//
+// Witness runs (witness.go): UploadMatrices makes a circuit shape's A and B
+// (CSR, with the coefficient table and the densities) resident beside the
+// parameters; RunWitness and RunWitnessCompact take only the witness (input
+// and aux, aux dense or in the compact 0/1 form) and compute a = A·w,
+// b = B·w, c = a∘b, H, the split of the L, A, B scalars and the four G1
+// MSMs on the device, B_G2 on the CPU from the B split read back. They do
+// not go through Prepare/Run/Finish yet.
 package cuda

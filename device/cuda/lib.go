@@ -102,6 +102,7 @@ func (c Config) c() cConfig {
 type cResult struct {
 	Points                                        [4][192]byte
 	Total, H2D, NTT, MSMH, MSML, MSMA, MSMB, _pad float32
+	SpMV, Split                                   float32 // cuzk_run_witness only
 }
 
 type cPart struct {
@@ -210,6 +211,7 @@ func load() error {
 		reg(&lib.run, "cuzk_run")
 		reg(&lib.benchNTT, "cuzk_bench_ntt")
 		reg(&lib.benchMSM, "cuzk_bench_msm")
+		registerWitness(reg)
 	})
 	return lib.err
 }
