@@ -1,18 +1,23 @@
 // cuzk_run: one Groth16 partition's device work (H, and the L, A and B_G1
-// MSMs) against a resident SRS, on the context's three streams:
+// MSMs, and B_G2's when the srs holds it) against a resident SRS, on the
+// context's three streams:
 //   uploads: in the order the work needs them: the L tail first (L starts
 //            while the rest uploads), a, b (and c), then the A and B tails;
 //   main:    the H sequence once a is in, then the H MSM after the tails
 //            (they share the MSM scratch);
 //   tails:   the L, A and B_G1 MSMs as their inputs arrive, beside the NTTs
-//            (cfg.run_serial holds them back until the H sequence is done).
+//            (cfg.run_serial holds them back until the H sequence is done),
+//            then B_G2 over B_G1's scalars (run_bg2.hpp).
 // All the scratch is reserved before anything is queued: the tails run
 // beside the NTTs, and nothing may reallocate under them.
+#include <string.h>
+
 #include <algorithm>
 
 #include "context.hpp"
 #include "msm/msm.hpp"
 #include "ntt/ntt.hpp"
+#include "run_bg2.hpp"
 #include "srs/srs.hpp"
 
 // Slots of ctx->points: the four results, then the three batch sums.
@@ -59,6 +64,7 @@ static int run_reserve(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) 
   }
   TRY(msm_reserve(ctx, need));
   TRY(batch_add_reserve(ctx, max_ones));
+  if (srs->has_bg2) TRY(run_bg2_reserve(ctx, srs, job->part[2].ntail));
   ntt_tables* T;
   return ctx->ntt.tables(job->lgn, &T);
 }
@@ -149,14 +155,26 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   CK(cudaEventRecord(ev.h_done, st));
   if (ctx->cfg.run_serial) CK(cudaStreamWaitEvent(ctx->tails, ev.h_done, 0));
   TRY(run_parts(ctx, srs, job));
-  CK(cudaStreamWaitEvent(st, ev.part_done[2], 0));
+  const bool bg2 = srs->has_bg2;
+  if (bg2) {  // B_G2 over B_G1's scalars, after it on the tails stream
+    const cuzk_msm_part& pt = job->part[2];
+    msm_inputs& in = ctx->run_in[2];
+    TRY(run_bg2(ctx, srs, pt.ones ? in.ones.as<uint32_t>() : nullptr, in.scalars.as<fr_t>(), in.idx.as<uint32_t>(),
+                pt.ntail, ctx->tails, ctx->points_g2.as<g2_xyzz>()));
+    CK(cudaEventRecord(ev.bg2_done, ctx->tails));
+  }
+  CK(cudaStreamWaitEvent(st, bg2 ? ev.bg2_done : ev.part_done[2], 0));
   CK(cudaEventRecord(ev.msm_h_start, st));
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
   TRY(msm_dev(ctx, srs->points(SRS_H), ctx->h.a.as<fr_t>(), nullptr, m - 1, (int)job->lgn, nullptr, o + run_result,
               st));
   CK(cudaEventRecord(ev.done, st));
   CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
+  if (bg2) CK(cudaMemcpyAsync(res->bg2, ctx->points_g2.get(), sizeof(g2_xyzz), cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
   run_times(ev, res);
+  res->has_bg2 = bg2;
+  if (!bg2) memset(res->bg2, 0, sizeof res->bg2);
+  res->ms_msm_b2 = bg2 ? elapsed_ms(ev.part_done[2], ev.bg2_done) : 0;
   return 0;
 }
