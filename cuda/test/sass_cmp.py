@@ -44,7 +44,7 @@ def normalize(d):
     d = d.replace("affine_t<Fe<FpCfg> >", "g1_affine").replace("xyzz_t<Fe<FpCfg> >", "g1_xyzz")
     d = re.sub(r"^void ", "", d)
     # msm_acc_chunks<g1_affine, g1_xyzz>(...) -> msm_acc_chunks(...)
-    d = re.sub(r"^(\w+)<((g1_affine|g1_xyzz)(, )?)+>\(", r"\1(", d)
+    d = re.sub(r"^(\w+)<(g1_affine|g1_xyzz|,|\s)+>\(", r"\1(", d)
     return d
 
 
