@@ -118,6 +118,13 @@ typedef struct {
      stream; the 0/1/other split of the L, A and B scalars on the tails stream
      (both once the witness is in, beside each other). */
   float ms_spmv, ms_split;
+  /* B_G2 (helper g2's section below): when the srs holds B_G2 (has_bg2 = 1),
+     its sum over the B part's ones and tail, G2 XYZZ (X, Y, ZZ, ZZZ, each an
+     E2: A0 then A1, 384 B), computed on the tails stream after B_G1 (before
+     the H MSM: they share the scratch); ms_msm_b2 its time. */
+  uint8_t bg2[384];
+  int32_t has_bg2;
+  float ms_msm_b2;
 } cuzk_result;
 
 int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res);
@@ -178,6 +185,25 @@ int cuzk_witness_split_read(cuzk_ctx* ctx, int q, uint64_t* ntail, uint32_t* one
 /* Test entry point: w expanded and a = A·w, b = B·w computed as cuzk_run_witness does (w->lgn unused);
    nrows scalars each to a and b (host). Uses the context's H vectors. */
 int cuzk_spmv(cuzk_ctx* ctx, const cuzk_matrices* m, const cuzk_witness* w, void* a, void* b);
+/* --- G2 (helper g2) --- */
+/* G2 affine = gnark G2Affine layout (X.A0, X.A1, Y.A0, Y.A1, each 6 limbs
+ * Montgomery; 192 B; (0, 0) is infinity); G2 results are XYZZ, 384 B (X, Y,
+ * ZZ, ZZZ, each an E2: A0 then A1); ZZ = 0 is infinity. */
+/* Adds the B query's G2 points to a resident srs (n must equal its B_G1
+ * count); cuzk_run then computes B_G2 over the B part's ones and tail. */
+int cuzk_srs_upload_bg2(cuzk_srs* s, const void* bg2, uint64_t n);
+/* Copy n B_G2 points starting at off to host. */
+int cuzk_srs_read_bg2(cuzk_srs* s, uint64_t off, uint64_t n, void* out);
+/* The G2 forms of cuzk_msm and cuzk_msm_split, on host data; out: 384 B. */
+int cuzk_msm_g2(cuzk_ctx* ctx, const void* bases, const void* scalars, uint64_t n, void* out384);
+int cuzk_msm_split_g2(cuzk_ctx* ctx, const void* bases, uint64_t nbases, const uint32_t* ones,
+                      const void* scalars, const uint32_t* idx, uint64_t ntail, void* out384);
+/* Benchmarks and checks: a synthetic B_G2 made on the device for an srs
+ * (its B_G1 count of distinct multiples of the G2 generator, point i being
+ * ((i mod 4096) + 1 + ((i >> 12) mod 2^17 + 1)·4097)·G2), and the G2 MSM
+ * over its first n points with random scalars (ms per MSM, median of reps). */
+int cuzk_srs_synthetic_bg2(cuzk_srs* s);
+int cuzk_bench_msm_g2(cuzk_ctx* ctx, cuzk_srs* srs, uint64_t n, int reps, float* ms, uint32_t* window);
 
 #ifdef __cplusplus
 }

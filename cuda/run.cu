@@ -1,20 +1,25 @@
 // cuzk_run: one Groth16 partition's device work (H, and the L, A and B_G1
-// MSMs) against a resident SRS, on the context's three streams:
+// MSMs, and B_G2's when the srs holds it) against a resident SRS, on the
+// context's three streams:
 //   uploads: in the order the work needs them: the L tail first (L starts
 //            while the rest uploads), a, b (and c), then the A and B tails;
 //   main:    the H sequence once a is in, then the H MSM after the tails
 //            (they share the MSM scratch);
 //   tails:   the L, A and B_G1 MSMs as their inputs arrive, beside the NTTs
-//            (cfg.run_serial holds them back until the H sequence is done).
+//            (cfg.run_serial holds them back until the H sequence is done),
+//            then B_G2 over B_G1's scalars (run_bg2.hpp).
 // All the scratch is reserved before anything is queued: the tails run
 // beside the NTTs, and nothing may reallocate under them. The pieces
 // cuzk_run_witness shares (run.hpp) are defined here.
+#include <string.h>
+
 #include <algorithm>
 
 #include "context.hpp"
 #include "run.hpp"
 #include "msm/msm.hpp"
 #include "ntt/ntt.hpp"
+#include "run_bg2.hpp"
 #include "srs/srs.hpp"
 
 // Slots of ctx->points: the four results, then the three batch sums.
@@ -61,6 +66,7 @@ int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_
   }
   TRY(msm_reserve(ctx, need));
   TRY(batch_add_reserve(ctx, max_ones));
+  if (srs->has_bg2) TRY(run_bg2_reserve(ctx, srs, t.ntail[2]));
   ntt_tables* T;
   return ctx->ntt.tables(lgn, &T);
 }
@@ -124,6 +130,12 @@ int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
                 o + run_result + 1 + p, ctx->tails));
     CK(cudaEventRecord(ev.part_done[p], ctx->tails));
   }
+  if (srs->has_bg2) {  // B_G2 over B_G1's scalars, after it on the tails stream
+    msm_inputs& in = ctx->run_in[2];
+    TRY(run_bg2(ctx, srs, t.ones[2] ? in.ones.as<uint32_t>() : nullptr, in.scalars.as<fr_t>(),
+                in.idx.as<uint32_t>(), t.ntail[2], ctx->tails, ctx->points_g2.as<g2_xyzz>()));
+    CK(cudaEventRecord(ev.bg2_done, ctx->tails));
+  }
   return 0;
 }
 
@@ -156,14 +168,19 @@ int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res
   const run_events& ev = ctx->run_ev;
   const uint64_t m = 1ull << lgn;
   cudaStream_t st = ctx->main;
-  CK(cudaStreamWaitEvent(st, ev.part_done[2], 0));
+  const bool bg2 = srs->has_bg2;
+  CK(cudaStreamWaitEvent(st, bg2 ? ev.bg2_done : ev.part_done[2], 0));
   CK(cudaEventRecord(ev.msm_h_start, st));
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
   TRY(msm_dev(ctx, srs->points(SRS_H), ctx->h.a.as<fr_t>(), nullptr, m - 1, (int)lgn, nullptr, o + run_result, st));
   CK(cudaEventRecord(ev.done, st));
   CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
+  if (bg2) CK(cudaMemcpyAsync(res->bg2, ctx->points_g2.get(), sizeof(g2_xyzz), cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
   run_times(ev, res);
+  res->has_bg2 = bg2;
+  if (!bg2) memset(res->bg2, 0, sizeof res->bg2);
+  res->ms_msm_b2 = bg2 ? elapsed_ms(ev.part_done[2], ev.bg2_done) : 0;
   return 0;
 }
 

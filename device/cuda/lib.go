@@ -103,6 +103,9 @@ type cResult struct {
 	Points                                        [4][192]byte
 	Total, H2D, NTT, MSMH, MSML, MSMA, MSMB, _pad float32
 	SpMV, Split                                   float32 // cuzk_run_witness only
+	BG2                                           [384]byte // B_G2 (XYZZ) when HasBG2 != 0
+	HasBG2                                        int32
+	MSMB2                                         float32
 }
 
 type cPart struct {
@@ -212,6 +215,7 @@ func load() error {
 		reg(&lib.benchNTT, "cuzk_bench_ntt")
 		reg(&lib.benchMSM, "cuzk_bench_msm")
 		registerWitness(reg)
+		regG2(reg)
 	})
 	return lib.err
 }

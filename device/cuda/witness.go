@@ -78,18 +78,23 @@ func (m *Matrices) Close() error {
 	}
 	m.d.mu.Lock()
 	defer m.d.mu.Unlock()
+	m.free()
+	return nil
+}
+
+// free frees the device memory, the device's lock held.
+func (m *Matrices) free() {
 	if m.h != 0 {
 		wlib.matricesFree(m.h)
 		m.h = 0
 	}
-	return nil
 }
 
-// WitnessTiming is a witness run's device time (CUDA events): Timing's
-// phases as Run reports them (H2D: the witness upload and the compact
-// form's expansion), a = A·w and b = B·w (SpMV), the split of the L, A and
-// B scalars (Split), and BG2, the host's B_G2 MSM until it runs on the
-// device.
+// WitnessTiming is a witness run's time: Timing's phases (CUDA events) as
+// Run reports them (H2D: the witness upload and the compact form's
+// expansion), a = A·w and b = B·w (SpMV), the split of the L, A and B
+// scalars (Split), and BG2, the host's B_G2 MSM where the device did not
+// compute it (MSMB2 then 0).
 type WitnessTiming struct {
 	Timing
 	SpMV, Split, BG2 time.Duration
@@ -422,58 +427,17 @@ func (d *Device) runWitness(ctx context.Context, p *groth16.Params, m *Matrices,
 	if err := ctx.Err(); err != nil {
 		return nil, tm, err
 	}
-	naux := len(aux)
-	if c != nil {
-		naux = c.N
-	}
-	lgn, err := m.checkRun(d, p, input, naux)
-	if err == nil && c != nil {
-		err = c.check(naux)
-	}
+	w, err := d.stageWitness(p, m, &groth16.Assignment{Input: input, Aux: aux}, c)
 	if err != nil {
 		return nil, tm, err
 	}
-	srs, err := d.resident(p, 0)
+	r, err := d.runWitnessPrepared(ctx, w)
 	if err != nil {
 		return nil, tm, err
 	}
-	st, err := d.stage(input, aux, c, lgn)
-	if err != nil {
-		return nil, tm, err
-	}
-	defer st.release(d)
-	var res cResult
-	if err := d.lock(); err != nil {
-		return nil, tm, err
-	}
-	if m.h == 0 {
-		d.mu.Unlock()
-		return nil, tm, fmt.Errorf("%w: matrices closed", ErrBadMatrices)
-	}
-	rc := wlib.runWitness(d.ctx, srs, m.h, &st.w, &res)
-	var bs *bSplit
-	if rc == 0 {
-		bs, err = d.readBSplit(m.nq[2])
-	}
-	d.mu.Unlock()
-	if rc != 0 {
-		return nil, tm, libErr("run witness", rc)
-	}
-	if err != nil {
-		return nil, tm, err
-	}
-	defer bs.release(d)
-	ms := func(f float32) time.Duration { return time.Duration(float64(f) * 1e6) }
-	tm.Timing = Timing{ms(res.Total), ms(res.H2D), ms(res.NTT), ms(res.MSMH), ms(res.MSML), ms(res.MSMA), ms(res.MSMB)}
-	tm.SpMV, tm.Split = ms(res.SpMV), ms(res.Split)
-	sums := &groth16.Sums{H: xyzzToJac(res.Points[0][:]), L: xyzzToJac(res.Points[1][:]),
-		A: xyzzToJac(res.Points[2][:]), B1: xyzzToJac(res.Points[3][:])}
-	t0 := time.Now()
-	if sums.B2, err = d.sumBG2(ctx, p.BG2, bs); err != nil {
-		return nil, tm, fmt.Errorf("cuda: B_G2: %w", err)
-	}
-	tm.BG2 = time.Since(t0)
-	return sums, tm, nil
+	sums, err := d.finishWitness(ctx, r)
+	tm.Timing, tm.SpMV, tm.Split, tm.BG2 = r.Timing, r.Timing.SpMV, r.Timing.Split, r.Timing.HostBG2
+	return sums, tm, err
 }
 
 // SpMV returns a = A·w and b = B·w (one value per row) as RunWitness
