@@ -19,15 +19,15 @@ import (
 func Read(r io.Reader) (*System, error) {
 	var hdr [headerSize]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, fmt.Errorf("compiled: read header: %w", asMalformed(err))
+		return nil, fmt.Errorf("compiled: read: header: %w", asMalformed(err))
 	}
 	n, err := parseHeader(hdr[:])
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("compiled: read: %w", err)
 	}
 	l, err := layoutOf(n)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("compiled: read: %w", err)
 	}
 	var buf bytes.Buffer
 	buf.Write(hdr[:])
@@ -35,9 +35,13 @@ func Read(r io.Reader) (*System, error) {
 		return nil, fmt.Errorf("compiled: read: %w", err)
 	}
 	if buf.Len() != l.size {
-		return nil, malformed("%d bytes, the header announces %d", buf.Len(), l.size)
+		return nil, fmt.Errorf("compiled: read: %w", malformed("%d bytes, the header announces %d", buf.Len(), l.size))
 	}
-	return decode(buf.Bytes(), nil)
+	s, err := decode(buf.Bytes(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("compiled: read: %w", err)
+	}
+	return s, nil
 }
 
 func asMalformed(err error) error {
@@ -57,7 +61,7 @@ func parseHeader(b []byte) (counts, error) {
 	}
 	le := binary.LittleEndian
 	if v := le.Uint32(b[8:]); v != version {
-		return counts{}, fmt.Errorf("compiled: %w: version %d, this build reads %d", ErrVersion, v, version)
+		return counts{}, fmt.Errorf("%w: version %d, this build reads %d", ErrVersion, v, version)
 	}
 	if !allZero(b[12:16]) || !allZero(b[72:digestOffset]) {
 		return counts{}, malformed("reserved header bytes not zero")
@@ -99,7 +103,7 @@ func decode(b []byte, release func()) (*System, error) {
 	var want [32]byte
 	copy(want[:], b[digestOffset:])
 	if got := digestOf(b); got != want {
-		return nil, fmt.Errorf("compiled: %w: header %x, content %x", ErrDigestMismatch, want, got)
+		return nil, fmt.Errorf("%w: header %x, content %x", ErrDigestMismatch, want, got)
 	}
 	// Padding is part of the canonical form: zero between sections.
 	end := headerSize
