@@ -1,4 +1,4 @@
-package compiled
+package compiled_test
 
 import (
 	"encoding/hex"
@@ -11,22 +11,23 @@ import (
 	"testing"
 
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 func TestCacheLoad(t *testing.T) {
 	dir := t.TempDir()
-	c := &Cache{Dir: filepath.Join(dir, "sub")} // created on first store
+	c := &compiled.Cache{Dir: filepath.Join(dir, "sub")} // created on first store
 	var builds atomic.Int32
-	build := func() (*System, error) {
+	build := func() (*compiled.System, error) {
 		builds.Add(1)
-		return Compile(smallCircuit(), r1cs.Shape{})
+		return compiled.Compile(smallCircuit(), r1cs.Shape{})
 	}
 	want := compile(t, smallCircuit(), r1cs.Shape{})
 
 	// Concurrent first loads build once.
 	const callers = 8
 	var wg sync.WaitGroup
-	got := make([]*System, callers)
+	got := make([]*compiled.System, callers)
 	errs := make([]error, callers)
 	for i := range callers {
 		wg.Go(func() { got[i], errs[i] = c.Load("small-v1", build) })
@@ -49,8 +50,8 @@ func TestCacheLoad(t *testing.T) {
 	}
 
 	// A later load (another Cache, as another process) opens the file.
-	c2 := &Cache{Dir: c.Dir}
-	s, err := c2.Load("small-v1", func() (*System, error) { t.Fatal("rebuilt"); return nil, nil })
+	c2 := &compiled.Cache{Dir: c.Dir}
+	s, err := c2.Load("small-v1", func() (*compiled.System, error) { t.Fatal("rebuilt"); return nil, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestCacheLoad(t *testing.T) {
 	s.Close()
 
 	// A key that only extends this one is another key.
-	if _, err := c2.Load("small", func() (*System, error) { return nil, errBuild }); !errors.Is(err, errBuild) {
+	if _, err := c2.Load("small", func() (*compiled.System, error) { return nil, errBuild }); !errors.Is(err, errBuild) {
 		t.Fatalf("prefix key: %v, want a build", err)
 	}
 
@@ -82,17 +83,17 @@ func TestCacheLoad(t *testing.T) {
 
 var errBuild = errors.New("build failed")
 
-func hexDigest(s *System) string { return hex.EncodeToString(s.Digest[:]) }
+func hexDigest(s *compiled.System) string { return hex.EncodeToString(s.Digest[:]) }
 
 func TestCacheErrors(t *testing.T) {
 	dir := t.TempDir()
-	c := &Cache{Dir: dir}
+	c := &compiled.Cache{Dir: dir}
 	for _, key := range []string{"", "..", "a/b", "a b", "x*"} {
 		if _, err := c.Load(key, nil); err == nil {
 			t.Errorf("key %q accepted", key)
 		}
 	}
-	if _, err := (&Cache{}).Load("k", nil); err == nil {
+	if _, err := (&compiled.Cache{}).Load("k", nil); err == nil {
 		t.Error("no directory accepted")
 	}
 	// A failed build leaves no file, and its waiters get its error.
@@ -101,7 +102,7 @@ func TestCacheErrors(t *testing.T) {
 	var errs [4]error
 	for i := range errs {
 		wg.Go(func() {
-			_, errs[i] = c.Load("k", func() (*System, error) { <-release; return nil, errBuild })
+			_, errs[i] = c.Load("k", func() (*compiled.System, error) { <-release; return nil, errBuild })
 		})
 	}
 	close(release)
@@ -120,7 +121,7 @@ func TestCacheErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := c.Load("k", nil); !errors.Is(err, ErrCacheConflict) {
-		t.Fatalf("error %v, want ErrCacheConflict", err)
+	if _, err := c.Load("k", nil); !errors.Is(err, compiled.ErrCacheConflict) {
+		t.Fatalf("error %v, want compiled.ErrCacheConflict", err)
 	}
 }

@@ -1,7 +1,8 @@
-package compiled
+package compiled_test
 
 import (
 	"errors"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 	"math/rand/v2"
 	"testing"
 
@@ -35,12 +36,12 @@ func TestCompactRoundTrip(t *testing.T) {
 		{"31", mixed(31, 0.5)},
 		{"33", mixed(33, 0.5)},
 		{"all others", two},
-		{"porep-like", mixed(3*compactGrain+77, 0.75)},
-		{"all small", mixed(2*compactGrain, 1)},
+		{"porep-like", mixed(3*compiled.CompactGrain+77, 0.75)},
+		{"all small", mixed(2*compiled.CompactGrain, 1)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := Compress(tc.v)
+			c := compiled.Compress(tc.v)
 			if err := c.Validate(); err != nil {
 				t.Fatal(err)
 			}
@@ -71,21 +72,21 @@ func TestCompactErrors(t *testing.T) {
 	v[4].SetOne()
 	tests := []struct {
 		name string
-		f    func(c *Compact) []fr.Element
+		f    func(c *compiled.Compact) []fr.Element
 	}{
-		{"short dst", func(c *Compact) []fr.Element { return make([]fr.Element, 39) }},
-		{"missing word", func(c *Compact) []fr.Element { c.Small = c.Small[:1]; return make([]fr.Element, 40) }},
-		{"one outside small", func(c *Compact) []fr.Element { c.Ones[0] |= 1 << 3; return make([]fr.Element, 40) }},
-		{"bit past N", func(c *Compact) []fr.Element { c.Small[1] |= 1 << 9; return make([]fr.Element, 40) }},
-		{"missing other", func(c *Compact) []fr.Element { c.Others = nil; return make([]fr.Element, 40) }},
-		{"negative N", func(c *Compact) []fr.Element { c.N = -1; return nil }},
+		{"short dst", func(c *compiled.Compact) []fr.Element { return make([]fr.Element, 39) }},
+		{"missing word", func(c *compiled.Compact) []fr.Element { c.Small = c.Small[:1]; return make([]fr.Element, 40) }},
+		{"one outside small", func(c *compiled.Compact) []fr.Element { c.Ones[0] |= 1 << 3; return make([]fr.Element, 40) }},
+		{"bit past N", func(c *compiled.Compact) []fr.Element { c.Small[1] |= 1 << 9; return make([]fr.Element, 40) }},
+		{"missing other", func(c *compiled.Compact) []fr.Element { c.Others = nil; return make([]fr.Element, 40) }},
+		{"negative N", func(c *compiled.Compact) []fr.Element { c.N = -1; return nil }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := Compress(v)
+			c := compiled.Compress(v)
 			dst := tc.f(c)
-			if err := c.Expand(dst); !errors.Is(err, ErrBadWitness) {
-				t.Fatalf("error %v, want ErrBadWitness", err)
+			if err := c.Expand(dst); !errors.Is(err, compiled.ErrBadWitness) {
+				t.Fatalf("error %v, want compiled.ErrBadWitness", err)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package compiled
+package compiled_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // equalCase is a circuit whose compiled system and witness-only synthesis
@@ -50,9 +51,9 @@ func witnessOf(t testing.TB, c r1cs.Circuit, hint r1cs.Shape) *r1cs.WitnessAssig
 	return w
 }
 
-func compile(t testing.TB, c r1cs.Circuit, hint r1cs.Shape) *System {
+func compile(t testing.TB, c r1cs.Circuit, hint r1cs.Shape) *compiled.System {
 	t.Helper()
-	s, err := Compile(c, hint)
+	s, err := compiled.Compile(c, hint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func compile(t testing.TB, c r1cs.Circuit, hint r1cs.Shape) *System {
 // checkAgainstProver compares everything a device reads: the sizes, the
 // witness-only synthesis's inputs and aux, a, b and c from Eval, and the
 // three densities, with pa's, bit for bit.
-func checkAgainstProver(t *testing.T, s *System, w *r1cs.WitnessAssignment, pa *r1cs.ProvingAssignment) {
+func checkAgainstProver(t *testing.T, s *compiled.System, w *r1cs.WitnessAssignment, pa *r1cs.ProvingAssignment) {
 	t.Helper()
 	if s.NumInputs != pa.NumInputs() || s.NumAux != pa.NumAux() || s.NumConstraints != pa.NumConstraints() {
 		t.Fatalf("system %d inputs, %d aux, %d rows; prover %d, %d, %d",
@@ -169,7 +170,7 @@ func TestMatrixForm(t *testing.T) {
 	if s.NumInputs != 2 || s.NumAux != 3 || s.NumConstraints != 3 {
 		t.Fatalf("%d inputs, %d aux, %d rows", s.NumInputs, s.NumAux, s.NumConstraints)
 	}
-	row := func(m *Matrix, r int) (cols []uint32, coeffs []fr.Element) {
+	row := func(m *compiled.Matrix, r int) (cols []uint32, coeffs []fr.Element) {
 		for k := m.RowPtr[r]; k < m.RowPtr[r+1]; k++ {
 			cols = append(cols, m.Col[k])
 			coeffs = append(coeffs, s.Coeffs[m.Coeff[k]])
@@ -233,16 +234,16 @@ func TestCompileErrors(t *testing.T) {
 		}), nil},
 		{"too many coefficients", circuitFunc(func(cs r1cs.ConstraintSystem) error {
 			x := cs.Alloc(fr.Element{})
-			for i := range MaxCoeffs {
+			for i := range compiled.MaxCoeffs {
 				k.SetUint64(uint64(i) + 2)
 				cs.Enforce(r1cs.LinearCombination{{Var: x, Coeff: k}}, nil, nil)
 			}
 			return nil
-		}), ErrTooManyCoeffs},
+		}), compiled.ErrTooManyCoeffs},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := Compile(tc.c, r1cs.Shape{})
+			s, err := compiled.Compile(tc.c, r1cs.Shape{})
 			if err == nil {
 				s.Close()
 				t.Fatal("no error")
@@ -257,23 +258,23 @@ func TestCompileErrors(t *testing.T) {
 
 var errSynth = errors.New("synthesis failed")
 
-// TestMaxCoeffs: exactly MaxCoeffs distinct coefficients (1, −1 and
-// MaxCoeffs − 2 others) compile.
+// TestMaxCoeffs: exactly compiled.MaxCoeffs distinct coefficients (1, −1 and
+// compiled.MaxCoeffs − 2 others) compile.
 func TestMaxCoeffs(t *testing.T) {
 	c := circuitFunc(func(cs r1cs.ConstraintSystem) error {
 		x := cs.Alloc(fr.Element{})
 		var k fr.Element
-		for i := range MaxCoeffs - 2 {
+		for i := range compiled.MaxCoeffs - 2 {
 			k.SetUint64(uint64(i) + 2)
 			cs.Enforce(r1cs.LinearCombination{{Var: x, Coeff: k}}, nil, nil)
 		}
 		return nil
 	})
 	s := compile(t, c, r1cs.Shape{})
-	if len(s.Coeffs) != MaxCoeffs {
+	if len(s.Coeffs) != compiled.MaxCoeffs {
 		t.Fatalf("%d coefficients", len(s.Coeffs))
 	}
-	if s.A.Coeff[len(s.A.Coeff)-2] != MaxCoeffs-1 { // the last circuit row, before the input row
+	if s.A.Coeff[len(s.A.Coeff)-2] != compiled.MaxCoeffs-1 { // the last circuit row, before the input row
 		t.Fatalf("last coefficient index %d", s.A.Coeff[len(s.A.Coeff)-2])
 	}
 }
@@ -294,8 +295,8 @@ func TestEvalErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := s.Eval(tc.input, tc.aux, tc.a, tc.b, v(n)); !errors.Is(err, ErrBadWitness) {
-				t.Fatalf("error %v, want ErrBadWitness", err)
+			if err := s.Eval(tc.input, tc.aux, tc.a, tc.b, v(n)); !errors.Is(err, compiled.ErrBadWitness) {
+				t.Fatalf("error %v, want compiled.ErrBadWitness", err)
 			}
 		})
 	}

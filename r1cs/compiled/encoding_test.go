@@ -1,4 +1,4 @@
-package compiled
+package compiled_test
 
 import (
 	"bytes"
@@ -13,9 +13,10 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/small.r1cs and testdata/small.digest")
+var updateGolden = flag.Bool("update", false, "rewrite testdata/small.r1cs and testdata/small.digest")
 
 // smallCircuit is the golden file's circuit: fixed, with inputs, raw
 // combinations and coefficients beyond ±1, and small (2 KB encoded).
@@ -23,17 +24,17 @@ func smallCircuit() r1cs.Circuit {
 	return &randCircuit{Seed: 42, Inputs: 3, Rows: 24, Raw: true}
 }
 
-func encoded(t testing.TB, s *System) []byte {
+func encoded(t testing.TB, s *compiled.System) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, s); err != nil {
+	if err := compiled.Write(&buf, s); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
 
 // equalSystems compares every field, element by element.
-func equalSystems(t *testing.T, got, want *System) {
+func equalSystems(t *testing.T, got, want *compiled.System) {
 	t.Helper()
 	if got.NumInputs != want.NumInputs || got.NumAux != want.NumAux || got.NumConstraints != want.NumConstraints {
 		t.Fatalf("sizes %d/%d/%d, want %d/%d/%d", got.NumInputs, got.NumAux, got.NumConstraints, want.NumInputs, want.NumAux, want.NumConstraints)
@@ -49,7 +50,7 @@ func equalSystems(t *testing.T, got, want *System) {
 			t.Fatalf("coefficient %d differs", i)
 		}
 	}
-	gm, wm := got.matrices(), want.matrices()
+	gm, wm := got.Matrices(), want.Matrices()
 	for i := range gm {
 		if !equalInts(gm[i].RowPtr, wm[i].RowPtr) || !equalInts(gm[i].Col, wm[i].Col) || !equalInts(gm[i].Coeff, wm[i].Coeff) {
 			t.Fatalf("matrix %c differs", 'A'+i)
@@ -80,7 +81,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := compile(t, tc.c, tc.hint)
 			b := encoded(t, s)
-			got, err := Read(bytes.NewReader(b))
+			got, err := compiled.Read(bytes.NewReader(b))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +90,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := os.WriteFile(path, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			opened, err := Open(path)
+			opened, err := compiled.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,7 +128,7 @@ func TestGolden(t *testing.T) {
 	s := compile(t, smallCircuit(), r1cs.Shape{})
 	b := encoded(t, s)
 	digestHex := hex.EncodeToString(s.Digest[:])
-	if *update {
+	if *updateGolden {
 		if err := os.WriteFile("testdata/small.r1cs", b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func TestGolden(t *testing.T) {
 	if !bytes.Equal(b, golden) {
 		t.Fatalf("encoding (%d bytes) differs from testdata/small.r1cs (%d bytes)", len(b), len(golden))
 	}
-	if hex.EncodeToString(golden[digestOffset:digestOffset+32]) != digestHex {
+	if hex.EncodeToString(golden[compiled.DigestOffset:compiled.DigestOffset+32]) != digestHex {
 		t.Fatal("golden header's digest is not the digest")
 	}
 }
@@ -161,27 +162,27 @@ func TestFlippedByte(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Read(bytes.NewReader(golden)); err != nil {
+	if _, err := compiled.Read(bytes.NewReader(golden)); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "flipped.r1cs")
 	for i := range golden {
 		b := bytes.Clone(golden)
 		b[i] ^= 0x10
-		_, err := Read(bytes.NewReader(b))
+		_, err := compiled.Read(bytes.NewReader(b))
 		if err == nil {
 			t.Fatalf("byte %d flipped: accepted", i)
 		}
-		inHeaderCounts := i < digestOffset // a flipped count or magic fails before the digest is computed
-		if !inHeaderCounts && !errors.Is(err, ErrDigestMismatch) {
+		inHeaderCounts := i < compiled.DigestOffset // a flipped count or magic fails before the digest is computed
+		if !inHeaderCounts && !errors.Is(err, compiled.ErrDigestMismatch) {
 			t.Fatalf("byte %d flipped: %v, want a digest mismatch", i, err)
 		}
-		if i == headerSize+40 { // one check through the mapped path
+		if i == compiled.HeaderSize+40 { // one check through the mapped path
 			if err := os.WriteFile(path, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Open(path)
-			if !errors.Is(err, ErrDigestMismatch) || !strings.Contains(err.Error(), "digest mismatch") {
+			_, err := compiled.Open(path)
+			if !errors.Is(err, compiled.ErrDigestMismatch) || !strings.Contains(err.Error(), "digest mismatch") {
 				t.Fatalf("Open of a flipped file: %v", err)
 			}
 			t.Log(err)
@@ -196,11 +197,11 @@ func TestDecodeInvariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Read(bytes.NewReader(golden))
+	s, err := compiled.Read(bytes.NewReader(golden))
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, _ := layoutOf(s.counts())
+	l := compiled.SectionsOf(s)
 	put32 := func(b []byte, off int, v uint32) {
 		b[off], b[off+1], b[off+2], b[off+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 	}
@@ -218,25 +219,25 @@ func TestDecodeInvariants(t *testing.T) {
 		name string
 		f    func(b []byte)
 	}{
-		{"column out of range", func(b []byte) { put32(b, l.col(0).off, uint32(s.NumColumns())) }},
-		{"columns not increasing", func(b []byte) { put32(b, l.col(0).off+4*(k+1), s.A.Col[k]) }},
-		{"coefficient index out of range", func(b []byte) { b[l.coeff(0).off], b[l.coeff(0).off+1] = 0xff, 0xff }},
-		{"row pointer decreasing", func(b []byte) { put32(b, l.rowPtr(1).off+4, 1<<20) }},
-		{"last row pointer", func(b []byte) { put32(b, l.rowPtr(2).off+4*s.NumConstraints, 0) }},
-		{"coefficient 0 not one", func(b []byte) { b[l.sec[sectionCoeffs].off] = 2 }},
-		{"coefficient zero", func(b []byte) { copy(b[l.sec[sectionCoeffs].off+2*coeffBytes:], zero[:]) }},
+		{"column out of range", func(b []byte) { put32(b, l.Col[0], uint32(s.NumColumns())) }},
+		{"columns not increasing", func(b []byte) { put32(b, l.Col[0]+4*(k+1), s.A.Col[k]) }},
+		{"coefficient index out of range", func(b []byte) { b[l.Coeff[0]], b[l.Coeff[0]+1] = 0xff, 0xff }},
+		{"row pointer decreasing", func(b []byte) { put32(b, l.RowPtr[1]+4, 1<<20) }},
+		{"last row pointer", func(b []byte) { put32(b, l.RowPtr[2]+4*s.NumConstraints, 0) }},
+		{"coefficient 0 not one", func(b []byte) { b[l.Coeffs] = 2 }},
+		{"coefficient zero", func(b []byte) { copy(b[l.Coeffs+2*compiled.CoeffBytes:], zero[:]) }},
 		{"coefficient repeated", func(b []byte) {
-			copy(b[l.sec[sectionCoeffs].off+2*coeffBytes:], b[l.sec[sectionCoeffs].off:l.sec[sectionCoeffs].off+coeffBytes])
+			copy(b[l.Coeffs+2*compiled.CoeffBytes:], b[l.Coeffs:l.Coeffs+compiled.CoeffBytes])
 		}},
 		{"coefficient not canonical", func(b []byte) {
 			for i := range 32 {
-				b[l.sec[sectionCoeffs].off+2*coeffBytes+i] = 0xff
+				b[l.Coeffs+2*compiled.CoeffBytes+i] = 0xff
 			}
 		}},
-		{"density bit past the count", func(b []byte) { b[l.density(1).off+7] = 0x80 }},
+		{"density bit past the count", func(b []byte) { b[l.Density[1]+7] = 0x80 }},
 		{"entry without density bit", func(b []byte) {
-			for i := range l.density(2).size {
-				b[l.density(2).off+i] = 0
+			for i := range l.DensitySize[2] {
+				b[l.Density[2]+i] = 0
 			}
 		}},
 		{"padding", func(b []byte) { b[len(b)-1] = 1 }},
@@ -246,11 +247,11 @@ func TestDecodeInvariants(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := bytes.Clone(golden)
 			tc.f(b)
-			d := digestOf(b)
-			copy(b[digestOffset:], d[:])
-			_, err := Read(bytes.NewReader(b))
-			if !errors.Is(err, ErrMalformed) {
-				t.Fatalf("error %v, want ErrMalformed", err)
+			d := compiled.DigestOf(b)
+			copy(b[compiled.DigestOffset:], d[:])
+			_, err := compiled.Read(bytes.NewReader(b))
+			if !errors.Is(err, compiled.ErrMalformed) {
+				t.Fatalf("error %v, want compiled.ErrMalformed", err)
 			}
 			t.Log(err)
 		})
@@ -267,29 +268,29 @@ func TestReadHeaderErrors(t *testing.T) {
 		b    []byte
 		want error
 	}{
-		{"empty", nil, ErrMalformed},
-		{"short header", golden[:100], ErrMalformed},
-		{"truncated", golden[:len(golden)-1], ErrMalformed},
-		{"trailing byte", append(bytes.Clone(golden), 0), ErrMalformed},
-		{"magic", append([]byte("CUZKR1CT"), golden[8:]...), ErrMalformed},
-		{"version", func() []byte { b := bytes.Clone(golden); b[8] = 2; return b }(), ErrVersion},
+		{"empty", nil, compiled.ErrMalformed},
+		{"short header", golden[:100], compiled.ErrMalformed},
+		{"truncated", golden[:len(golden)-1], compiled.ErrMalformed},
+		{"trailing byte", append(bytes.Clone(golden), 0), compiled.ErrMalformed},
+		{"magic", append([]byte("CUZKR1CT"), golden[8:]...), compiled.ErrMalformed},
+		{"version", func() []byte { b := bytes.Clone(golden); b[8] = 2; return b }(), compiled.ErrVersion},
 		{"huge counts", func() []byte {
 			b := bytes.Clone(golden)
 			for i := 16; i < 72; i++ {
 				b[i] = 0xff
 			}
 			return b
-		}(), ErrMalformed},
+		}(), compiled.ErrMalformed},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Read(bytes.NewReader(tc.b))
+			_, err := compiled.Read(bytes.NewReader(tc.b))
 			if tc.name == "trailing byte" {
 				// Read stops at the announced size; the mapped path sees the whole file.
 				if err != nil {
 					t.Fatalf("Read: %v", err)
 				}
-				_, err = decode(tc.b, nil)
+				_, err = compiled.Decode(tc.b)
 			}
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("error %v, want %v", err, tc.want)
@@ -305,7 +306,7 @@ func TestWriteRefusesModified(t *testing.T) {
 	s.Coeffs = append([]fr.Element(nil), s.Coeffs...)
 	s.Coeffs[len(s.Coeffs)-1].SetUint64(12345)
 	var buf bytes.Buffer
-	if err := Write(&buf, s); !errors.Is(err, ErrDigestMismatch) {
-		t.Fatalf("error %v, want ErrDigestMismatch", err)
+	if err := compiled.Write(&buf, s); !errors.Is(err, compiled.ErrDigestMismatch) {
+		t.Fatalf("error %v, want compiled.ErrDigestMismatch", err)
 	}
 }

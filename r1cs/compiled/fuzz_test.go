@@ -1,7 +1,8 @@
-package compiled
+package compiled_test
 
 import (
 	"bytes"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 	"os"
 	"testing"
 
@@ -16,17 +17,17 @@ func FuzzOpen(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(golden)
-	f.Add(golden[:headerSize])
-	f.Add([]byte(magic))
+	f.Add(golden[:compiled.HeaderSize])
+	f.Add([]byte(compiled.Magic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// As given, then with the digest recomputed: a random change almost
 		// never passes the digest, and the structural checks behind it
 		// must hold on their own.
 		check(t, b)
-		if len(b) >= headerSize {
+		if len(b) >= compiled.HeaderSize {
 			b = bytes.Clone(b)
-			d := digestOf(b)
-			copy(b[digestOffset:], d[:])
+			d := compiled.DigestOf(b)
+			copy(b[compiled.DigestOffset:], d[:])
 			check(t, b)
 		}
 	})
@@ -35,12 +36,12 @@ func FuzzOpen(f *testing.F) {
 // check reads b; what it accepts must re-encode to the same bytes and
 // evaluate a zero witness.
 func check(t *testing.T, b []byte) {
-	s, err := Read(bytes.NewReader(b))
+	s, err := compiled.Read(bytes.NewReader(b))
 	if err != nil {
 		return
 	}
 	var buf bytes.Buffer
-	if err := Write(&buf, s); err != nil {
+	if err := compiled.Write(&buf, s); err != nil {
 		t.Fatalf("accepted, then Write: %v", err)
 	}
 	if !bytes.Equal(buf.Bytes(), b[:buf.Len()]) {

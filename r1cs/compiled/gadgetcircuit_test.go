@@ -1,4 +1,4 @@
-package compiled
+package compiled_test
 
 import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"

@@ -1,4 +1,4 @@
-package compiled
+package compiled_test
 
 import (
 	"math/rand/v2"
