@@ -21,6 +21,11 @@ var benchSizes = flag.String("compiled.sizes", "2KiB",
 	"comma-separated PoRep partition sizes the benchmarks run: 2KiB, 8MiB, 32GiB "+
 		"(32 GiB: Compile of the blank partition only; about 6 GB of matrices)")
 
+var (
+	benchOut  = flag.String("compiled.out", "", "BenchmarkCompile writes the last size's system to this file")
+	benchOpen = flag.String("compiled.open", "", "BenchmarkOpenFile opens this file (written with -compiled.out)")
+)
+
 var benchProofs = map[string]filecoin.SealProof{
 	"2KiB": filecoin.StackedDrg2KiBV1_1, "8MiB": filecoin.StackedDrg8MiBV1_1, "32GiB": filecoin.StackedDrg32GiBV1_1,
 }
@@ -74,6 +79,9 @@ func BenchmarkCompile(b *testing.B) {
 			b.ReportMetric(float64(compiled.SectionsOf(s).Size), "bytes")
 			b.ReportMetric(float64(len(s.Coeffs)), "coeffs")
 			b.Logf("%s: digest %x, %d rows, nnz A/B/C %d/%d/%d", size, s.Digest, s.NumConstraints, s.A.NNZ(), s.B.NNZ(), s.C.NNZ())
+			if *benchOut != "" {
+				writeFile(b, *benchOut, s)
+			}
 			s.Close()
 		})
 		if size == "32GiB" {
@@ -91,6 +99,45 @@ func BenchmarkCompile(b *testing.B) {
 			b.ReportMetric(rows*float64(b.N)/b.Elapsed().Seconds(), "constraints/s")
 		})
 	})
+}
+
+// writeFile writes s to path and logs the time it took.
+func writeFile(b *testing.B, path string, s *compiled.System) {
+	start, cpu := time.Now(), cpuTime()
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := compiled.Write(f, s); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	b.Logf("wrote %s: %d bytes in %v (%v CPU)", path, st.Size(), time.Since(start).Round(time.Millisecond), (cpuTime() - cpu).Round(time.Millisecond))
+}
+
+// BenchmarkOpenFile opens the file -compiled.open names (mapping, digest,
+// Validate) and evaluates nothing.
+func BenchmarkOpenFile(b *testing.B) {
+	if *benchOpen == "" {
+		b.Skip("no -compiled.open file")
+	}
+	st, err := os.Stat(*benchOpen)
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := cpuTime()
+	for b.Loop() {
+		s, err := compiled.Open(*benchOpen)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+	}
+	perCPU(b, start, float64(st.Size())/1e6, "MB")
+	b.ReportMetric(float64(st.Size())*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
 }
 
 // partitionWitness is the compiled system and a consistent witness of
@@ -134,6 +181,7 @@ func BenchmarkWriteOpen(b *testing.B) {
 		s := compile(b, c, hint)
 		path := filepath.Join(b.TempDir(), "s.r1cs")
 		b.Run(size+"/write", func(b *testing.B) {
+			start := cpuTime()
 			for b.Loop() {
 				f, err := os.Create(path)
 				if err != nil {
@@ -147,10 +195,13 @@ func BenchmarkWriteOpen(b *testing.B) {
 				}
 			}
 			st, _ := os.Stat(path)
+			perCPU(b, start, float64(st.Size())/1e6, "MB")
 			b.ReportMetric(float64(st.Size()), "bytes")
 			b.ReportMetric(float64(st.Size())*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
 		})
 		b.Run(size+"/open", func(b *testing.B) {
+			st, _ := os.Stat(path)
+			start := cpuTime()
 			for b.Loop() {
 				o, err := compiled.Open(path)
 				if err != nil {
@@ -158,7 +209,7 @@ func BenchmarkWriteOpen(b *testing.B) {
 				}
 				o.Close()
 			}
-			st, _ := os.Stat(path)
+			perCPU(b, start, float64(st.Size())/1e6, "MB")
 			b.ReportMetric(float64(st.Size())*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
 		})
 		b.Run(size+"/read", func(b *testing.B) {

@@ -54,7 +54,7 @@ func (m *matrixBuilder) init(rows int) error {
 	if err := m.rowPtr.reserve(rows + 1); err != nil {
 		return err
 	}
-	m.rowPtr.s = append(m.rowPtr.s, 0)
+	m.rowPtr.s[0], m.rowPtr.n = 0, 1
 	if err := m.col.reserve(rows); err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (r *recorder) add(m *matrixBuilder, lc r1cs.LinearCombination, input, aux *
 			break
 		}
 	}
-	col, coeff := m.col.s, m.coeff.s
+	col, coeff, n := m.col.s, m.coeff.s, m.col.n
 	for i := range lc {
 		t := &lc[i]
 		v := t.Var
@@ -159,8 +159,8 @@ func (r *recorder) add(m *matrixBuilder, lc r1cs.LinearCombination, input, aux *
 		if err != nil {
 			return err
 		}
-		col = append(col, uint32(v))
-		coeff = append(coeff, k)
+		col[n], coeff[n] = uint32(v), k
+		n++
 	}
 	if !sorted {
 		for _, t := range r.merge(lc) {
@@ -171,18 +171,19 @@ func (r *recorder) add(m *matrixBuilder, lc r1cs.LinearCombination, input, aux *
 			if err != nil {
 				return err
 			}
-			col = append(col, uint32(t.Var))
-			coeff = append(coeff, k)
+			col[n], coeff[n] = uint32(t.Var), k
+			n++
 		}
 	}
-	m.col.s, m.coeff.s = col, coeff
-	if uint64(len(col)) > 1<<32-1 {
+	m.col.n, m.coeff.n = n, n
+	if uint64(n) > 1<<32-1 {
 		return fmt.Errorf("more than 2³² − 1 entries")
 	}
 	if err := m.rowPtr.reserve(1); err != nil {
 		return err
 	}
-	m.rowPtr.s = append(m.rowPtr.s, uint32(len(col)))
+	m.rowPtr.s[m.rowPtr.n] = uint32(n)
+	m.rowPtr.n++
 	return nil
 }
 
