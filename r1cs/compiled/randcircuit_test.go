@@ -68,9 +68,9 @@ func (c *randCircuit) Synthesize(cs r1cs.ConstraintSystem) error {
 			var e fr.Element
 			e.Neg(&one)
 			return e
-		case k < 7:
+		case k < 7 || rng.IntN(16) != 0:
 			return consts[rng.IntN(len(consts))]
-		default:
+		default: // rare enough that a large circuit stays below MaxCoeffs
 			return randElement(rng)
 		}
 	}
