@@ -7,16 +7,28 @@ import (
 )
 
 // coeffTable deduplicates coefficients in order of first appearance, 1 and
-// −1 first. Most coefficients are ±1 (compared directly); the last other
-// coefficient is remembered, since gadgets repeat one (a power of two, a
-// Poseidon constant) over a row or a run of rows.
+// −1 first. Most coefficients are ±1 (compared directly); the others (powers
+// of two in packings, Poseidon constants) are few and recur, so a
+// direct-mapped cache in front of the map answers most lookups without
+// hashing the 32-byte key.
 type coeffTable struct {
 	vals     []fr.Element
 	index    map[fr.Element]uint16
 	minusOne fr.Element
-	last     fr.Element
-	lastIdx  uint16
+	cache    [coeffCacheSize]cachedCoeff
 }
+
+const coeffCacheSize = 1 << 12
+
+type cachedCoeff struct {
+	v  fr.Element
+	k  uint16
+	ok bool
+}
+
+// slot picks a cache entry from the low limb (Montgomery limbs of distinct
+// constants look random).
+func slot(c *fr.Element) int { return int((c[0] ^ c[0]>>29 ^ c[1]) % coeffCacheSize) }
 
 func newCoeffTable() *coeffTable {
 	var one, minusOne fr.Element
@@ -26,7 +38,6 @@ func newCoeffTable() *coeffTable {
 		vals:     []fr.Element{one, minusOne},
 		index:    map[fr.Element]uint16{one: CoeffOne, minusOne: CoeffMinusOne},
 		minusOne: minusOne,
-		last:     one,
 	}
 	return t
 }
@@ -38,8 +49,10 @@ func (t *coeffTable) lookup(c *fr.Element) (uint16, error) {
 		return CoeffOne, nil
 	case c.Equal(&t.minusOne):
 		return CoeffMinusOne, nil
-	case c.Equal(&t.last):
-		return t.lastIdx, nil
+	}
+	e := &t.cache[slot(c)]
+	if e.ok && e.v == *c {
+		return e.k, nil
 	}
 	k, ok := t.index[*c]
 	if !ok {
@@ -50,6 +63,6 @@ func (t *coeffTable) lookup(c *fr.Element) (uint16, error) {
 		t.vals = append(t.vals, *c)
 		t.index[*c] = k
 	}
-	t.last, t.lastIdx = *c, k
+	*e = cachedCoeff{v: *c, k: k, ok: true}
 	return k, nil
 }

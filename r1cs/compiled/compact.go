@@ -7,8 +7,9 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
-// Compact is a witness vector with its 0/1 values as bits: about 75 % of a
-// PoRep witness is 0 or 1, so 32 bytes per value become 2 bits for most.
+// Compact is a witness vector with its 0/1 values as bits: most of a PoRep
+// witness is 0 or 1 (98 % of a 2 KiB partition's, 97 % at 8 MiB), so 32
+// bytes per value become 2 bits for most.
 // Bit j of a bitmap is bit j%32 of word j/32; bits past N are zero.
 type Compact struct {
 	N      int

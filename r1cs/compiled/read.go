@@ -19,15 +19,15 @@ import (
 func Read(r io.Reader) (*System, error) {
 	var hdr [headerSize]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, fmt.Errorf("compiled: read header: %w", asMalformed(err))
+		return nil, fmt.Errorf("compiled: read: header: %w", asMalformed(err))
 	}
 	n, err := parseHeader(hdr[:])
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("compiled: read: %w", err)
 	}
 	l, err := layoutOf(n)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("compiled: read: %w", err)
 	}
 	var buf bytes.Buffer
 	buf.Write(hdr[:])
@@ -35,9 +35,13 @@ func Read(r io.Reader) (*System, error) {
 		return nil, fmt.Errorf("compiled: read: %w", err)
 	}
 	if buf.Len() != l.size {
-		return nil, malformed("%d bytes, the header announces %d", buf.Len(), l.size)
+		return nil, fmt.Errorf("compiled: read: %w", malformed("%d bytes, the header announces %d", buf.Len(), l.size))
 	}
-	return decode(buf.Bytes(), nil)
+	s, err := decode(buf.Bytes(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("compiled: read: %w", err)
+	}
+	return s, nil
 }
 
 func asMalformed(err error) error {
@@ -57,7 +61,7 @@ func parseHeader(b []byte) (counts, error) {
 	}
 	le := binary.LittleEndian
 	if v := le.Uint32(b[8:]); v != version {
-		return counts{}, fmt.Errorf("compiled: %w: version %d, this build reads %d", ErrVersion, v, version)
+		return counts{}, fmt.Errorf("%w: version %d, this build reads %d", ErrVersion, v, version)
 	}
 	if !allZero(b[12:16]) || !allZero(b[72:digestOffset]) {
 		return counts{}, malformed("reserved header bytes not zero")
@@ -98,9 +102,23 @@ func decode(b []byte, release func()) (*System, error) {
 	}
 	var want [32]byte
 	copy(want[:], b[digestOffset:])
-	if got := digestOf(b); got != want {
-		return nil, fmt.Errorf("compiled: %w: header %x, content %x", ErrDigestMismatch, want, got)
+	// The digest (sequential) is computed beside the structural checks
+	// (parallel); a mismatch is the error reported when both fail.
+	got := make(chan [32]byte, 1)
+	go func() { got <- digestOf(b) }()
+	s, serr := decodeChecked(b, n, l, want, release)
+	if d := <-got; d != want {
+		return nil, fmt.Errorf("%w: header %x, content %x", ErrDigestMismatch, want, d)
 	}
+	if serr != nil {
+		return nil, serr
+	}
+	return s, nil
+}
+
+// decodeChecked builds the system over b's sections and checks everything
+// but the digest.
+func decodeChecked(b []byte, n counts, l layout, d [32]byte, release func()) (*System, error) {
 	// Padding is part of the canonical form: zero between sections.
 	end := headerSize
 	for _, sec := range l.sec {
@@ -113,12 +131,13 @@ func decode(b []byte, release func()) (*System, error) {
 		return nil, malformed("non-zero padding at byte %d", end)
 	}
 
-	s := &System{NumInputs: int(n.inputs), NumAux: int(n.aux), NumConstraints: int(n.rows), Digest: want, release: release}
+	s := &System{NumInputs: int(n.inputs), NumAux: int(n.aux), NumConstraints: int(n.rows), Digest: d, release: release}
 	s.Coeffs = make([]fr.Element, n.coeffs)
 	cs := l.sec[sectionCoeffs]
 	for i := range s.Coeffs {
 		var e [coeffBytes]byte
 		copy(e[:], b[cs.off+i*coeffBytes:])
+		var err error
 		if s.Coeffs[i], err = fr.LittleEndian.Element(&e); err != nil {
 			return nil, malformed("coefficient %d not canonical (≥ r)", i)
 		}

@@ -54,7 +54,7 @@ func (m *matrixBuilder) init(rows int) error {
 	if err := m.rowPtr.reserve(rows + 1); err != nil {
 		return err
 	}
-	m.rowPtr.s = append(m.rowPtr.s, 0)
+	m.rowPtr.s[0], m.rowPtr.n = 0, 1
 	if err := m.col.reserve(rows); err != nil {
 		return err
 	}
@@ -115,64 +115,75 @@ func (r *recorder) NumAux() int         { return r.aux }
 func (r *recorder) NumConstraints() int { return r.rows }
 
 // add appends lc as the next row of m and marks its variables in the
-// densities (nil: not tracked).
+// densities (nil: not tracked). Combinations built with AddTerm are sorted
+// with each variable once and are appended in one pass; any other is
+// merged first.
 func (r *recorder) add(m *matrixBuilder, lc r1cs.LinearCombination, input, aux *r1cs.Bitmap) error {
-	// One pass: check the variables exist, mark densities, and see whether
-	// lc is sorted with each variable once (combinations built with
-	// AddTerm are).
-	sorted := true
-	for i := range lc {
-		t := &lc[i]
-		v := t.Var
-		if i > 0 && v <= lc[i-1].Var {
-			sorted = false
-		}
-		if v.IsInput() {
-			if v.Index() >= r.inputs {
-				return fmt.Errorf("%v is not allocated (%d inputs)", v, r.inputs)
-			}
-			if input != nil && !t.Coeff.IsZero() {
-				input.Set(v.Index())
-			}
-		} else {
-			if v.Index() >= r.aux {
-				return fmt.Errorf("%v is not allocated (%d aux)", v, r.aux)
-			}
-			if aux != nil && !t.Coeff.IsZero() {
-				aux.Set(v.Index())
-			}
-		}
-	}
-	if !sorted {
-		lc = r.merge(lc)
-	}
 	if err := m.col.reserve(len(lc)); err != nil {
 		return err
 	}
 	if err := m.coeff.reserve(len(lc)); err != nil {
 		return err
 	}
-	col, coeff := m.col.s, m.coeff.s
+	sorted := true
+	for i := 1; i < len(lc); i++ {
+		if lc[i].Var <= lc[i-1].Var {
+			sorted = false
+			break
+		}
+	}
+	col, coeff, n := m.col.s, m.coeff.s, m.col.n
 	for i := range lc {
 		t := &lc[i]
-		if t.Coeff.IsZero() {
+		v := t.Var
+		zero := t.Coeff.IsZero()
+		if v.IsInput() {
+			if v.Index() >= r.inputs {
+				return fmt.Errorf("%v is not allocated (%d inputs)", v, r.inputs)
+			}
+			if input != nil && !zero {
+				input.Set(v.Index())
+			}
+		} else {
+			if v.Index() >= r.aux {
+				return fmt.Errorf("%v is not allocated (%d aux)", v, r.aux)
+			}
+			if aux != nil && !zero {
+				aux.Set(v.Index())
+			}
+		}
+		if zero || !sorted {
 			continue
 		}
 		k, err := r.coeffs.lookup(&t.Coeff)
 		if err != nil {
 			return err
 		}
-		col = append(col, uint32(t.Var))
-		coeff = append(coeff, k)
+		col[n], coeff[n] = uint32(v), k
+		n++
 	}
-	m.col.s, m.coeff.s = col, coeff
-	if uint64(len(col)) > 1<<32-1 {
+	if !sorted {
+		for _, t := range r.merge(lc) {
+			if t.Coeff.IsZero() {
+				continue
+			}
+			k, err := r.coeffs.lookup(&t.Coeff)
+			if err != nil {
+				return err
+			}
+			col[n], coeff[n] = uint32(t.Var), k
+			n++
+		}
+	}
+	m.col.n, m.coeff.n = n, n
+	if uint64(n) > 1<<32-1 {
 		return fmt.Errorf("more than 2³² − 1 entries")
 	}
 	if err := m.rowPtr.reserve(1); err != nil {
 		return err
 	}
-	m.rowPtr.s = append(m.rowPtr.s, uint32(len(col)))
+	m.rowPtr.s[m.rowPtr.n] = uint32(n)
+	m.rowPtr.n++
 	return nil
 }
 

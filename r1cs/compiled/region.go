@@ -46,10 +46,15 @@ func (r *region) free() {
 	}
 }
 
-// vec is a growing vector of T in a region.
+// vec is a growing vector of T in a region. s spans the whole room and
+// changes only when the region grows; n counts the elements in use, so that
+// appending stores no pointer (a store of a slice into the heap-allocated
+// builder would pass the GC's write barrier on every row while the
+// collector runs, as it often does during synthesis).
 type vec[T uint16 | uint32] struct {
 	r region
-	s []T // len: elements in use; cap: the region's room
+	s []T
+	n int
 }
 
 func (v *vec[T]) size() int { return int(unsafe.Sizeof(T(0))) }
@@ -57,29 +62,27 @@ func (v *vec[T]) size() int { return int(unsafe.Sizeof(T(0))) }
 // reserve makes room for extra more elements: at least a quarter more than
 // now, so that n appends cost O(log n) remaps.
 func (v *vec[T]) reserve(extra int) error {
-	n := len(v.s)
-	if cap(v.s)-n >= extra {
+	if len(v.s)-v.n >= extra {
 		return nil
 	}
-	want := max(n+extra, cap(v.s)+cap(v.s)/4, (1<<20)/v.size())
+	want := max(v.n+extra, len(v.s)+len(v.s)/4, (1<<20)/v.size())
 	if err := v.r.resize(want * v.size()); err != nil {
 		return err
 	}
-	v.s = unsafe.Slice((*T)(unsafe.Pointer(&v.r.b[0])), len(v.r.b)/v.size())[:n]
+	v.s = unsafe.Slice((*T)(unsafe.Pointer(&v.r.b[0])), len(v.r.b)/v.size())
 	return nil
 }
 
-// trim gives back the room beyond len and returns the elements.
+// trim gives back the room beyond the elements in use and returns them.
 func (v *vec[T]) trim() ([]T, error) {
-	n := len(v.s)
-	if n == 0 {
+	if v.n == 0 {
 		v.r.free()
 		v.s = nil
 		return []T{}, nil
 	}
-	if err := v.r.resize(n * v.size()); err != nil {
+	if err := v.r.resize(v.n * v.size()); err != nil {
 		return nil, err
 	}
-	v.s = unsafe.Slice((*T)(unsafe.Pointer(&v.r.b[0])), n)
+	v.s = unsafe.Slice((*T)(unsafe.Pointer(&v.r.b[0])), v.n)
 	return v.s, nil
 }
