@@ -87,11 +87,22 @@ func BenchmarkSynthesize(b *testing.B) {
 			reportRates(b, rows, cpu0)
 		})
 		// Witness with its challenges on GOMAXPROCS goroutines (-test.cpu
-		// sets it).
+		// sets it), into fresh vectors.
 		b.Run(size+"/witness-parallel", func(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				if _, err := part.Witness(runtime.GOMAXPROCS(0)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRates(b, rows, cpu0)
+		})
+		// WitnessInto one reused witness: no zeroing, no page faults.
+		b.Run(size+"/witness-reuse", func(b *testing.B) {
+			w := &r1cs.WitnessAssignment{}
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if err := part.WitnessInto(w, runtime.GOMAXPROCS(0)); err != nil {
 					b.Fatal(err)
 				}
 			}
