@@ -25,24 +25,55 @@ import (
 // the sequential one bit for bit. On an error the lowest challenge's is
 // returned, as the sequential synthesis would.
 func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
-	if err := p.Validate(); err != nil {
+	w := &r1cs.WitnessAssignment{}
+	if err := p.WitnessInto(w, workers); err != nil {
 		return nil, err
+	}
+	return w, nil
+}
+
+// WitnessInto is Witness into w, reusing the capacity of w.Input and w.Aux
+// when it suffices (their old values are overwritten, not cleared). A 32 GiB
+// partition's aux vector is 4.2 GB: a fresh one costs its zeroing and page
+// faults, about twice the synthesis itself on one core, so a caller that
+// proves partition after partition keeps its vectors. On an error w holds
+// no values (its vectors keep their capacity).
+func (p *Partition) WitnessInto(w *r1cs.WitnessAssignment, workers int) error {
+	*w = r1cs.WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
+	if err := p.Validate(); err != nil {
+		return err
 	}
 	sh, err := p.Config.Shape()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	w := &r1cs.WitnessAssignment{Input: make([]fr.Element, 0, sh.Inputs), Aux: make([]fr.Element, 0, sh.Aux)}
+	w.Input, w.Aux = reuse(w.Input, sh.Inputs), reuse(w.Aux, sh.Aux)
+	if err := p.witnessInto(w, sh, workers); err != nil {
+		*w = r1cs.WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
+		return err
+	}
+	return nil
+}
+
+// reuse is v emptied when it has room for n values, else a new vector.
+func reuse(v []fr.Element, n int) []fr.Element {
+	if cap(v) >= n {
+		return v[:0]
+	}
+	return make([]fr.Element, 0, n)
+}
+
+func (p *Partition) witnessInto(w *r1cs.WitnessAssignment, sh r1cs.Shape, workers int) error {
 	w.AllocInput(fr.One())
 	rt, replicaIDBits, err := p.synthesizeOwn(w)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	n := len(p.Challenges)
 	ownIn, ownAux := len(w.Input), len(w.Aux)
 	perIn, perAux := (sh.Inputs-ownIn)/n, (sh.Aux-ownAux)/n
 	if ownIn+n*perIn != sh.Inputs || ownAux+n*perAux != sh.Aux {
-		return nil, fmt.Errorf("porep: shape of %d inputs and %d aux does not split into %d challenges after %d and %d", sh.Inputs, sh.Aux, n, ownIn, ownAux)
+		return fmt.Errorf("porep: shape of %d inputs and %d aux does not split into %d challenges after %d and %d", sh.Inputs, sh.Aux, n, ownIn, ownAux)
 	}
 	input, aux := w.Input[:sh.Inputs], w.Aux[:sh.Aux]
 
@@ -86,7 +117,7 @@ func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	w.Input, w.Aux = input, aux
@@ -94,5 +125,5 @@ func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
 		w.Constraints += r
 	}
 	r1cs.Finalize(w)
-	return w, nil
+	return nil
 }

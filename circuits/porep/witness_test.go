@@ -65,6 +65,22 @@ func TestWitness(t *testing.T) {
 				}
 				checkWitness(t, fmt.Sprintf("Witness(%d)", workers), pa, w)
 			}
+			// A reused witness with stale values and room to spare.
+			junk := &r1cs.WitnessAssignment{
+				Input: make([]fr.Element, 3, len(pa.Input)+5), Aux: make([]fr.Element, 7, len(pa.Aux)+9),
+				Constraints: 11, AuxBase: 13,
+			}
+			full := junk.Aux[:cap(junk.Aux)]
+			for i := range full {
+				full[i].SetUint64(uint64(i) + 2)
+			}
+			if err := part.WitnessInto(junk, 2); err != nil {
+				t.Fatal(err)
+			}
+			checkWitness(t, "WitnessInto(reused, 2)", pa, junk)
+			if &junk.Aux[0] != &full[0] {
+				t.Fatal("WitnessInto did not reuse the aux vector")
+			}
 		})
 	}
 }
@@ -109,6 +125,10 @@ func TestWitnessErrors(t *testing.T) {
 			for _, workers := range []int{1, 4} {
 				if _, err := p.Witness(workers); !errors.Is(err, tc.want) {
 					t.Fatalf("%d workers: err = %v, want %v", workers, err, tc.want)
+				}
+				w := &r1cs.WitnessAssignment{Aux: make([]fr.Element, 5)}
+				if err := p.WitnessInto(w, workers); !errors.Is(err, tc.want) || len(w.Aux) != 0 || len(w.Input) != 0 || w.Constraints != 0 {
+					t.Fatalf("%d workers, WitnessInto: err = %v (want %v), %d aux and %d rows left", workers, err, tc.want, len(w.Aux), w.Constraints)
 				}
 			}
 		})

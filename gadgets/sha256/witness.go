@@ -252,13 +252,22 @@ type deferred struct {
 	concrete *word
 }
 
-// compute is maybe.compute; a computed word is stored in dst.
-func (c *compressor) compute(m *deferred, dst *word, others ...*word) *word {
+// compute is maybe.compute with at most one more operand; a computed word
+// is stored in dst. It consumes m.
+func (c *compressor) compute(m *deferred, dst *word, other *word) *word {
 	if m.concrete != nil {
 		return m.concrete
 	}
-	ops := append(m.ops[:m.n:m.n], others...)
-	*dst = c.addMany(ops...)
+	var ops [8]*word
+	n := m.n
+	for i := range n {
+		ops[i] = m.ops[i]
+	}
+	if other != nil {
+		ops[n] = other
+		n++
+	}
+	*dst = c.addMany(ops[:n]...)
 	return dst
 }
 
@@ -291,28 +300,24 @@ func compressionWitness(cs r1cs.AuxBatcher, input []boolean.Boolean, current []u
 	e := deferred{concrete: &cur[4]}
 	f, g, h := &cur[5], &cur[6], &cur[7]
 	for i := range 64 {
-		newE := c.compute(&e, &es[i])
+		newE := c.compute(&e, &es[i], nil)
 		x, y, z := newE.rotr(6), newE.rotr(11), newE.rotr(25)
 		s1 := c.xor(&x, &y)
 		s1s[i] = c.xor(&s1, &z)
 		chs[i] = c.ch(newE, f, g)
 		ks[i] = constWord(RoundConstants[i])
 
-		newA := c.compute(&a, &as[i])
+		newA := c.compute(&a, &as[i], nil)
 		x, y, z = newA.rotr(2), newA.rotr(13), newA.rotr(22)
 		s0 := c.xor(&x, &y)
 		s0s[i] = c.xor(&s0, &z)
 		majs[i] = c.maj(newA, b, cc)
 
-		temp1 := [5]*word{h, &s1s[i], &chs[i], &ks[i], &w[i]}
+		// temp1 = h + s1 + ch + K[i] + w[i]; e = temp1 + d, a = temp1 + s0 + maj.
+		e = deferred{ops: [7]*word{h, &s1s[i], &chs[i], &ks[i], &w[i], d}, n: 6}
+		a = deferred{ops: [7]*word{h, &s1s[i], &chs[i], &ks[i], &w[i], &s0s[i], &majs[i]}, n: 7}
 		h, g, f = g, f, newE
-		e = deferred{n: 6}
-		copy(e.ops[:], temp1[:])
-		e.ops[5] = d
 		d, cc, b = cc, b, newA
-		a = deferred{n: 7}
-		copy(a.ops[:], temp1[:])
-		a.ops[5], a.ops[6] = &s0s[i], &majs[i]
 	}
 	// The generic gadget adds the state back in output order.
 	var sums [8]word
