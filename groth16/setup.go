@@ -226,7 +226,7 @@ func evaluate(c r1cs.Circuit, shape r1cs.Shape, t *Toxic) (*keygen, *fr.Element,
 		return nil, nil, fmt.Errorf("setup: synthesis: %w", err)
 	}
 	if kg.rows != n || len(kg.u[0]) != shape.Inputs || len(kg.u[1]) != shape.Aux {
-		return nil, nil, fmt.Errorf("setup: circuit is not deterministic: %d rows, %d inputs, %d aux on the second pass, %d, %d, %d on the first",
+		return nil, nil, fmt.Errorf("setup: the circuit synthesized %d rows, %d inputs, %d aux, its shape (given, or counted by a first pass) says %d, %d, %d",
 			kg.rows, len(kg.u[0]), len(kg.u[1]), n, shape.Inputs, shape.Aux)
 	}
 	kg.lagrange = nil

@@ -37,11 +37,12 @@ func (o *SetupOptions) chunk() int {
 }
 
 // SetupProgress reports how far a setup phase is: Done of Total rows
-// (evaluate), variables (scalars) or points (the queries); Done = Total at
-// its end.
+// (evaluate), variables (scalars) or points (the queries). A phase reports
+// Done = 0 when it begins and End (with Done = Total) when it ends.
 type SetupProgress struct {
 	Phase       string
 	Done, Total int
+	End         bool
 }
 
 // SetupReport times a setup's phases, in the order they began:
@@ -101,13 +102,15 @@ func (r *setupRecorder) begin(name string, n int) *phaseRecorder {
 }
 
 // done reports k of the phase's N done.
-func (ph *phaseRecorder) done(k int) {
+func (ph *phaseRecorder) done(k int) { ph.report(k, false) }
+
+func (ph *phaseRecorder) report(k int, end bool) {
 	if ph == nil || ph.r.progress == nil {
 		return
 	}
 	ph.r.mu.Lock()
 	defer ph.r.mu.Unlock()
-	ph.r.progress(SetupProgress{Phase: ph.p.Name, Done: k, Total: ph.p.N})
+	ph.r.progress(SetupProgress{Phase: ph.p.Name, Done: k, Total: ph.p.N, End: end})
 }
 
 // add counts time spent multiplying or writing.
@@ -128,7 +131,7 @@ func (ph *phaseRecorder) end() {
 	ph.r.mu.Lock()
 	ph.p.Wall = time.Since(ph.start)
 	ph.r.mu.Unlock()
-	ph.done(ph.p.N)
+	ph.report(ph.p.N, true)
 }
 
 // report copies the phases recorded so far.

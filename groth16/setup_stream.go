@@ -158,7 +158,9 @@ func writeQuery[P any](ctx context.Context, w io.WriterAt, off int64, src scalar
 				}
 				written += len(j.pts)
 				ph.add(0, time.Since(t0))
-				ph.done(written)
+				if written < n {
+					ph.done(written) // the last is end's
+				}
 			}
 			free <- j.pts[:cap(j.pts)]
 		}

@@ -67,7 +67,7 @@ func TestWriteSetupEqualsSetup(t *testing.T) {
 				vk, rep, err := WriteSetup(context.Background(), &f, &tc.c, seed, SetupOptions{
 					Chunk: tc.chunk, Shape: hint,
 					Progress: func(p SetupProgress) {
-						if p.Done == 0 && (len(phases) == 0 || phases[len(phases)-1] != p.Phase) {
+						if p.Done == 0 && !p.End {
 							phases = append(phases, p.Phase)
 						}
 					},
