@@ -15,20 +15,21 @@
 #pragma once
 
 #include "../ec/g1.cuh"
-#include "../util/device.cuh"
 
 #define FB_BITS 8
 #define FB_WINDOWS (256 / FB_BITS)
 #define FB_DIGITS ((1 << FB_BITS) - 1)
 #define FB_TABLE (FB_WINDOWS * FB_DIGITS)
 
-// One thread per entry: 2^(8w)·B by doublings, times d by double-and-add,
-// to affine with its own inversion (8160 of them: the table is built once
-// per call, a few milliseconds).
-__global__ void fb_table(g1_affine* tab, g1_affine base) {
-  uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= FB_TABLE) return;
-  uint32_t w = j / FB_DIGITS, d = j % FB_DIGITS + 1;
+// The per-thread bodies are host-and-device functions, so that the host
+// check (cuda/test/fixed_base_host.cc, make cuda-host-check) runs the same
+// code with the portable field arithmetic; the kernels below wrap them.
+
+// Entry j: 2^(8w)·B by doublings, times d by double-and-add, to affine with
+// its own inversion (8160 of them: the table is built once per call, a few
+// milliseconds).
+HD g1_affine fb_table_entry(uint32_t j, const g1_affine& base) {
+  const uint32_t w = j / FB_DIGITS, d = j % FB_DIGITS + 1;
   g1_xyzz bw = g1_xyzz::from_affine(base);
   for (uint32_t i = 0; i < FB_BITS * w; i++) bw = bw.dbl();
   g1_xyzz acc = g1_xyzz::inf();
@@ -36,32 +37,26 @@ __global__ void fb_table(g1_affine* tab, g1_affine base) {
     acc = acc.dbl();
     if ((d >> b) & 1) acc.add(bw);
   }
-  tab[j] = acc.to_affine();
+  return acc.to_affine();
 }
 
-// One thread per scalar (Montgomery form in, XYZZ out): the comb sum.
-__global__ void __launch_bounds__(128) fb_mul(g1_xyzz* out, const fr_t* __restrict__ scalars, uint64_t n,
-                                              const g1_affine* __restrict__ tab) {
-  uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const fr_t k = ldfr(scalars + i).from_mont();  // canonical limbs, < r
+// The comb sum of one scalar given in canonical limbs (< r).
+HD g1_xyzz fb_comb(const fr_t& k, const g1_affine* tab) {
   g1_xyzz acc = g1_xyzz::inf();
 #pragma unroll 1
   for (int w = 0; w < FB_WINDOWS; w++) {
     const uint32_t d = (k.v[w / 4] >> (8 * (w % 4))) & 0xff;
     if (d) acc.add_affine(tab[w * FB_DIGITS + d - 1]);
   }
-  out[i] = acc;
+  return acc;
 }
 
-// XYZZ to affine with one inversion per thread (Montgomery's trick over the
-// points i = t, t + T, t + 2T, … < n of thread t of T, T = grid size):
-// forward, the prefix products of ZZ·ZZZ go into out[i].x; backward, each
-// point takes its inverse from them. The identity becomes (0, 0) and stays
-// out of the product.
-__global__ void __launch_bounds__(128) fb_affine(g1_affine* out, const g1_xyzz* __restrict__ p, uint64_t n) {
-  const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-  const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+// XYZZ to affine with one inversion for thread t of T (Montgomery's trick
+// over its points i = t, t + T, t + 2T, … < n; adjacent threads take
+// adjacent points): forward, the prefix products of ZZ·ZZZ go into out[i].x;
+// backward, each point takes its inverse from them. The identity becomes
+// (0, 0) and stays out of the product.
+HD void fb_affine_batch(g1_affine* out, const g1_xyzz* p, uint64_t n, uint64_t t, uint64_t T) {
   if (t >= n) return;
   fp_t run = fp_t::one();
   uint64_t last = t;
@@ -88,3 +83,23 @@ __global__ void __launch_bounds__(128) fb_affine(g1_affine* out, const g1_xyzz* 
     if (i < T) break;
   }
 }
+
+#if defined(__CUDACC__)
+#include "../util/device.cuh"
+
+__global__ void fb_table(g1_affine* tab, g1_affine base) {
+  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < FB_TABLE) tab[j] = fb_table_entry(j, base);
+}
+
+// One thread per scalar (Montgomery form in, XYZZ out).
+__global__ void __launch_bounds__(128) fb_mul(g1_xyzz* out, const fr_t* __restrict__ scalars, uint64_t n,
+                                              const g1_affine* __restrict__ tab) {
+  const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = fb_comb(ldfr(scalars + i).from_mont(), tab);
+}
+
+__global__ void __launch_bounds__(128) fb_affine(g1_affine* out, const g1_xyzz* __restrict__ p, uint64_t n) {
+  fb_affine_batch(out, p, n, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, (uint64_t)gridDim.x * blockDim.x);
+}
+#endif

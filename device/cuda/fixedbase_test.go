@@ -42,8 +42,8 @@ func TestFixedBaseG1(t *testing.T) {
 			s[len(edges)+k].SetBigInt(x.Lsh(big.NewInt(1), uint(k)))
 		}
 		for bi, base := range []bls12381.G1Affine{g1, g7, {}} {
-			if bi == 2 && n > 4099 {
-				continue
+			if (bi == 2 && n > 4099) || (bi == 0 && n > 1<<16+1) {
+				continue // the CPU reference costs seconds per million points
 			}
 			t.Run(fmt.Sprintf("n=%d/base=%d", n, bi), func(t *testing.T) {
 				got := make([]bls12381.G1Affine, n)
