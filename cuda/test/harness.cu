@@ -2,6 +2,8 @@
 // against host-side reference computations and times them with CUDA events.
 //
 //   cuzk_harness check          correctness checks (small and medium sizes)
+//   cuzk_harness check-fixed    the fixed-base check alone
+//   cuzk_harness bench fixed LG  cuzk_fixed_base_g1 over 2^LG scalars
 //   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
 //   cuzk_harness bench msm 27 HI LO   MSMs of 2^LO..2^HI points
 //   cuzk_harness bench witness LGN NROWS [NAUX] [local|random]   cuzk_run_witness
@@ -1167,6 +1169,8 @@ static cuzk_config config_from_env() {
   return c;
 }
 
+#include "fixed_base_check.cuh"
+
 int main(int argc, char** argv) {
   const char* cmd = argc > 1 ? argv[1] : "check";
   int nd = cuzk_device_count();
@@ -1194,6 +1198,10 @@ int main(int argc, char** argv) {
     check_msm_g2(ctx);
     check_run(ctx);
     check_witness(ctx);
+    check_fixed_base(ctx);
+    printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
+  } else if (!strcmp(cmd, "check-fixed")) {
+    check_fixed_base(ctx);
     printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
   } else if (!strcmp(cmd, "bench")) {
     const char* what = argc > 2 ? argv[2] : "all";
@@ -1205,6 +1213,7 @@ int main(int argc, char** argv) {
     }
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(ctx, 20, hi_ntt);
     if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, argc > 5 ? atoi(argv[5]) : 20, hi_msm);
+    if (!strcmp(what, "fixed")) bench_fixed_base(ctx, argc > 3 ? atoi(argv[3]) : 24);
     if (!strcmp(what, "traffic")) bench_traffic(argc > 3 ? atoi(argv[3]) : 27);
     if (!strcmp(what, "msm-g2")) bench_msm_g2(ctx, argc > 4 ? atoi(argv[4]) : 23, argc > 3 ? atoi(argv[3]) : 25);
     if (!strcmp(what, "bshape")) bench_bshape(ctx, argc > 3 ? strtoull(argv[3], 0, 10) : 33100000ull);
