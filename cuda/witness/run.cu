@@ -22,7 +22,9 @@
 #include "witness.hpp"
 
 // The layout the Go mirrors (device/cuda, TestWitnessLayout) assume.
-static_assert(sizeof(cuzk_result) == 808 && offsetof(cuzk_result, ms_spmv) == 800, "cuzk_result layout");
+static_assert(sizeof(cuzk_result) == 1200 && offsetof(cuzk_result, ms_spmv) == 800 && offsetof(cuzk_result, bg2) == 808 &&
+                  offsetof(cuzk_result, has_bg2) == 1192 && offsetof(cuzk_result, ms_msm_b2) == 1196,
+              "cuzk_result layout");
 static_assert(sizeof(cuzk_witness) == 72 && offsetof(cuzk_witness, nothers) == 48 &&
                   offsetof(cuzk_witness, lgn) == 64, "cuzk_witness layout");
 static_assert(sizeof(cuzk_csr) == 32, "cuzk_csr layout");
@@ -175,13 +177,8 @@ extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrice
   // idle here (the H sequence does not use it).
   TRY(run_reserve_for(ctx, srs, w->lgn, t));
   TRY(run_parts(ctx, srs, t));
-  // --- B_G2 hook (helper g2) ---------------------------------------------
-  // Here the B_G2 MSM runs on the B split as B_G1 did: ctx->run_in[2]'s ones
-  // bitmap over m->nq[2] bases and its t.ntail[2] tail scalars and indices
-  // (run_bg2(ctx, srs, ...) on the tails stream, before part_done[2] is
-  // waited for), setting res->has_bg2. Until then has_bg2 stays 0 and the
-  // host reads the B split back (cuzk_witness_split_read).
-  // -----------------------------------------------------------------------
+  // (run_parts runs B_G2 over the B split too where the srs holds it, and
+  // run_h_msm reports it: has_bg2.)
   TRY(run_h_msm(ctx, srs, w->lgn, res));
   res->ms_spmv = elapsed_ms(ws.spmv_start, ws.spmv_done);
   res->ms_split = elapsed_ms(ws.split_start, ws.split_done);

@@ -404,8 +404,11 @@ func TestWitnessLayout(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"cuzk_result", unsafe.Sizeof(r), 808},
+		{"cuzk_result", unsafe.Sizeof(r), 1200},
 		{"cuzk_result.ms_spmv", unsafe.Offsetof(r.SpMV), 800},
+		{"cuzk_result.bg2", unsafe.Offsetof(r.BG2), 808},
+		{"cuzk_result.has_bg2", unsafe.Offsetof(r.HasBG2), 1192},
+		{"cuzk_result.ms_msm_b2", unsafe.Offsetof(r.MSMB2), 1196},
 		{"cuzk_witness", unsafe.Sizeof(w), 72},
 		{"cuzk_witness.nothers", unsafe.Offsetof(w.NOthers), 48},
 		{"cuzk_witness.lgn", unsafe.Offsetof(w.Lgn), 64},
