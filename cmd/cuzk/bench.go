@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
@@ -35,6 +36,8 @@ import (
 type benchOptions struct {
 	addr        string // "" runs an in-process engine
 	timelineURL string // remote: the daemon's /timeline, for utilization
+	request     string // remote: a request file proved instead of synthetic jobs
+	preloadID   string // remote, with request: the circuit id to preload
 	count       int
 	concurrency int
 	duration    time.Duration // stress
@@ -92,6 +95,8 @@ func (o *benchOptions) register(bench *cobra.Command) {
 	pf := bench.PersistentFlags()
 	pf.StringVar(&o.addr, "addr", "", "daemon address (unix:///path or host:port); empty runs an in-process engine")
 	pf.StringVar(&o.timelineURL, "timeline-url", "", "with --addr: the daemon's timeline endpoint (http://host:port/timeline), for utilization")
+	pf.StringVar(&o.request, "request", "", "with --addr: prove this request file (cuzk gen-vanilla … --out) --count times, each under its own request id, instead of synthetic jobs")
+	pf.StringVar(&o.preloadID, "preload", "", "with --addr --request: the circuit id to preload first (e.g. porep-32g)")
 	pf.IntVar(&o.constraints, "constraints", 1<<14, "rows per partition (synthetic circuit)")
 	pf.IntVar(&o.partitions, "partitions", 10, "partitions per job")
 	pf.Uint64Var(&o.seed, "seed", 1, "synthetic circuit seed")
@@ -203,6 +208,8 @@ func runBench(cmd *cobra.Command, o *benchOptions) error {
 
 func (o *benchOptions) validate() error {
 	switch {
+	case (o.request != "" || o.preloadID != "") && o.addr == "":
+		return errors.New("--request and --preload need --addr (a daemon)")
 	case o.partitions < 1 || o.partitions > circuits.MaxPartitions:
 		return fmt.Errorf("--partitions %d: want 1..%d", o.partitions, circuits.MaxPartitions)
 	case o.concurrency < 1:
@@ -384,6 +391,7 @@ type remoteTarget struct {
 	c       *client.Client
 	kind    cuzkv1.ProofKind
 	vanilla []byte
+	request *cuzkv1.SubmitProofRequest // --request: proved instead of the synthetic descriptor
 	id      string
 	stamp   string
 
@@ -396,19 +404,34 @@ func newRemoteTarget(o *benchOptions) (*remoteTarget, error) {
 		return nil, err
 	}
 	kind, _ := benchKind(o.kind)
-	return &remoteTarget{
+	t := &remoteTarget{
 		o: o, c: c, kind: cuzkv1.ProofKind(kind),
 		vanilla: circuits.SyntheticDescriptor(o.circuit(), o.partitions),
 		id:      circuits.SyntheticID(o.circuit()),
 		stamp:   fmt.Sprint(time.Now().UnixNano()),
-	}, nil
+	}
+	if o.request != "" {
+		r, err := readRequest(o.request)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		t.request, t.id = r, o.preloadID
+	}
+	return t, nil
 }
 
 func (t *remoteTarget) describe() string {
+	if t.request != nil {
+		return fmt.Sprintf("cuzk bench: daemon at %s; jobs of the request %s (%v)", t.o.addr, t.o.request, t.request.ProofKind)
+	}
 	return fmt.Sprintf("cuzk bench: daemon at %s; jobs of %s (%s)", t.o.addr, t.o.shape(), t.id)
 }
 
 func (t *remoteTarget) preload(ctx context.Context, w io.Writer) error {
+	if t.id == "" {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	already, took, err := t.c.Preload(ctx, t.id)
@@ -427,6 +450,18 @@ func (t *remoteTarget) preload(ctx context.Context, w io.Writer) error {
 
 func (t *remoteTarget) prove(ctx context.Context, i int) (string, error) {
 	id := fmt.Sprintf("bench-%s-%d", t.stamp, i)
+	if t.request != nil {
+		req := proto.Clone(t.request).(*cuzkv1.SubmitProofRequest)
+		req.RequestId = id
+		r, err := t.c.Prove(ctx, req)
+		if err != nil {
+			return id, err
+		}
+		if len(r.Proof) == 0 || len(r.Proof)%groth16.ProofSize != 0 {
+			return id, fmt.Errorf("job %s: %d proof bytes, not a whole number of partition proofs", id, len(r.Proof))
+		}
+		return id, nil
+	}
 	r, err := t.c.Prove(ctx, &cuzkv1.SubmitProofRequest{RequestId: id, ProofKind: t.kind, VanillaProof: t.vanilla})
 	if err != nil {
 		return id, err
