@@ -12,6 +12,12 @@
 #include "../ff/fp2.cuh"
 #include "xyzz.cuh"
 
+// G2's XYZZ addition and doubling are out of line on the device (xyzz.cuh).
+template <>
+struct xyzz_out_of_line<fp2_t> {
+  static constexpr bool value = true;
+};
+
 typedef affine_t<fp2_t> g2_affine;
 typedef xyzz_t<fp2_t> g2_xyzz;
 

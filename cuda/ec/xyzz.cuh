@@ -39,6 +39,20 @@ CUZK_RARE xyzz_t<F> xyzz_dbl_rare(const xyzz_t<F>& p);
 template <class F>
 CUZK_RARE xyzz_t<F> xyzz_mdbl_rare(const affine_t<F>& p);
 
+// Fields whose XYZZ addition and doubling are out of line on the device
+// (G2: an Fp2 addition is ~3x G1's code; inlined in every kernel that adds,
+// the module took many times G1's compile time). Only the mixed addition,
+// the accumulation's and the batch addition's inner step, stays inline.
+// Specialized to true by ec/g2.cuh; G1 (false) is unchanged.
+template <class F>
+struct xyzz_out_of_line {
+  static constexpr bool value = false;
+};
+template <class F>
+CUZK_RARE void xyzz_add_ool(xyzz_t<F>& p, const xyzz_t<F>& q);
+template <class F>
+CUZK_RARE xyzz_t<F> xyzz_dbl_ool(const xyzz_t<F>& p);
+
 template <class F>
 struct xyzz_t {
   F X, Y, ZZ, ZZZ;
@@ -69,6 +83,12 @@ struct xyzz_t {
 
   // dbl-2008-s-1 (a = 0)
   HD xyzz_t dbl() const {
+    if constexpr (xyzz_out_of_line<F>::value)
+      return xyzz_dbl_ool(*this);
+    else
+      return dbl_inline();
+  }
+  HD xyzz_t dbl_inline() const {
     if (is_inf()) return *this;
     F U = Y.dbl();
     F V = U.sqr();
@@ -130,6 +150,12 @@ struct xyzz_t {
 
   // add-2008-s: this += q.
   HD void add(const xyzz_t& q) {
+    if constexpr (xyzz_out_of_line<F>::value)
+      xyzz_add_ool(*this, q);
+    else
+      add_inline(q);
+  }
+  HD void add_inline(const xyzz_t& q) {
     if (q.is_inf()) return;
     if (is_inf()) {
       *this = q;
@@ -179,6 +205,14 @@ struct xyzz_t {
 template <class F>
 CUZK_RARE xyzz_t<F> xyzz_dbl_rare(const xyzz_t<F>& p) {
   return p.dbl();
+}
+template <class F>
+CUZK_RARE void xyzz_add_ool(xyzz_t<F>& p, const xyzz_t<F>& q) {
+  p.add_inline(q);
+}
+template <class F>
+CUZK_RARE xyzz_t<F> xyzz_dbl_ool(const xyzz_t<F>& p) {
+  return p.dbl_inline();
 }
 template <class F>
 CUZK_RARE xyzz_t<F> xyzz_mdbl_rare(const affine_t<F>& p) {
