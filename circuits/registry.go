@@ -11,6 +11,7 @@ import (
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // Registry turns requests into plans. It implements engine.Planner and is
@@ -74,7 +75,10 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 	reserve, abc := SyntheticFootprint(cfg)
 	inputs := c.PublicInputs()
 	plan := &engine.Plan{CircuitID: SyntheticID(cfg), Verify: r.batchVerify}
-	if r.systems != nil {
+	// A synthetic row's C holds its own constant (κ·ONE, κ = a·b − x_j), so
+	// a circuit of more rows than the compiled system's coefficient table
+	// holds goes through the prover's synthesis.
+	if r.systems != nil && cfg.Constraints < syntheticCompiledRows {
 		plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) { return c, c.Hint(), nil })
 	}
 	for i := 0; i < job.Partitions; i++ {
@@ -93,6 +97,11 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 	}
 	return plan, nil
 }
+
+// syntheticCompiledRows bounds the synthetic circuits offered the
+// witness-only path: each row's C constant is a distinct coefficient, and
+// the compiled system holds at most compiled.MaxCoeffs of them.
+const syntheticCompiledRows = compiled.MaxCoeffs - 1024
 
 // SyntheticFootprint estimates one synthetic partition's host memory
 // (partitionFootprint of its shape).

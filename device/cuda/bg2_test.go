@@ -18,8 +18,8 @@ import (
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
-// TestResultLayout: cResult is cuzk_result, the B_G2 fields appended after
-// the existing ones (whose offsets stay).
+// TestResultLayout: cResult is cuzk_result, the witness runs' times and the
+// B_G2 fields appended after the existing ones (whose offsets stay).
 func TestResultLayout(t *testing.T) {
 	var r cResult
 	for _, f := range []struct {
@@ -28,10 +28,11 @@ func TestResultLayout(t *testing.T) {
 	}{
 		{"Total", unsafe.Offsetof(r.Total), 768},
 		{"MSMB", unsafe.Offsetof(r.MSMB), 792},
-		{"BG2", unsafe.Offsetof(r.BG2), 800},
-		{"HasBG2", unsafe.Offsetof(r.HasBG2), 1184},
-		{"MSMB2", unsafe.Offsetof(r.MSMB2), 1188},
-		{"size", unsafe.Sizeof(r), 1192},
+		{"SpMV", unsafe.Offsetof(r.SpMV), 800},
+		{"BG2", unsafe.Offsetof(r.BG2), 808},
+		{"HasBG2", unsafe.Offsetof(r.HasBG2), 1192},
+		{"MSMB2", unsafe.Offsetof(r.MSMB2), 1196},
+		{"size", unsafe.Sizeof(r), 1200},
 	} {
 		if f.got != f.want {
 			t.Errorf("cResult.%s at %d, want %d", f.name, f.got, f.want)
