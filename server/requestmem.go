@@ -17,16 +17,19 @@ import (
 // requestMemory charges that to a budget the daemon carves out of its
 // memory budget: a request waits up to requestMemoryWait for its share
 // and is refused with ResourceExhausted after. A request smaller than
-// requestChargeMin is not charged (status, cancel, PoSt): its cost is
+// requestChargeMin is not charged (status, cancel, most PoSt): its cost is
 // noise, and a full budget must not stop an operator's `cuzk status`.
 type requestMemory struct {
 	budget *memory.Budget
 	wait   time.Duration
 }
 
+// requestMemoryWait is how long a request waits for its share (a
+// variable for tests).
+var requestMemoryWait = 10 * time.Second
+
 const (
-	requestChargeMin  = 64 << 10
-	requestMemoryWait = 10 * time.Second
+	requestChargeMin = 64 << 10
 	// decodeCopies is the cost of a request in multiples of its wire
 	// size while it is decoded.
 	decodeCopies = 3
