@@ -24,6 +24,7 @@ import (
 
 	"github.com/cuzk-project/cuzk/auth"
 	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/server/tlstest"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
@@ -114,13 +115,13 @@ var rpcs = []struct {
 // reaches the engine (whose answer, NotFound for an unknown job, is not
 // an auth code).
 func TestTokenPermissions(t *testing.T) {
-	pki := newTestPKI(t)
+	pki := tlstest.New(t)
 	secret, _ := auth.NewSecret()
 	other, _ := auth.NewSecret()
 	eng := newFakeEngine()
 	eng.autoFinish = true
 	s := serveOpts(t, eng, Options{Listen: "127.0.0.1:0", TLS: &TLSFiles{Cert: pki.Cert, Key: pki.Key}, Secret: secret})
-	c := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.clientTLS(t, false)))
+	c := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.ClientTLS(t, false)))
 
 	tokens := []struct {
 		name  string
@@ -156,7 +157,7 @@ func TestTokenPermissions(t *testing.T) {
 		}
 	}
 	// The health service answers without a token.
-	conn, err := grpc.NewClient(s.Addr().String(), grpc.WithTransportCredentials(credentials.NewTLS(pki.clientTLS(t, false))))
+	conn, err := grpc.NewClient(s.Addr().String(), grpc.WithTransportCredentials(credentials.NewTLS(pki.ClientTLS(t, false))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestUnixSocketNeedsNoToken(t *testing.T) {
 // run open; TLS on a unix socket is refused.
 func TestListenRefusesOpenTCP(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	pki := newTestPKI(t)
+	pki := tlstest.New(t)
 	cases := []struct {
 		name string
 		opts Options
@@ -237,7 +238,7 @@ func TestListenRefusesOpenTCP(t *testing.T) {
 // A plaintext client against the TLS port fails promptly with
 // Unavailable, and TLS clients are still served after it.
 func TestPlaintextAgainstTLS(t *testing.T) {
-	pki := newTestPKI(t)
+	pki := tlstest.New(t)
 	s := serveOpts(t, newFakeEngine(), Options{Listen: "127.0.0.1:0", TLS: &TLSFiles{Cert: pki.Cert, Key: pki.Key}, InsecureAllowUnauthenticated: true})
 	plain := dialTCP(t, s.Addr().String(), insecure.NewCredentials())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -255,7 +256,7 @@ func TestPlaintextAgainstTLS(t *testing.T) {
 	if _, err := untrusted.GetStatus(ctxT(t), &cuzkv1.GetStatusRequest{}); status.Code(err) != codes.Unavailable {
 		t.Errorf("untrusting client: %v, want Unavailable", err)
 	}
-	good := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.clientTLS(t, false)))
+	good := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.ClientTLS(t, false)))
 	if _, err := good.GetStatus(ctxT(t), &cuzkv1.GetStatusRequest{}); err != nil {
 		t.Fatalf("TLS client after a plaintext one: %v", err)
 	}
@@ -264,14 +265,14 @@ func TestPlaintextAgainstTLS(t *testing.T) {
 // With a client CA, a client without a certificate is refused and one
 // with a certificate the CA signed is served.
 func TestMutualTLS(t *testing.T) {
-	pki := newTestPKI(t)
+	pki := tlstest.New(t)
 	s := serveOpts(t, newFakeEngine(), Options{Listen: "127.0.0.1:0", InsecureAllowUnauthenticated: true,
 		TLS: &TLSFiles{Cert: pki.Cert, Key: pki.Key, ClientCA: pki.CA}})
-	anon := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.clientTLS(t, false)))
+	anon := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.ClientTLS(t, false)))
 	if _, err := anon.GetStatus(ctxT(t), &cuzkv1.GetStatusRequest{}); status.Code(err) != codes.Unavailable {
 		t.Errorf("client without a certificate: %v, want Unavailable", err)
 	}
-	mine := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.clientTLS(t, true)))
+	mine := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.ClientTLS(t, true)))
 	if _, err := mine.GetStatus(ctxT(t), &cuzkv1.GetStatusRequest{}); err != nil {
 		t.Fatalf("client with a certificate: %v", err)
 	}
@@ -280,14 +281,14 @@ func TestMutualTLS(t *testing.T) {
 // Reload swaps the certificate for new handshakes; a connection made
 // before keeps working, and a failed reload keeps the old certificate.
 func TestTLSReload(t *testing.T) {
-	pki := newTestPKI(t)
+	pki := tlstest.New(t)
 	s := serveOpts(t, newFakeEngine(), Options{Listen: "127.0.0.1:0", InsecureAllowUnauthenticated: true, TLS: &TLSFiles{Cert: pki.Cert, Key: pki.Key}})
-	before := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.clientTLS(t, false)))
+	before := dialTCP(t, s.Addr().String(), credentials.NewTLS(pki.ClientTLS(t, false)))
 	if _, err := before.GetStatus(ctxT(t), &cuzkv1.GetStatusRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	serial := func() int64 {
-		conn, err := tls.Dial("tcp", s.Addr().String(), &tls.Config{RootCAs: pki.clientTLS(t, false).RootCAs, ServerName: "127.0.0.1", NextProtos: []string{"h2"}})
+		conn, err := tls.Dial("tcp", s.Addr().String(), &tls.Config{RootCAs: pki.ClientTLS(t, false).RootCAs, ServerName: "127.0.0.1", NextProtos: []string{"h2"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +298,7 @@ func TestTLSReload(t *testing.T) {
 	if got := serial(); got != 2 {
 		t.Fatalf("serial before reload %d", got)
 	}
-	cert, key := pki.issue(t, "server2", 7, 0)
+	cert, key := pki.Issue(t, "server2", 7, 0)
 	os.Rename(cert, pki.Cert)
 	os.Rename(key, pki.Key)
 	if err := s.Reload(); err != nil {

@@ -34,6 +34,7 @@ import (
 type benchOptions struct {
 	addr        string // "" runs an in-process engine
 	timelineURL string // remote: the daemon's /timeline, for utilization
+	conn        connFlags
 	count       int
 	concurrency int
 	duration    time.Duration // stress
@@ -380,7 +381,11 @@ type remoteTarget struct {
 }
 
 func newRemoteTarget(o *benchOptions) (*remoteTarget, error) {
-	c, err := client.Dial(o.addr)
+	opts, err := o.conn.dialOptions()
+	if err != nil {
+		return nil, err
+	}
+	c, err := client.Dial(o.addr, opts...)
 	if err != nil {
 		return nil, err
 	}

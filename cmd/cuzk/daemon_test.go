@@ -396,8 +396,8 @@ func TestDaemonRetryAfterFailure(t *testing.T) {
 }
 
 // SIGTERM with a Prove in flight: the Prove gets an answer (Unavailable
-// once the grace period is over), and the daemon stops and removes its
-// socket.
+// once the grace period is over), and the daemon stops, removes its
+// socket and exits 3 (RPCs cut off) or 0.
 func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
 	dir, err := os.MkdirTemp("", "cuzks")
 	if err != nil {
@@ -435,19 +435,24 @@ func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
 	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	wantExit := "exit 0"
 	select {
 	case err := <-answered:
 		var pe *client.ProofError
-		if c := status.Code(errors.Unwrap(err)); c != codes.Unavailable && !(errors.As(err, &pe) && pe.Status == cuzkv1.AwaitProofResponse_CANCELLED) {
+		cut := status.Code(errors.Unwrap(err)) == codes.Unavailable
+		if !cut && !(errors.As(err, &pe) && pe.Status == cuzkv1.AwaitProofResponse_CANCELLED) {
 			t.Errorf("in-flight Prove at SIGTERM: %v, want Unavailable or CANCELLED", err)
+		}
+		if cut { // the exit code says the grace period cut it off
+			wantExit = fmt.Sprintf("exit %d", exitCutOff)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("in-flight Prove got no answer 20s after SIGTERM")
 	}
 	select {
 	case out := <-exited:
-		if !strings.HasPrefix(out, "exit 0") {
-			t.Errorf("daemon after SIGTERM: %s", out)
+		if !strings.HasPrefix(out, wantExit) {
+			t.Errorf("daemon after SIGTERM: %s, want %s", out, wantExit)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("daemon still running 20s after SIGTERM")

@@ -1,4 +1,7 @@
-package server
+// Package tlstest makes a throwaway PKI for tests: a CA, a server
+// certificate for 127.0.0.1 and localhost, and a client certificate, as
+// PEM files in a test's temporary directory. Never for production keys.
+package tlstest
 
 import (
 	"crypto/ecdsa"
@@ -16,9 +19,9 @@ import (
 	"time"
 )
 
-// testPKI is a CA with a server and a client certificate, generated per
+// PKI is a CA with a server and a client certificate, generated per
 // test and written as PEM files.
-type testPKI struct {
+type PKI struct {
 	dir                   string
 	caCert                *x509.Certificate
 	caKey                 *ecdsa.PrivateKey
@@ -26,9 +29,9 @@ type testPKI struct {
 	ClientCert, ClientKey string
 }
 
-func newTestPKI(t testing.TB) *testPKI {
+func New(t testing.TB) *PKI {
 	t.Helper()
-	p := &testPKI{dir: t.TempDir()}
+	p := &PKI{dir: t.TempDir()}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -45,13 +48,13 @@ func newTestPKI(t testing.TB) *testPKI {
 	p.caCert, _ = x509.ParseCertificate(der)
 	p.caKey = key
 	p.CA = p.write(t, "ca.pem", "CERTIFICATE", der)
-	p.Cert, p.Key = p.issue(t, "server", 2, x509.ExtKeyUsageServerAuth)
-	p.ClientCert, p.ClientKey = p.issue(t, "client", 3, x509.ExtKeyUsageClientAuth)
+	p.Cert, p.Key = p.Issue(t, "server", 2, x509.ExtKeyUsageServerAuth)
+	p.ClientCert, p.ClientKey = p.Issue(t, "client", 3, x509.ExtKeyUsageClientAuth)
 	return p
 }
 
-// issue signs a leaf certificate for 127.0.0.1 and localhost.
-func (p *testPKI) issue(t testing.TB, name string, serial int64, usage x509.ExtKeyUsage) (certFile, keyFile string) {
+// Issue signs a leaf certificate for 127.0.0.1 and localhost.
+func (p *PKI) Issue(t testing.TB, name string, serial int64, usage x509.ExtKeyUsage) (certFile, keyFile string) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -74,7 +77,7 @@ func (p *testPKI) issue(t testing.TB, name string, serial int64, usage x509.ExtK
 	return p.write(t, name+".pem", "CERTIFICATE", der), p.write(t, name+".key", "EC PRIVATE KEY", kb)
 }
 
-func (p *testPKI) write(t testing.TB, name, typ string, der []byte) string {
+func (p *PKI) write(t testing.TB, name, typ string, der []byte) string {
 	t.Helper()
 	path := filepath.Join(p.dir, name)
 	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}), 0o600); err != nil {
@@ -83,8 +86,8 @@ func (p *testPKI) write(t testing.TB, name, typ string, der []byte) string {
 	return path
 }
 
-// clientTLS trusts the CA and, with mTLS, presents the client certificate.
-func (p *testPKI) clientTLS(t testing.TB, withCert bool) *tls.Config {
+// ClientTLS trusts the CA and, with mTLS, presents the client certificate.
+func (p *PKI) ClientTLS(t testing.TB, withCert bool) *tls.Config {
 	t.Helper()
 	pool := x509.NewCertPool()
 	pool.AddCert(p.caCert)
