@@ -24,8 +24,8 @@ import (
 
 	"github.com/cuzk-project/cuzk/auth"
 	"github.com/cuzk-project/cuzk/engine"
-	"github.com/cuzk-project/cuzk/server/tlstest"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
+	"github.com/cuzk-project/cuzk/server/tlstest"
 )
 
 // serveOpts runs a Server with opts over the fake engine until the test

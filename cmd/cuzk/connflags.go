@@ -14,8 +14,8 @@ import (
 // connFlags are how a client command reaches a daemon's TCP listener:
 // a token (--token, else the token of $CUZK_API_INFO) and TLS.
 type connFlags struct {
-	token            string
-	caFile           string
+	token             string
+	caFile            string
 	certFile, keyFile string
 }
 
