@@ -114,6 +114,7 @@ func (e *Engine) register(id string, content uint64, prio Priority, kind ProofKi
 		submitted: time.Now(), ctx: jctx, cancel: jcancel,
 		done: make(chan struct{}), planned: make(chan struct{}),
 	}
+	j.clock.last = j.submitted
 	e.jobs[id] = j
 	return j, nil, nil
 }
