@@ -62,10 +62,10 @@ const (
 
 // Result is a job's outcome, field for field the cuzk.v1 AwaitProofResponse.
 type Result struct {
-	JobID      string
-	Status     Status
-	Proof      []byte // 192 bytes per partition, in partition order; verified
-	Error      string
+	JobID  string
+	Status Status
+	Proof  []byte // 192 bytes per partition, in partition order; verified
+	Error  string
 	// The parts of Total, which add up to at most Total (the rest is
 	// "other": device Prepare/Finish, proof assembly, verification):
 	// each moment counts once, for the most advanced thing a partition
