@@ -130,4 +130,7 @@ var (
 	ErrUnknownCircuit = groth16.ErrUnknownCircuit     // → gRPC InvalidArgument / NotFound
 	ErrCancelled      = errors.New("job cancelled")
 	ErrClosed         = errors.New("engine closed")
+	// ErrParamsMissing: a circuit's parameter file is not in the
+	// parameter cache (→ gRPC FailedPrecondition, the message names it).
+	ErrParamsMissing = errors.New("parameter file missing")
 )

@@ -245,8 +245,10 @@ func (e *Engine) checkPlan(p *Plan, kind ProofKind) error {
 			return fmt.Errorf("engine: plan for %q: partition %d has no synthesizer", p.CircuitID, i)
 		}
 		if limit := e.unitLimit(); part.Reserve > limit {
+			// It could never run: refused at submit, not failed on
+			// every retry.
 			return fmt.Errorf("%w: %q partition %d needs %d bytes, more than the whole memory budget (%d, CRITICAL headroom excluded)",
-				ErrInvalidRequest, p.CircuitID, i, part.Reserve, limit)
+				ErrNoMemory, p.CircuitID, i, part.Reserve, limit)
 		}
 		if part.ReserveABC > part.Reserve {
 			return fmt.Errorf("engine: plan for %q: partition %d releases %d bytes after Run of %d reserved",

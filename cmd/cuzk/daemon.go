@@ -222,6 +222,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 	if !cfg.Daemon.Dev {
 		planner = productionPlanner{planner}
 	}
+	planner = admissionPlanner{planner, params}
 	if cfg.Timeline.Events > 0 {
 		rec = timeline.NewRecorder(cfg.Timeline.Events)
 	}
@@ -411,6 +412,9 @@ func (d *daemonParams) Preload(ctx context.Context, id string) (bool, time.Durat
 		if err := d.register(id); err != nil {
 			return false, 0, err
 		}
+	}
+	if err := d.checkFile(id); err != nil {
+		return false, 0, err
 	}
 	if err := d.files.Ensure(ctx, id); err != nil {
 		return false, 0, err

@@ -312,10 +312,6 @@ func TestDaemonHostileClients(t *testing.T) {
 			want string
 		}{
 			{"garbage vanilla proof", func() error { _, err := c.Prove(ctx, submit("", garbage)); return err }, "bad vanilla proof"},
-			{"absurd synthetic job", func() error {
-				_, err := c.Prove(ctx, submit("", []byte(`{"synthetic":{"constraints":16777216,"partitions":256}}`)))
-				return err
-			}, "more than the whole memory budget"},
 			{"cancel job_id with a NUL", func() error { _, err := c.Cancel(ctx, "job\x00"); return err }, "job_id has a non-printable"},
 			{"evict a 10 kB circuit_id", func() error { _, _, err := c.Evict(ctx, strings.Repeat("c", 10000)); return err }, "circuit_id is 10000 bytes"},
 			{"preload an unknown circuit", func() error { _, _, err := c.Preload(ctx, "porep-1t"); return err }, "unknown circuit"},
@@ -325,6 +321,13 @@ func TestDaemonHostileClients(t *testing.T) {
 			if st := status.Convert(errors.Unwrap(err)); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), tt.want) {
 				t.Errorf("%s: %v, want InvalidArgument containing %q", tt.name, err, tt.want)
 			}
+		}
+		// A partition that can never fit beside its parameters: refused
+		// at submit with the bytes.
+		_, err := c.Prove(ctx, submit("", []byte(`{"synthetic":{"constraints":16777216,"partitions":256}}`)))
+		if st := status.Convert(errors.Unwrap(err)); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "beside its parameters") ||
+			!strings.Contains(st.Message(), "more than the memory budget of") {
+			t.Errorf("absurd synthetic job: %v, want ResourceExhausted with the bytes", err)
 		}
 		// Over the 256 MiB limit: refused before it reaches the daemon.
 		if !testing.Short() {
