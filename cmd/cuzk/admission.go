@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
@@ -80,4 +81,34 @@ func (d *daemonParams) sizeOf(id string) uint64 {
 		}
 	}
 	return 0
+}
+
+// maxDevParamSets bounds the synthetic circuits a --dev daemon will set
+// up: each new id a request names costs a setup (CPU) and a file in the
+// user cache directory, so without a bound a client could fill the disk.
+const maxDevParamSets = 64
+
+// devIDs is the set of synthetic ids a daemon has taken in.
+type devIDs struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// admit takes id in, or refuses it with ErrNoMemory (ResourceExhausted)
+// when maxDevParamSets others were taken in.
+func (d *devIDs) admit(id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ids[id] {
+		return nil
+	}
+	if len(d.ids) >= maxDevParamSets {
+		return fmt.Errorf("%w: %s: this daemon already set up %d synthetic circuits (the most it will); use one of those or restart it",
+			engine.ErrNoMemory, id, maxDevParamSets)
+	}
+	if d.ids == nil {
+		d.ids = map[string]bool{}
+	}
+	d.ids[id] = true
+	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -76,5 +77,20 @@ func TestDaemonPreloadMissingFile(t *testing.T) {
 	st := status.Convert(errors.Unwrap(err))
 	if st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), filepath.Join(dir, "params")) {
 		t.Fatalf("preload with the file missing: %v, want FailedPrecondition naming the file", err)
+	}
+}
+
+func TestDevIDsBounded(t *testing.T) {
+	var d devIDs
+	for i := range maxDevParamSets {
+		if err := d.admit(fmt.Sprint("synthetic-", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.admit("synthetic-0"); err != nil {
+		t.Errorf("an id taken in before: %v", err)
+	}
+	if err := d.admit("synthetic-new"); !errors.Is(err, engine.ErrNoMemory) {
+		t.Errorf("id %d: %v, want ErrNoMemory", maxDevParamSets+1, err)
 	}
 }

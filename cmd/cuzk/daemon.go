@@ -353,6 +353,7 @@ type daemonParams struct {
 	files  *circuits.FilecoinFiles // Filecoin parameter files (generated with daemon.dev)
 	cache  *srs.Cache
 	budget uint64 // the memory budget's limit
+	devIDs devIDs // synthetic ids registered (bounded)
 }
 
 var (
@@ -376,6 +377,9 @@ func (d *daemonParams) register(id string) error {
 	}
 	size, err := circuits.DevParamsBytes(id)
 	if err != nil {
+		return err
+	}
+	if err := d.devIDs.admit(id); err != nil {
 		return err
 	}
 	path := d.dev.Path(id)
