@@ -438,3 +438,71 @@ func TestStatusListenDefaultsToLoopback(t *testing.T) {
 		t.Fatalf("status listener bound to %v", ip)
 	}
 }
+
+// At the limit with every connection a gRPC one, the idle ones make room
+// and the one with an RPC in progress is never closed.
+func TestConnectionLimitKeepsActive(t *testing.T) {
+	const limit = 4
+	eng := newFakeEngine()
+	s := serveOpts(t, eng, Options{Listen: "127.0.0.1:0", InsecureAllowUnauthenticated: true, MaxConnections: limit})
+	addr := s.Addr().String()
+	busy := dialTCP(t, addr, insecure.NewCredentials())
+	if _, err := busy.SubmitProof(ctxT(t), porep("held")); err != nil {
+		t.Fatal(err)
+	}
+	awaited := make(chan error, 1)
+	go func() {
+		_, err := busy.AwaitProof(ctxT(t), &cuzkv1.AwaitProofRequest{JobId: "held"})
+		awaited <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	for i := range 3 * limit { // each a new connection, idle after its call
+		c := dialTCP(t, addr, insecure.NewCredentials())
+		if _, err := c.GetStatus(ctxT(t), &cuzkv1.GetStatusRequest{}); err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+		if n := s.limiter.open(); n > limit {
+			t.Fatalf("%d connections held, limit %d", n, limit)
+		}
+	}
+	select {
+	case err := <-awaited:
+		t.Fatalf("the AwaitProof in progress ended early: %v", err)
+	default:
+	}
+	eng.finish("held", engine.Result{Status: engine.StatusCompleted, Proof: make([]byte, 192)})
+	if err := <-awaited; err != nil {
+		t.Fatalf("AwaitProof in progress while its connection was needed: %v", err)
+	}
+}
+
+// During the drain /status, /metrics and /healthz keep answering and say
+// so; Serve reports that the grace period cut an RPC off.
+func TestDrainKeepsHTTP(t *testing.T) {
+	eng := newFakeEngine()
+	s, sock, cancel, done := startServer(t, eng, 800*time.Millisecond)
+	cli := dialUnix(t, sock)
+	if _, err := cli.SubmitProof(ctxT(t), porep("stuck")); err != nil {
+		t.Fatal(err)
+	}
+	go cli.AwaitProof(ctxT(t), &cuzkv1.AwaitProofRequest{JobId: "stuck"})
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	time.Sleep(100 * time.Millisecond) // draining now
+	base := "http://" + s.StatusAddr().String()
+	for path, want := range map[string]string{"/healthz": "draining", "/status": `"draining": true`, "/metrics": "cuzk_queue_depth"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatalf("GET %s while draining: %v", path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s while draining: %d %q, want %q", path, resp.StatusCode, grepLines(string(body), want), want)
+		}
+	}
+	if err := <-done; !errors.Is(err, ErrCutOff) {
+		t.Errorf("Serve: %v, want ErrCutOff", err)
+	}
+	done <- nil
+}

@@ -331,3 +331,14 @@ func TestReloadLogLevel(t *testing.T) {
 		}
 	}
 }
+
+func TestRaiseFDLimit(t *testing.T) {
+	raiseFDLimit(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	if lim.Cur != lim.Max {
+		t.Errorf("soft open-file limit %d after raising, hard %d", lim.Cur, lim.Max)
+	}
+}
