@@ -251,20 +251,17 @@ func (s *Server) Listen() error {
 	if s.initErr != nil {
 		return s.initErr
 	}
+	if err := s.opts.CheckAccess(); err != nil {
+		return err
+	}
 	open := len(s.opts.Secret) == 0
 	if s.tcp && open {
-		if !s.opts.InsecureAllowUnauthenticated {
-			return fmt.Errorf("gRPC listener %s: %w", s.opts.Listen, ErrUnauthenticatedTCP)
-		}
 		s.log.Warn("gRPC on TCP without authentication: anyone who reaches the port may submit, cancel, preload and evict",
 			"listen", s.opts.Listen)
 	}
-	httpAddr, httpLoopback, err := s.statusAddr()
+	httpAddr, httpLoopback, err := s.opts.statusAddr()
 	if err != nil {
 		return err
-	}
-	if httpAddr != "" && !httpLoopback && open && !s.opts.InsecureAllowUnauthenticated {
-		return fmt.Errorf("HTTP status listener %s is not on loopback: %w", httpAddr, ErrUnauthenticatedTCP)
 	}
 	lis, err := Listen(s.opts.Listen)
 	if err != nil {
@@ -298,15 +295,36 @@ func (s *Server) Listen() error {
 	return nil
 }
 
-// statusAddr resolves Options.StatusListen: a host left out (":9821")
-// is loopback.
-func (s *Server) statusAddr() (addr string, loopback bool, err error) {
-	if s.opts.StatusListen == "" {
+// CheckAccess refuses, before anything listens, what Listen would refuse:
+// a TCP gRPC listener or a non-loopback HTTP listener without Secret
+// (unless InsecureAllowUnauthenticated). The daemon calls it before it
+// builds its engine.
+func (o Options) CheckAccess() error {
+	if len(o.Secret) > 0 || o.InsecureAllowUnauthenticated {
+		return nil
+	}
+	if network, _, err := ParseAddr(o.Listen); err == nil && network == "tcp" {
+		return fmt.Errorf("gRPC listener %s: %w", o.Listen, ErrUnauthenticatedTCP)
+	}
+	addr, loopback, err := o.statusAddr()
+	if err != nil {
+		return err
+	}
+	if addr != "" && !loopback {
+		return fmt.Errorf("HTTP status listener %s is not on loopback: %w", addr, ErrUnauthenticatedTCP)
+	}
+	return nil
+}
+
+// statusAddr resolves StatusListen: a host left out (":9821") is
+// loopback.
+func (o Options) statusAddr() (addr string, loopback bool, err error) {
+	if o.StatusListen == "" {
 		return "", false, nil
 	}
-	network, addr, err := ParseAddr(s.opts.StatusListen)
+	network, addr, err := ParseAddr(o.StatusListen)
 	if err == nil && network != "tcp" {
-		err = fmt.Errorf("status_listen %q: want host:port", s.opts.StatusListen)
+		err = fmt.Errorf("status_listen %q: want host:port", o.StatusListen)
 	}
 	if err != nil {
 		return "", false, fmt.Errorf("HTTP status listener: %w", err)

@@ -162,6 +162,14 @@ func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 // (nil: never).
 func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <-chan os.Signal, r *reloader) error {
 	raiseFDLimit(log)
+	var access server.Options // refused before the engine (and its devices) starts
+	if err := securityOptions(cfg, &access); err != nil {
+		return err
+	}
+	access.Listen, access.StatusListen = cfg.Daemon.Listen, cfg.Daemon.StatusListen
+	if err := access.CheckAccess(); err != nil {
+		return err
+	}
 	eng, rec, requests, err := newDaemonEngine(cfg, log)
 	if err != nil {
 		return err
