@@ -45,6 +45,16 @@ type Daemon struct {
 	// development parameters; off, the daemon refuses both (what a
 	// production daemon wants: it proves only Filecoin's circuits).
 	Dev bool `toml:"dev"`
+	// MaxConnections bounds a TCP listener's open connections; 0 = 1024.
+	MaxConnections int `toml:"max_connections"`
+	// IdleTimeout closes a connection with no RPC this long; 0 = 5m.
+	IdleTimeout Duration `toml:"idle_timeout"`
+	// InsecureAllowUnauthenticated lets a TCP listener (or an HTTP one
+	// off loopback) run without [daemon.auth]: anyone who reaches it
+	// may prove, cancel, preload and evict.
+	InsecureAllowUnauthenticated bool `toml:"insecure_allow_unauthenticated"`
+	TLS                          TLS  `toml:"tls"`
+	Auth                         Auth `toml:"auth"`
 }
 
 // Memory is the byte budget that synthesized assignments and resident
@@ -171,9 +181,11 @@ func Default() Config {
 	cache := ParamCacheDir()
 	return Config{
 		Daemon: Daemon{
-			Listen:        DefaultListen(),
-			StatusListen:  DefaultStatusListen,
-			ShutdownGrace: Duration(DefaultShutdownGrace),
+			Listen:         DefaultListen(),
+			StatusListen:   DefaultStatusListen,
+			ShutdownGrace:  Duration(DefaultShutdownGrace),
+			MaxConnections: DefaultMaxConnections,
+			IdleTimeout:    Duration(DefaultIdleTimeout),
 		},
 		Memory: Memory{
 			TotalBudget:     Budget{Auto: true},
@@ -333,6 +345,7 @@ func (c *Config) Validate() error {
 	default:
 		bad("logging.format", "%q is not one of text, json", c.Logging.Format)
 	}
+	errs = append(errs, c.validateSecurity()...)
 	return errors.Join(errs...)
 }
 
@@ -365,13 +378,18 @@ func checkListen(addr string, unixOK bool) error {
 	return nil
 }
 
-// MemoryBudget resolves memory.total_budget to bytes: the explicit size,
-// or for "auto" the machine's MemTotal minus memory.safety_margin.
+// MemoryBudget resolves memory.total_budget to bytes: the explicit size
+// (refused with ErrBudgetOverMemory above MemTotal), or for "auto" the
+// machine's MemTotal minus memory.safety_margin.
 func (c *Config) MemoryBudget() (uint64, error) {
-	if !c.Memory.TotalBudget.Auto {
-		return uint64(c.Memory.TotalBudget.Bytes), nil
-	}
 	total, err := MemTotal()
+	if !c.Memory.TotalBudget.Auto {
+		b := uint64(c.Memory.TotalBudget.Bytes)
+		if err != nil { // no /proc/meminfo: nothing to check against
+			return b, nil
+		}
+		return b, checkBudget(b, total)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("memory.total_budget = \"auto\": %w", err)
 	}

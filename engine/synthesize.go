@@ -21,7 +21,9 @@ func (e *Engine) synthesize(u *unit, slot int) {
 	t0 := time.Now()
 	j.markStarted(t0)
 	e.rec.Record(timeline.SynthStart, j.id, part, slot, -1)
+	j.begin(actSynth)
 	a, err := safeStep(func() (*groth16.Assignment, error) { return e.assign(j, &u.part) })
+	j.end(actSynth)
 	e.rec.Record(timeline.SynthEnd, j.id, part, slot, -1)
 	j.addSynth(time.Since(t0))
 	if err == nil && (a == nil || len(a.Input) == 0) {

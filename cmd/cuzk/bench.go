@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/proto"
+	pb "google.golang.org/protobuf/proto"
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
@@ -38,6 +38,7 @@ type benchOptions struct {
 	timelineURL string // remote: the daemon's /timeline, for utilization
 	request     string // remote: a request file proved instead of synthetic jobs
 	preloadID   string // remote, with request: the circuit id to preload
+	conn        connFlags
 	count       int
 	concurrency int
 	duration    time.Duration // stress
@@ -399,7 +400,11 @@ type remoteTarget struct {
 }
 
 func newRemoteTarget(o *benchOptions) (*remoteTarget, error) {
-	c, err := client.Dial(o.addr)
+	opts, err := o.conn.dialOptions()
+	if err != nil {
+		return nil, err
+	}
+	c, err := client.Dial(o.addr, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +456,7 @@ func (t *remoteTarget) preload(ctx context.Context, w io.Writer) error {
 func (t *remoteTarget) prove(ctx context.Context, i int) (string, error) {
 	id := fmt.Sprintf("bench-%s-%d", t.stamp, i)
 	if t.request != nil {
-		req := proto.Clone(t.request).(*cuzkv1.SubmitProofRequest)
+		req := pb.Clone(t.request).(*cuzkv1.SubmitProofRequest)
 		req.RequestId = id
 		r, err := t.c.Prove(ctx, req)
 		if err != nil {
