@@ -92,7 +92,7 @@ func (c *Cluster) listenOnce(ctx context.Context) error {
 		return err
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), "UNLISTEN "+notifyChannel) //nolint:errcheck
-	c.waiters.wakeAll() // what was written while nobody listened
+	c.waiters.wakeAll()                                                    // what was written while nobody listened
 	for {
 		n, err := conn.Conn().WaitForNotification(ctx)
 		if err != nil {
