@@ -22,6 +22,7 @@ type statusJSON struct {
 	SRS             []srsJSON    `json:"srs"`
 	Queues          []queueJSON  `json:"queues"`
 	Time            time.Time    `json:"time"`
+	Cluster         *ClusterJSON `json:"cluster,omitempty"`
 }
 
 type deviceJSON struct {
@@ -57,6 +58,7 @@ func statusDocument(s engine.Snapshot, now time.Time) statusJSON {
 		SRS:             []srsJSON{},
 		Queues:          []queueJSON{},
 		Time:            now.UTC(),
+		Cluster:         clusterDocument(s.Cluster),
 	}
 	for _, d := range s.Devices {
 		doc.Devices = append(doc.Devices, deviceJSON{d.Ordinal, d.Name, d.MemoryTotal, d.MemoryFree, d.CurrentJobID, d.CurrentProofKind})

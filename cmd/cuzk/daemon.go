@@ -139,6 +139,9 @@ func newLogger(l config.Logging) *slog.Logger {
 // runDaemon builds the engine, serves until ctx ends, then closes the
 // engine after the server has stopped taking requests.
 func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	if cfg.Cluster.Enabled {
+		return runClusterDaemon(ctx, cfg, log)
+	}
 	eng, rec, err := newDaemonEngine(cfg, log)
 	if err != nil {
 		return err

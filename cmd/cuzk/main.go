@@ -35,6 +35,7 @@ func newRootCmd() *cobra.Command {
 		newPreloadCmd(),
 		newEvictCmd(),
 		newTimelineCmd(),
+		newClusterCmd(),
 	)
 	return root
 }
