@@ -93,6 +93,7 @@ const (
 	DefaultQueue       = "cuzk"
 	DefaultMaxAttempts = 3
 	DefaultTimeout     = time.Hour
+	fetchCooldown      = 5 * time.Millisecond
 )
 
 // New connects to the database and prepares the River client; nothing
@@ -168,7 +169,11 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 		JobTimeout:                  shortest,
 		RescueStuckJobsAfter:        shortest,
 		CompletedJobRetentionPeriod: opts.ResultTTL,
-		Workers:                     workers,
+		// River's default (100 ms) spaces both a worker's fetches and an
+		// inserting client's wake-up notifications; a proof is worth a
+		// fetch sooner.
+		FetchCooldown: fetchCooldown,
+		Workers:       workers,
 	}
 	if c.local != nil {
 		rcfg.Queues = map[string]river.QueueConfig{opts.Queue: {MaxWorkers: opts.Capacity}}
