@@ -145,9 +145,6 @@ func postReq(id string, prio engine.Priority, content string) engine.Request {
 }
 
 func TestCluster(t *testing.T) {
-	if testing.Short() && testing.Verbose() {
-		t.Log("runs against a throwaway PostgreSQL (cluster/pgtest)")
-	}
 	pg := pgtest.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -293,6 +290,37 @@ func TestCluster(t *testing.T) {
 		res, err = front.Prove(ctx, postReq("bad", 0, "b"))
 		if err != nil || res.Status != engine.StatusCompleted {
 			t.Errorf("bad retried: %+v %v", res, err)
+		}
+	})
+
+	t.Run("cancel running", func(t *testing.T) {
+		url := pg.NewDB(t)
+		front := startCluster(t, url, nil, nil)
+		w := newFake(time.Minute)
+		worker := startCluster(t, url, w, nil)
+		if _, _, err := front.Submit(ctx, postReq("long", 0, "l")); err != nil {
+			t.Fatal(err)
+		}
+		for len(w.submitted()) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if st := front.Status(); len(st.Queues) != 1 || st.Queues[0].InProgress != 1 {
+			t.Errorf("frontend's queues: %+v", st.Queues)
+		}
+		if was, err := front.Cancel("long"); err != nil || !was {
+			t.Errorf("cancel of a running job: %v %v", was, err)
+		}
+		if res, err := worker.Await(ctx, "long", 0); err != nil || res.Status != engine.StatusCancelled {
+			t.Errorf("await after cancel: %+v %v", res, err)
+		}
+		// The worker's local job ends through River's remote cancellation.
+		w.mu.Lock()
+		j := w.jobs["long"]
+		w.mu.Unlock()
+		select {
+		case <-j.done:
+		case <-time.After(20 * time.Second):
+			t.Error("the worker's local job still runs after Cancel")
 		}
 	})
 

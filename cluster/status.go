@@ -12,18 +12,24 @@ import (
 // as alive in the status.
 const aliveWithin = 30 * time.Second
 
-// Status is the local engine's snapshot (empty on a frontend) with the
-// cluster's: its daemons, the queue's waiting jobs by priority and its
-// jobs by state. Database errors show in Cluster.Error.
+// Status is the local engine's snapshot (on a frontend: the queue's
+// unfinished jobs by kind) with the cluster's: its daemons, the queue's
+// waiting jobs by priority and its jobs by state. Database errors show in
+// Cluster.Error.
 func (c *Cluster) Status() engine.Snapshot {
 	var s engine.Snapshot
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
 	if c.local != nil {
 		s = c.local.Status()
 	} else {
 		s.Uptime = time.Since(c.start)
+		q, err := c.queues(ctx)
+		if err != nil {
+			c.log.Warn("cluster status: queues", "err", err)
+		}
+		s.Queues = q
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
 	cs, err := c.clusterStatus(ctx)
 	if err != nil {
 		cs.Error = err.Error()
@@ -154,4 +160,32 @@ func (c *Cluster) cleanUp(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// queues counts the queue's unfinished jobs by proof kind, as the engine
+// counts its own: waiting (Pending) and claimed by a worker (InProgress).
+func (c *Cluster) queues(ctx context.Context) ([]engine.QueueStatus, error) {
+	rows, err := c.pool.Query(ctx, `
+		SELECT (args->>'kind')::int, count(*) FILTER (WHERE state <> 'running'), count(*) FILTER (WHERE state = 'running')
+		FROM river_job WHERE queue = $1 AND kind = $2 AND state IN ('available', 'retryable', 'scheduled', 'running')
+		GROUP BY 1`, c.opts.Queue, JobKind)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byKind := map[engine.ProofKind]engine.QueueStatus{}
+	for rows.Next() {
+		var k, pending, running int
+		if err := rows.Scan(&k, &pending, &running); err != nil {
+			return nil, err
+		}
+		byKind[engine.ProofKind(k)] = engine.QueueStatus{ProofKind: engine.ProofKind(k).String(), Pending: uint32(pending), InProgress: uint32(running)}
+	}
+	var out []engine.QueueStatus
+	for _, k := range []engine.ProofKind{engine.KindWinningPoSt, engine.KindWindowPoStPartition, engine.KindPoRepSealCommit, engine.KindSnapDealsUpdate} {
+		if q, ok := byKind[k]; ok {
+			out = append(out, q)
+		}
+	}
+	return out, rows.Err()
 }
