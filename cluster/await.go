@@ -60,15 +60,14 @@ func (c *Cluster) lookup(ctx context.Context, id string) (res engine.Result, fin
 		errText                  string
 		qw, srs, syn, gpu, total int64
 		state, lastErr           *string
-		created                  time.Time
 	)
 	err = c.pool.QueryRow(ctx, `
 		SELECT r.status, r.proof, r.error, r.queue_wait_us, r.srs_load_us, r.synthesis_us,
-		       r.gpu_compute_us, r.total_us, r.created_at, j.state::text,
+		       r.gpu_compute_us, r.total_us, j.state::text,
 		       j.errors[array_length(j.errors, 1)]->>'error'
 		FROM cuzk_request r LEFT JOIN river_job j ON j.id = r.river_job_id
 		WHERE r.request_id = $1`, id).
-		Scan(&status, &proof, &errText, &qw, &srs, &syn, &gpu, &total, &created, &state, &lastErr)
+		Scan(&status, &proof, &errText, &qw, &srs, &syn, &gpu, &total, &state, &lastErr)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return engine.Result{}, false, fmt.Errorf("%w: %q", engine.ErrNotFound, id)
 	}
@@ -112,12 +111,13 @@ func abandoned(state, lastErr *string) (engine.Status, string, bool) {
 
 // finish writes a request's result unless it has one (the first result
 // is the only one), deletes its payload and wakes its waiters on every
-// daemon. It reports through written whether this result is the one.
+// daemon.
 func (c *Cluster) finish(ctx context.Context, id string, res engine.Result, worker string) error {
 	_, err := c.finishTx(ctx, id, res, worker)
 	return err
 }
 
+// finishTx is finish; written reports whether res became the result.
 func (c *Cluster) finishTx(ctx context.Context, id string, res engine.Result, worker string) (written bool, err error) {
 	tx, err := c.pool.Begin(ctx)
 	if err != nil {
@@ -147,63 +147,3 @@ func (c *Cluster) finishTx(ctx context.Context, id string, res engine.Result, wo
 	}
 	return tag.RowsAffected() == 1, nil
 }
-
-// Cancel ends a job as the engine's Cancel does: its result is CANCELLED
-// at once (unless it has one), River cancels the job, and a worker running
-// it stops. wasRunning reports whether a worker had it.
-func (c *Cluster) Cancel(jobID string) (wasRunning bool, err error) {
-	if c.local != nil {
-		was, err := c.local.Cancel(jobID)
-		if !errors.Is(err, engine.ErrNotFound) {
-			return was, err
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var (
-		status  int
-		riverID *int64
-		state   *string
-	)
-	err = c.pool.QueryRow(ctx, `
-		SELECT r.status, r.river_job_id, j.state::text
-		FROM cuzk_request r LEFT JOIN river_job j ON j.id = r.river_job_id
-		WHERE r.request_id = $1`, jobID).Scan(&status, &riverID, &state)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return false, fmt.Errorf("%w: %q", engine.ErrNotFound, jobID)
-	}
-	if err != nil {
-		return false, fmt.Errorf("cluster: cancel: %w", err)
-	}
-	if engine.Status(status) != engine.StatusUnknown {
-		return false, nil
-	}
-	if err := c.finish(ctx, jobID, engine.Result{Status: engine.StatusCancelled, Error: engine.ErrCancelled.Error()}, ""); err != nil {
-		return false, err
-	}
-	if riverID != nil {
-		if _, err := c.river.JobCancel(ctx, *riverID); err != nil && !errors.Is(err, rivertype.ErrNotFound) {
-			return false, fmt.Errorf("cluster: cancel: %w", err)
-		}
-	}
-	return state != nil && *state == string(rivertype.JobStateRunning), nil
-}
-
-// Preload and Evict act on the local engine; a frontend has none.
-func (c *Cluster) Preload(ctx context.Context, circuitID string) (bool, time.Duration, error) {
-	if c.local == nil {
-		return false, 0, ErrNoLocalEngine
-	}
-	return c.local.Preload(ctx, circuitID)
-}
-
-// Evict drops a circuit's parameters from the local engine.
-func (c *Cluster) Evict(circuitID string) (bool, uint64, error) {
-	if c.local == nil {
-		return false, 0, ErrNoLocalEngine
-	}
-	return c.local.Evict(circuitID)
-}
-
-// ErrNoLocalEngine answers what only a daemon with a device can do.
-var ErrNoLocalEngine = fmt.Errorf("%w: this daemon is a cluster frontend without a device", engine.ErrInvalidRequest)
