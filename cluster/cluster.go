@@ -84,8 +84,10 @@ type Cluster struct {
 	running  atomic.Int32
 	stopping atomic.Bool
 
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Defaults of Options.
@@ -222,8 +224,13 @@ func (c *Cluster) Start(ctx context.Context) error {
 // Close stops claiming jobs, lets running ones finish within grace (then
 // cancels them: they are snoozed back into the queue for another
 // worker), stops the goroutines and closes the pool. The local engine
-// stays open: its owner closes it.
+// stays open: its owner closes it. Later calls return the first's error.
 func (c *Cluster) Close(grace time.Duration) error {
+	c.closeOnce.Do(func() { c.closeErr = c.close(grace) })
+	return c.closeErr
+}
+
+func (c *Cluster) close(grace time.Duration) error {
 	c.stopping.Store(true)
 	var err error
 	if c.local != nil {

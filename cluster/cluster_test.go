@@ -324,6 +324,31 @@ func TestCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("shutdown hands jobs back", func(t *testing.T) {
+		url := pg.NewDB(t)
+		front := startCluster(t, url, nil, nil)
+		w1 := newFake(time.Minute)
+		first := startCluster(t, url, w1, nil)
+		if _, _, err := front.Submit(ctx, postReq("handoff", 0, "h")); err != nil {
+			t.Fatal(err)
+		}
+		for len(w1.submitted()) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := first.Close(100 * time.Millisecond); err != nil {
+			t.Fatalf("close: %v", err)
+		}
+		w2 := newFake(time.Millisecond)
+		startCluster(t, url, w2, nil)
+		if res, err := front.Await(ctx, "handoff", 0); err != nil || res.Status != engine.StatusCompleted {
+			t.Fatalf("after the first worker stopped: %+v %v", res, err)
+		}
+		var attempt int
+		if err := front.Pool().QueryRow(ctx, "SELECT attempt FROM river_job WHERE args->>'request_id' = 'handoff'").Scan(&attempt); err != nil || attempt != 1 {
+			t.Errorf("attempt %d after a hand-back (%v), want 1: a shutdown is not the job's failure", attempt, err)
+		}
+	})
+
 	t.Run("bad payload, local kinds", func(t *testing.T) {
 		url := pg.NewDB(t)
 		front := startCluster(t, url, nil, nil)
