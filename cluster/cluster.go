@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,11 +42,18 @@ type Options struct {
 	Local Engine
 	// Devices is the local engine's device count, for the status.
 	Devices int
-	// Queue is the River queue; "" = "cuzk".
+	// Queue is the River queue of the kinds Routes does not name; "" =
+	// "cuzk".
 	Queue string
-	// Capacity bounds the jobs claimed at once; ≤ 0 = 1. Ignored without
-	// Local.
+	// Capacity bounds the jobs of Queue claimed at once; ≤ 0 = 1. Ignored
+	// without Local.
 	Capacity int
+	// Routes sends a kind's jobs to a queue of its own (every daemon of a
+	// cluster must route alike).
+	Routes map[engine.ProofKind]string
+	// Queues are more queues this worker claims from, with their
+	// capacities (0: not claimed here; Queue's entry overrides Capacity).
+	Queues map[string]int
 	// LocalKinds go to Local directly (when there is one), never queued.
 	LocalKinds []engine.ProofKind
 	// MaxAttempts per job; ≤ 0 = 3.
@@ -178,7 +186,10 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 		Workers:       workers,
 	}
 	if c.local != nil {
-		rcfg.Queues = map[string]river.QueueConfig{opts.Queue: {MaxWorkers: opts.Capacity}}
+		rcfg.Queues = map[string]river.QueueConfig{}
+		for q, n := range c.worked() {
+			rcfg.Queues[q] = river.QueueConfig{MaxWorkers: n}
+		}
 	}
 	c.river, err = river.NewClient(riverpgxv5.New(c.pool), rcfg)
 	if err != nil {
@@ -216,7 +227,7 @@ func (c *Cluster) Start(ctx context.Context) error {
 	c.wg.Add(2)
 	go func() { defer c.wg.Done(); c.listen(bg) }()
 	go func() { defer c.wg.Done(); c.maintain(bg) }()
-	c.log.Info("cluster started", "queue", c.opts.Queue, "worker", c.local != nil,
+	c.log.Info("cluster started", "queues", c.worked(), "worker", c.local != nil,
 		"capacity", c.capacity(), "local_kinds", c.opts.LocalKinds)
 	return nil
 }
@@ -257,11 +268,60 @@ func (c *Cluster) close(grace time.Duration) error {
 	return nil
 }
 
-func (c *Cluster) capacity() int {
+// worked is the queues this daemon claims from, with their capacities
+// (none without a local engine).
+func (c *Cluster) worked() map[string]int {
+	out := map[string]int{}
 	if c.local == nil {
-		return 0
+		return out
 	}
-	return c.opts.Capacity
+	out[c.opts.Queue] = c.opts.Capacity
+	for q, n := range c.opts.Queues {
+		out[q] = n
+	}
+	for q, n := range out {
+		if n <= 0 {
+			delete(out, q)
+		}
+	}
+	return out
+}
+
+// capacity is the jobs this daemon proves at once over all its queues.
+func (c *Cluster) capacity() int {
+	n := 0
+	for _, k := range c.worked() {
+		n += k
+	}
+	return n
+}
+
+// queueOf is the queue a kind's jobs go into.
+func (c *Cluster) queueOf(k engine.ProofKind) string {
+	if q, ok := c.opts.Routes[k]; ok && q != "" {
+		return q
+	}
+	return c.opts.Queue
+}
+
+// queues is every queue this daemon knows of: its own, the routed ones and
+// the worked ones, sorted.
+func (c *Cluster) queues() []string {
+	set := map[string]bool{c.opts.Queue: true}
+	for _, q := range c.opts.Routes {
+		set[q] = true
+	}
+	for q := range c.opts.Queues {
+		set[q] = true
+	}
+	out := make([]string, 0, len(set))
+	for q := range set {
+		if q != "" {
+			out = append(out, q)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // minLevel drops records below a level (River logs routine events at

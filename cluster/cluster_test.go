@@ -349,6 +349,27 @@ func TestCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("routes and queues", func(t *testing.T) {
+		url := pg.NewDB(t)
+		route := func(o *Options) { o.Routes = map[engine.ProofKind]string{engine.KindPoRepSealCommit: "porep"} }
+		front := startCluster(t, url, nil, route)
+		general, porep := newFake(time.Millisecond), newFake(time.Millisecond)
+		startCluster(t, url, general, route)
+		startCluster(t, url, porep, func(o *Options) { route(o); o.Queues = map[string]int{"cuzk": 0, "porep": 1} })
+		pr := engine.Request{RequestID: "seal", Kind: engine.KindPoRepSealCommit, VanillaProof: []byte("c1")}
+		for _, r := range []engine.Request{pr, postReq("post", 0, "p")} {
+			if res, err := front.Prove(ctx, r); err != nil || res.Status != engine.StatusCompleted {
+				t.Fatalf("%s: %+v %v", r.RequestID, res, err)
+			}
+		}
+		if g, p := general.submitted(), porep.submitted(); len(g) != 1 || g[0].RequestID != "post" || len(p) != 1 || p[0].RequestID != "seal" {
+			t.Errorf("general queue's worker proved %v, porep queue's %v", g, p)
+		}
+		if st := front.Status(); strings.Join(st.Cluster.Queues, ",") != "cuzk,porep" || st.Cluster.Jobs[0].Count != 2 {
+			t.Errorf("status: %+v", st.Cluster)
+		}
+	})
+
 	t.Run("bad payload, local kinds", func(t *testing.T) {
 		url := pg.NewDB(t)
 		front := startCluster(t, url, nil, nil)

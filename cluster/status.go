@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cuzk-project/cuzk/engine"
@@ -24,7 +25,7 @@ func (c *Cluster) Status() engine.Snapshot {
 		s = c.local.Status()
 	} else {
 		s.Uptime = time.Since(c.start)
-		q, err := c.queues(ctx)
+		q, err := c.queueStatus(ctx)
 		if err != nil {
 			c.log.Warn("cluster status: queues", "err", err)
 		}
@@ -39,10 +40,11 @@ func (c *Cluster) Status() engine.Snapshot {
 }
 
 func (c *Cluster) clusterStatus(ctx context.Context) (*engine.ClusterStatus, error) {
-	cs := &engine.ClusterStatus{Self: c.id, Queue: c.opts.Queue, Pending: []engine.PriorityCount{}, Jobs: []engine.StateCount{}}
+	qs := c.queues()
+	cs := &engine.ClusterStatus{Self: c.id, Queues: qs, Pending: []engine.PriorityCount{}, Jobs: []engine.StateCount{}}
 	rows, err := c.pool.Query(ctx, `
 		SELECT id, host, capacity, running, devices, extract(epoch FROM now() - heartbeat_at)::float8
-		FROM cuzk_worker WHERE queue = $1 AND heartbeat_at > now() - interval '10 minutes' ORDER BY id`, c.opts.Queue)
+		FROM cuzk_worker WHERE heartbeat_at > now() - interval '10 minutes' ORDER BY id`)
 	if err != nil {
 		return cs, fmt.Errorf("cluster status: workers: %w", err)
 	}
@@ -60,8 +62,8 @@ func (c *Cluster) clusterStatus(ctx context.Context) (*engine.ClusterStatus, err
 	rows.Close()
 	rows, err = c.pool.Query(ctx, `
 		SELECT priority, count(*) FROM river_job
-		WHERE queue = $1 AND kind = $2 AND state IN ('available', 'retryable', 'scheduled')
-		GROUP BY priority ORDER BY priority`, c.opts.Queue, JobKind)
+		WHERE queue = ANY($1) AND kind = $2 AND state IN ('available', 'retryable', 'scheduled')
+		GROUP BY priority ORDER BY priority`, qs, JobKind)
 	if err != nil {
 		return cs, fmt.Errorf("cluster status: queue: %w", err)
 	}
@@ -75,8 +77,8 @@ func (c *Cluster) clusterStatus(ctx context.Context) (*engine.ClusterStatus, err
 	}
 	rows.Close()
 	rows, err = c.pool.Query(ctx, `
-		SELECT state::text, count(*) FROM river_job WHERE queue = $1 AND kind = $2
-		GROUP BY state ORDER BY state`, c.opts.Queue, JobKind)
+		SELECT state::text, count(*) FROM river_job WHERE queue = ANY($1) AND kind = $2
+		GROUP BY state ORDER BY state`, qs, JobKind)
 	if err != nil {
 		return cs, fmt.Errorf("cluster status: jobs: %w", err)
 	}
@@ -98,7 +100,7 @@ func (c *Cluster) heartbeat(ctx context.Context) error {
 		VALUES ($1, $2, $3, $4, $5, $6, $7, now())
 		ON CONFLICT (id) DO UPDATE SET capacity = EXCLUDED.capacity, running = EXCLUDED.running,
 			devices = EXCLUDED.devices, heartbeat_at = now()`,
-		c.id, c.host, c.opts.Queue, c.capacity(), int(c.running.Load()), c.opts.Devices, c.start)
+		c.id, c.host, strings.Join(c.queues(), ","), c.capacity(), int(c.running.Load()), c.opts.Devices, c.start)
 	return err
 }
 
@@ -162,13 +164,13 @@ func (c *Cluster) cleanUp(ctx context.Context) error {
 	return nil
 }
 
-// queues counts the queue's unfinished jobs by proof kind, as the engine
+// queueStatus counts the queues' unfinished jobs by proof kind, as the engine
 // counts its own: waiting (Pending) and claimed by a worker (InProgress).
-func (c *Cluster) queues(ctx context.Context) ([]engine.QueueStatus, error) {
+func (c *Cluster) queueStatus(ctx context.Context) ([]engine.QueueStatus, error) {
 	rows, err := c.pool.Query(ctx, `
 		SELECT (args->>'kind')::int, count(*) FILTER (WHERE state <> 'running'), count(*) FILTER (WHERE state = 'running')
-		FROM river_job WHERE queue = $1 AND kind = $2 AND state IN ('available', 'retryable', 'scheduled', 'running')
-		GROUP BY 1`, c.opts.Queue, JobKind)
+		FROM river_job WHERE queue = ANY($1) AND kind = $2 AND state IN ('available', 'retryable', 'scheduled', 'running')
+		GROUP BY 1`, c.queues(), JobKind)
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,7 @@ func (c *Cluster) insert(ctx context.Context, a ProofArgs, payload []byte) (queu
 		return 0, fmt.Errorf("cluster: submit: payload: %w", err)
 	}
 	res, err := c.river.InsertTx(ctx, tx, a, &river.InsertOpts{
-		Queue: c.opts.Queue, Priority: riverPriority(a.Priority), MaxAttempts: c.opts.MaxAttempts,
+		Queue: c.queueOf(a.Proof), Priority: riverPriority(a.Priority), MaxAttempts: c.opts.MaxAttempts,
 	})
 	if err != nil {
 		return 0, fmt.Errorf("cluster: submit: river insert: %w", err)

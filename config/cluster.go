@@ -24,11 +24,18 @@ type Cluster struct {
 	// Worker claims jobs into this daemon's engine. Off, the daemon is a
 	// frontend only and builds no device.
 	Worker bool `toml:"worker"`
-	// Queue is the River queue the jobs go into and are claimed from.
+	// Queue is the River queue the jobs go into (those of a kind Routes
+	// does not name) and are claimed from.
 	Queue string `toml:"queue"`
-	// Capacity bounds the jobs this daemon proves at once; 0 = its
-	// devices × gpus.gpu_workers_per_device.
+	// Capacity bounds the jobs of Queue this daemon proves at once; 0 =
+	// its devices × gpus.gpu_workers_per_device.
 	Capacity int `toml:"capacity"`
+	// Routes sends a proof kind's jobs to a queue of its own, e.g.
+	// {"porep-c2" = "porep"}; every daemon of a cluster routes alike.
+	Routes map[string]string `toml:"routes"`
+	// Queues are more queues this daemon claims from, name → capacity
+	// (0 = not here), e.g. {porep = 1}.
+	Queues map[string]int `toml:"queues"`
 	// LocalKinds are proved on the receiving daemon when it has a worker,
 	// never queued ("winning-post": the queue never stands between a
 	// block and its proof).
@@ -96,15 +103,27 @@ func (c *Cluster) validate(bad func(key, format string, args ...any)) {
 	if c.Queue == "" || len(c.Queue) > 128 {
 		bad("cluster.queue", "%q: want 1-128 characters", c.Queue)
 	}
+	for k, q := range c.Routes {
+		if !isClusterKind(k) {
+			bad("cluster.routes", "%q is not one of %s", k, strings.Join(ClusterKinds, ", "))
+		}
+		if q == "" || len(q) > 128 {
+			bad("cluster.routes", "%s → %q: want a queue name of 1-128 characters", k, q)
+		}
+	}
+	for q, n := range c.Queues {
+		if q == "" || len(q) > 128 {
+			bad("cluster.queues", "%q: want a queue name of 1-128 characters", q)
+		}
+		if n < 0 {
+			bad("cluster.queues", "%s: capacity %d is negative", q, n)
+		}
+	}
 	if c.Capacity < 0 {
 		bad("cluster.capacity", "%d is negative (0 = devices × workers per device)", c.Capacity)
 	}
 	for _, k := range c.LocalKinds {
-		ok := false
-		for _, n := range ClusterKinds {
-			ok = ok || k == n
-		}
-		if !ok {
+		if !isClusterKind(k) {
 			bad("cluster.local_kinds", "%q is not one of %s", k, strings.Join(ClusterKinds, ", "))
 		}
 	}
@@ -122,6 +141,15 @@ func (c *Cluster) validate(bad func(key, format string, args ...any)) {
 			bad("cluster.timeouts."+key, "must be positive")
 		}
 	}
+}
+
+func isClusterKind(k string) bool {
+	for _, n := range ClusterKinds {
+		if k == n {
+			return true
+		}
+	}
+	return false
 }
 
 // redactURLError drops the URL (it may hold a password) from a parse

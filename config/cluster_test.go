@@ -22,6 +22,10 @@ func TestClusterValidate(t *testing.T) {
 		{"no attempts", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\nmax_attempts = 0", "cluster.max_attempts"},
 		{"zero poll", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\npoll_interval = \"0s\"", "cluster.poll_interval"},
 		{"zero timeout", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\n[cluster.timeouts]\nwinning_post = \"0s\"", "cluster.timeouts.winning_post"},
+		{"routes and queues", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\nroutes = {porep-c2 = \"porep\"}\nqueues = {porep = 1, cuzk = 0}", ""},
+		{"route of no kind", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\nroutes = {porep = \"porep\"}", "cluster.routes"},
+		{"route to no queue", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\nroutes = {porep-c2 = \"\"}", "cluster.routes"},
+		{"negative queue capacity", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\nqueues = {porep = -1}", "cluster.queues"},
 		{"unknown key", "[cluster]\nenable = true", "cluster.enable"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

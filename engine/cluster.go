@@ -6,7 +6,7 @@ import "time"
 // cluster fills it; the engine itself never does).
 type ClusterStatus struct {
 	Self    string          // this daemon's worker id
-	Queue   string          // the River queue
+	Queues  []string        // the River queues it knows of
 	Workers []ClusterWorker // daemons seen in the last ten minutes
 	Pending []PriorityCount // jobs waiting, by priority, CRITICAL first
 	Jobs    []StateCount    // jobs of the queue by River state

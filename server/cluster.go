@@ -19,7 +19,7 @@ const ClusterHeader = "cuzk-cluster"
 // ClusterJSON is the cluster part of /status and of ClusterHeader.
 type ClusterJSON struct {
 	Self    string              `json:"self"`
-	Queue   string              `json:"queue"`
+	Queues  []string            `json:"queues"`
 	Workers []ClusterWorkerJSON `json:"workers"`
 	Pending []PriorityCountJSON `json:"pending_by_priority"`
 	Jobs    map[string]int      `json:"jobs_by_state"`
@@ -47,7 +47,7 @@ func clusterDocument(c *engine.ClusterStatus) *ClusterJSON {
 	if c == nil {
 		return nil
 	}
-	doc := &ClusterJSON{Self: c.Self, Queue: c.Queue, Workers: []ClusterWorkerJSON{},
+	doc := &ClusterJSON{Self: c.Self, Queues: c.Queues, Workers: []ClusterWorkerJSON{},
 		Pending: []PriorityCountJSON{}, Jobs: map[string]int{}, Error: c.Error}
 	for _, w := range c.Workers {
 		doc.Workers = append(doc.Workers, ClusterWorkerJSON{w.ID, w.Host, w.Capacity, w.Running, w.Devices, w.LastSeen.Seconds(), w.Alive})

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -105,6 +106,17 @@ func clusterOptions(cfg config.Config, log *slog.Logger) (cluster.Options, error
 			engine.KindWinningPoSt:         c.Timeouts.WinningPoSt.D(),
 		},
 	}
+	o.Queues = c.Queues
+	for name, q := range c.Routes {
+		k, ok := cluster.ParseKind(name)
+		if !ok {
+			return o, fmt.Errorf("cluster.routes: %q is not a proof kind", name)
+		}
+		if o.Routes == nil {
+			o.Routes = map[engine.ProofKind]string{}
+		}
+		o.Routes[k] = q
+	}
 	for _, name := range c.LocalKinds {
 		k, ok := cluster.ParseKind(name)
 		if !ok {
@@ -177,7 +189,7 @@ func clusterStatus(ctx context.Context, c *client.Client) (*cuzkv1.GetStatusResp
 
 // writeClusterStatus prints the cluster part of `cuzk status`.
 func writeClusterStatus(w io.Writer, c *server.ClusterJSON) error {
-	fmt.Fprintf(w, "\ncluster: queue %q, this daemon %s\n", c.Queue, c.Self)
+	fmt.Fprintf(w, "\ncluster: queues %s, this daemon %s\n", strings.Join(c.Queues, ", "), c.Self)
 	if c.Error != "" {
 		fmt.Fprintf(w, "cluster status incomplete: %s\n", c.Error)
 	}

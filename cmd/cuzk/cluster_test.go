@@ -323,7 +323,7 @@ func TestClusterAcceptance(t *testing.T) {
 
 	// The status shows the cluster, on the command line and /status.
 	out, code := run(t, "status", "--addr", front.addr)
-	if code != 0 || !strings.Contains(out, "cluster: queue") || !strings.Contains(out, "frontend") ||
+	if code != 0 || !strings.Contains(out, "cluster: queues cuzk") || !strings.Contains(out, "frontend") ||
 		!strings.Contains(out, "completed") {
 		t.Errorf("status (exit %d):\n%s", code, out)
 	}
