@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -72,19 +71,7 @@ func runClusterDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) 
 		}
 		log.Info("left the cluster", "took", time.Since(t0).Round(time.Millisecond))
 	}()
-	routes := map[string]http.Handler{}
-	if rec != nil {
-		routes["GET /timeline"] = timeline.Handler(rec)
-	}
-	srv := server.New(cl, server.Options{
-		Listen:           cfg.Daemon.Listen,
-		StatusListen:     cfg.Daemon.StatusListen,
-		WorkersPerDevice: cfg.GPUs.GPUWorkersPerDevice,
-		ShutdownGrace:    cfg.Daemon.ShutdownGrace.D(),
-		Log:              log,
-		HTTP:             routes,
-	})
-	return srv.Serve(ctx)
+	return serveDaemon(ctx, cfg, log, cl, rec)
 }
 
 // clusterOptions translates the [cluster] section.

@@ -153,6 +153,12 @@ func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		}
 		log.Info("stopped", "engine_close", time.Since(t0).Round(time.Millisecond))
 	}()
+	return serveDaemon(ctx, cfg, log, eng, rec)
+}
+
+// serveDaemon serves eng (the engine, or in cluster mode the cluster)
+// until ctx ends; rec, when not nil, is served at /timeline.
+func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, eng server.Engine, rec *timeline.Recorder) error {
 	routes := map[string]http.Handler{}
 	if rec != nil {
 		routes["GET /timeline"] = timeline.Handler(rec)
