@@ -67,6 +67,11 @@ type Options struct {
 	// Heartbeat is how often the daemon's cuzk_worker row and the
 	// clean-up run; ≤ 0 = 5 s.
 	Heartbeat time.Duration
+	// DeadAfter is how long a worker's heartbeat may be silent before its
+	// running jobs go back into the queue (any daemon does it); ≤ 0 =
+	// 6 × Heartbeat. River's rescuer (the kind's timeout) stays the
+	// fallback for a worker whose row is gone.
+	DeadAfter time.Duration
 	Log       *slog.Logger
 }
 
@@ -126,6 +131,9 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 	}
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = 5 * time.Second
+	}
+	if opts.DeadAfter <= 0 {
+		opts.DeadAfter = 6 * opts.Heartbeat
 	}
 	log := opts.Log
 	if log == nil {

@@ -370,6 +370,31 @@ func TestCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("silent worker", func(t *testing.T) {
+		url := pg.NewDB(t)
+		front := startCluster(t, url, nil, nil)
+		stuck := newFake(time.Hour)
+		// Its only heartbeat is the one at Start: to the others it dies.
+		silent := startCluster(t, url, stuck, func(o *Options) { o.Heartbeat = time.Hour })
+		if _, _, err := front.Submit(ctx, postReq("orphan", 0, "o")); err != nil {
+			t.Fatal(err)
+		}
+		for len(stuck.submitted()) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		w := newFake(time.Millisecond)
+		alive := startCluster(t, url, w, func(o *Options) { o.Heartbeat, o.DeadAfter = 100*time.Millisecond, time.Second })
+		res, err := front.Await(ctx, "orphan", 0)
+		if err != nil || res.Status != engine.StatusCompleted {
+			t.Fatalf("orphan: %+v %v", res, err)
+		}
+		var worker string
+		if err := front.Pool().QueryRow(ctx, "SELECT worker FROM cuzk_request WHERE request_id = 'orphan'").Scan(&worker); err != nil || worker != alive.ID() {
+			t.Errorf("proved by %q (%v), want %s (the silent one is %s)", worker, err, alive.ID(), silent.ID())
+		}
+		silent.Close(10 * time.Millisecond)
+	})
+
 	t.Run("bad payload, local kinds", func(t *testing.T) {
 		url := pg.NewDB(t)
 		front := startCluster(t, url, nil, nil)

@@ -25,9 +25,11 @@
 //   - cuzk_worker: each daemon's heartbeat, capacity and running jobs, for
 //     the status.
 //
-// A worker that dies mid-job is noticed by River's rescuer once the job has
-// run longer than its kind's timeout (seconds for WinningPoSt, an hour for
-// PoRep); the job is then retried on any worker. A job that fails
+// A worker that dies mid-job stops heartbeating; after DeadAfter any
+// daemon puts its running jobs back into the queue, and any worker proves
+// them. River's rescuer is the fallback: it returns a job that has run
+// longer than its kind's timeout (seconds for WinningPoSt, an hour for
+// PoRep), which also bounds an attempt on a live worker. A job that fails
 // MaxAttempts times is discarded and its last error is the waiter's result.
 // Waiters learn of results through a PostgreSQL notification, and poll as a
 // fallback.

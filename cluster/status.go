@@ -120,6 +120,9 @@ func (c *Cluster) maintain(ctx context.Context) {
 		if err := c.heartbeat(ctx); err != nil && ctx.Err() == nil {
 			c.log.Warn("cluster heartbeat failed", "err", err)
 		}
+		if err := c.rescueDead(ctx); err != nil && ctx.Err() == nil {
+			c.log.Warn("cluster: handing back a silent worker's jobs failed", "err", err)
+		}
 		if n%6 != 5 {
 			continue
 		}
@@ -190,4 +193,34 @@ func (c *Cluster) queueStatus(ctx context.Context) ([]engine.QueueStatus, error)
 		}
 	}
 	return out, rows.Err()
+}
+
+// rescueDead puts the running jobs of workers whose heartbeat has been
+// silent for DeadAfter back into the queue, as River's rescuer would after
+// the kind's timeout (an hour for a PoRep): the attempt stays counted and
+// its error says why. Should the worker be alive after all, both attempts
+// run and the first result is the only one delivered.
+func (c *Cluster) rescueDead(ctx context.Context) error {
+	rows, err := c.pool.Query(ctx, `
+		UPDATE river_job j SET state = 'available', scheduled_at = now(),
+			errors = array_append(coalesce(j.errors, '{}'), jsonb_build_object(
+				'at', now(), 'attempt', j.attempt, 'trace', '',
+				'error', 'worker ' || w.id || ' silent since ' || w.heartbeat_at::text))
+		FROM cuzk_worker w
+		WHERE j.state = 'running' AND j.kind = $1
+		  AND j.attempted_by[array_length(j.attempted_by, 1)] = w.id
+		  AND w.heartbeat_at < now() - $2::bigint * interval '1 microsecond'
+		RETURNING j.args->>'request_id', w.id`, JobKind, c.opts.DeadAfter.Microseconds())
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, worker string
+		if err := rows.Scan(&id, &worker); err != nil {
+			return err
+		}
+		c.log.Warn("job handed back: its worker stopped heartbeating", "request_id", id, "worker", worker)
+	}
+	return rows.Err()
 }

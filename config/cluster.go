@@ -46,8 +46,12 @@ type Cluster struct {
 	// PollInterval bounds how late a waiter learns of a result whose
 	// notification it missed.
 	PollInterval Duration `toml:"poll_interval"`
+	// DeadAfter is how long a daemon's heartbeat (every 5 s) may be
+	// silent before its running jobs go back into the queue.
+	DeadAfter Duration `toml:"dead_after"`
 	// Timeouts is how long one attempt of a job may run, per proof kind;
-	// a job whose daemon died is proved elsewhere after its kind's time.
+	// past it River's rescuer returns the job to the queue (the fallback
+	// when dead_after did not).
 	Timeouts ClusterTimeouts `toml:"timeouts"`
 }
 
@@ -64,6 +68,7 @@ const (
 	DefaultClusterQueue       = "cuzk"
 	DefaultClusterMaxAttempts = 3
 	DefaultClusterPoll        = time.Second
+	DefaultClusterDeadAfter   = 30 * time.Second
 )
 
 // DefaultCluster is the [cluster] section of Default: off, with the
@@ -76,6 +81,7 @@ func DefaultCluster() Cluster {
 		LocalKinds:   []string{"winning-post"},
 		MaxAttempts:  DefaultClusterMaxAttempts,
 		PollInterval: Duration(DefaultClusterPoll),
+		DeadAfter:    Duration(DefaultClusterDeadAfter),
 		Timeouts: ClusterTimeouts{
 			PoRep:       Duration(time.Hour),
 			SnapDeals:   Duration(time.Hour),
@@ -132,6 +138,9 @@ func (c *Cluster) validate(bad func(key, format string, args ...any)) {
 	}
 	if c.PollInterval <= 0 {
 		bad("cluster.poll_interval", "must be positive")
+	}
+	if c.DeadAfter.D() < 10*time.Second {
+		bad("cluster.dead_after", "%v is under 10s (two heartbeats): a busy daemon would lose its jobs", c.DeadAfter.D())
 	}
 	for key, d := range map[string]Duration{
 		"porep": c.Timeouts.PoRep, "snap": c.Timeouts.SnapDeals,

@@ -26,6 +26,7 @@ func TestClusterValidate(t *testing.T) {
 		{"route of no kind", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\nroutes = {porep = \"porep\"}", "cluster.routes"},
 		{"route to no queue", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\nroutes = {porep-c2 = \"\"}", "cluster.routes"},
 		{"negative queue capacity", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\nqueues = {porep = -1}", "cluster.queues"},
+		{"dead_after too short", "[cluster]\nenabled = true\ndatabase_url = \"postgres://db/c\"\ndead_after = \"5s\"", "cluster.dead_after"},
 		{"unknown key", "[cluster]\nenable = true", "cluster.enable"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

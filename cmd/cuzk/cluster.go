@@ -84,6 +84,7 @@ func clusterOptions(cfg config.Config, log *slog.Logger) (cluster.Options, error
 		Capacity:     c.Capacity,
 		MaxAttempts:  c.MaxAttempts,
 		PollInterval: c.PollInterval.D(),
+		DeadAfter:    c.DeadAfter.D(),
 		ResultTTL:    cfg.Engine.ResultTTL.D(),
 		Log:          log,
 		Timeouts: map[engine.ProofKind]time.Duration{

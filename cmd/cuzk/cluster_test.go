@@ -64,8 +64,10 @@ func startClusterDaemon(t *testing.T, bin, dir, name, url string, worker bool) *
 	cfg.Cluster.Capacity = 1
 	cfg.Cluster.LocalKinds = []string{} // every kind through the queue
 	cfg.Cluster.PollInterval = config.Duration(200 * time.Millisecond)
-	// A dead worker's jobs come back after 5 s (and River's rescuer
-	// interval, 30 s); a live one proves these in well under a second.
+	// A dead worker's jobs come back after 10 s of silence (and, were
+	// that to fail, 5 s and River's rescuer interval, 30 s); a live one
+	// proves these in well under a second.
+	cfg.Cluster.DeadAfter = config.Duration(10 * time.Second)
 	for _, d := range []*config.Duration{&cfg.Cluster.Timeouts.PoRep, &cfg.Cluster.Timeouts.SnapDeals,
 		&cfg.Cluster.Timeouts.WindowPoSt, &cfg.Cluster.Timeouts.WinningPoSt} {
 		*d = config.Duration(5 * time.Second)
