@@ -170,6 +170,10 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: database_url: %w", err)
 	}
+	// Two connections stay taken (our LISTEN, River's notifier); every
+	// running job needs one now and then (payload, result), so does a
+	// waiter's poll.
+	pcfg.MaxConns = max(pcfg.MaxConns, int32(2*c.capacity()+6))
 	c.pool, err = pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: database: %w", err)
@@ -193,7 +197,7 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 		FetchCooldown: fetchCooldown,
 		Workers:       workers,
 	}
-	if c.local != nil {
+	if len(c.worked()) > 0 {
 		rcfg.Queues = map[string]river.QueueConfig{}
 		for q, n := range c.worked() {
 			rcfg.Queues[q] = river.QueueConfig{MaxWorkers: n}
@@ -225,7 +229,7 @@ func (c *Cluster) Start(ctx context.Context) error {
 	if err := c.heartbeat(ctx); err != nil {
 		return fmt.Errorf("cluster: heartbeat: %w", err)
 	}
-	if c.local != nil {
+	if len(c.worked()) > 0 {
 		if err := c.river.Start(context.WithoutCancel(ctx)); err != nil {
 			return fmt.Errorf("cluster: river start: %w", err)
 		}
@@ -252,7 +256,7 @@ func (c *Cluster) Close(grace time.Duration) error {
 func (c *Cluster) close(grace time.Duration) error {
 	c.stopping.Store(true)
 	var err error
-	if c.local != nil {
+	if len(c.worked()) > 0 && c.start != (time.Time{}) {
 		ctx, cancel := context.WithTimeout(context.Background(), grace)
 		err = c.river.Stop(ctx)
 		cancel()
