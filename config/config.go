@@ -29,6 +29,7 @@ type Config struct {
 	Engine    Engine    `toml:"engine"`
 	Timeline  Timeline  `toml:"timeline"`
 	Logging   Logging   `toml:"logging"`
+	Cluster   Cluster   `toml:"cluster"`
 }
 
 // Daemon is where the daemon listens, and whether it is a development
@@ -198,6 +199,7 @@ func Default() Config {
 		Engine:   Engine{ResultTTL: Duration(DefaultResultTTL)},
 		Timeline: Timeline{Events: DefaultTimelineEvents},
 		Logging:  Logging{Level: "info", Format: "text"},
+		Cluster:  DefaultCluster(),
 	}
 }
 
@@ -346,6 +348,7 @@ func (c *Config) Validate() error {
 		bad("logging.format", "%q is not one of text, json", c.Logging.Format)
 	}
 	errs = append(errs, c.validateSecurity()...)
+	c.Cluster.validate(bad)
 	return errors.Join(errs...)
 }
 

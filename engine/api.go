@@ -85,8 +85,9 @@ type Snapshot struct {
 	ProofsCompleted uint64
 	ProofsFailed    uint64
 	Uptime          time.Duration
-	MemoryUsed      uint64 // bytes reserved in the budget
-	MemoryLimit     uint64 // the budget
+	MemoryUsed      uint64         // bytes reserved in the budget
+	MemoryLimit     uint64         // the budget
+	Cluster         *ClusterStatus // nil unless the daemon is in cluster mode
 }
 
 // DeviceStatus describes one proving device.

@@ -25,6 +25,7 @@ type statusJSON struct {
 	Queues          []queueJSON  `json:"queues"`
 	Draining        bool         `json:"draining"`
 	Time            time.Time    `json:"time"`
+	Cluster         *ClusterJSON `json:"cluster,omitempty"`
 }
 
 type deviceJSON struct {
@@ -60,6 +61,7 @@ func statusDocument(s engine.Snapshot, now time.Time) statusJSON {
 		SRS:             []srsJSON{},
 		Queues:          []queueJSON{},
 		Time:            now.UTC(),
+		Cluster:         clusterDocument(s.Cluster),
 	}
 	for _, d := range s.Devices {
 		doc.Devices = append(doc.Devices, deviceJSON{d.Ordinal, d.Name, d.MemoryTotal, d.MemoryFree, d.CurrentJobID, d.CurrentProofKind})

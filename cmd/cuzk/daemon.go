@@ -160,7 +160,8 @@ func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 }
 
 // serveDaemon is runDaemon that also reloads on every signal from hup
-// (nil: never).
+// (nil: never). In cluster mode the cluster (the shared queue) is served,
+// with this daemon's engine as its worker.
 func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <-chan os.Signal, r *reloader) error {
 	raiseFDLimit(log)
 	var access server.Options // refused before the engine (and its devices) starts
@@ -170,6 +171,9 @@ func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <
 	access.Listen, access.StatusListen = cfg.Daemon.Listen, cfg.Daemon.StatusListen
 	if err := access.CheckAccess(); err != nil {
 		return err
+	}
+	if cfg.Cluster.Enabled {
+		return runClusterDaemon(ctx, cfg, log, hup, r)
 	}
 	eng, rec, requests, err := newDaemonEngine(cfg, log)
 	if err != nil {
@@ -182,6 +186,14 @@ func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <
 		}
 		log.Info("stopped", "engine_close", time.Since(t0).Round(time.Millisecond))
 	}()
+	return serveEngine(ctx, cfg, log, eng, rec, requests, hup, r)
+}
+
+// serveEngine serves eng (the engine, or in cluster mode the cluster)
+// until ctx ends; rec, when not nil, is served at /timeline; requests
+// (nil: unbounded) is charged for requests being decoded.
+func serveEngine(ctx context.Context, cfg config.Config, log *slog.Logger, eng server.Engine, rec *timeline.Recorder,
+	requests *memory.Budget, hup <-chan os.Signal, r *reloader) error {
 	routes := map[string]http.Handler{}
 	if rec != nil {
 		routes["GET /timeline"] = timeline.Handler(rec)

@@ -36,6 +36,7 @@ func newRootCmd() *cobra.Command {
 		newEvictCmd(),
 		newTimelineCmd(),
 		newAuthCmd(),
+		newClusterCmd(),
 	)
 	return root
 }

@@ -119,12 +119,15 @@ func newStatusCmd() *cobra.Command {
 	var flags *opsFlags
 	cmd, flags := opsCommand("status", "Show a daemon's devices, parameters, queues and memory", 0, 30*time.Second,
 		func(ctx context.Context, c *client.Client, _ []string, out io.Writer) error {
-			st, err := c.Status(ctx)
+			st, cl, err := clusterStatus(ctx, c)
 			if err != nil {
 				return err
 			}
 			if !asJSON {
-				return writeStatus(out, flags.addr, st)
+				if err := writeStatus(out, flags.addr, st); err != nil || cl == nil {
+					return err
+				}
+				return writeClusterStatus(out, cl)
 			}
 			b, err := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: true}.Marshal(st)
 			if err != nil {
