@@ -102,7 +102,7 @@ func (c Config) c() cConfig {
 type cResult struct {
 	Points                                        [4][192]byte
 	Total, H2D, NTT, MSMH, MSML, MSMA, MSMB, _pad float32
-	SpMV, Split                                   float32 // cuzk_run_witness only
+	SpMV, Split                                   float32   // cuzk_run_witness only
 	BG2                                           [384]byte // B_G2 (XYZZ) when HasBG2 != 0
 	HasBG2                                        int32
 	MSMB2                                         float32
