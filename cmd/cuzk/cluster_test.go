@@ -199,11 +199,16 @@ func TestClusterAcceptance(t *testing.T) {
 	victim := workers[2]
 	victimID := victim.workerID(t, ctx, pool)
 
-	// Kill c while it proves a job.
+	// Kill c while it proves a job. c is frozen (SIGSTOP) before its
+	// running jobs are read, and only those without a result count: a job
+	// it finished between the query and the kill would otherwise count as
+	// killed.
 	var killed []string
 	for deadline := time.Now().Add(time.Minute); len(killed) == 0; {
-		rows, err := pool.Query(ctx, `SELECT args->>'request_id' FROM river_job
-			WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = $1`, victimID)
+		victim.cmd.Process.Signal(syscall.SIGSTOP)
+		rows, err := pool.Query(ctx, `SELECT j.args->>'request_id' FROM river_job j
+			JOIN cuzk_request r ON r.request_id = j.args->>'request_id'
+			WHERE j.state = 'running' AND j.attempted_by[array_length(j.attempted_by, 1)] = $1 AND r.worker = ''`, victimID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,12 +218,14 @@ func TestClusterAcceptance(t *testing.T) {
 			killed = append(killed, id)
 		}
 		rows.Close()
+		if len(killed) > 0 {
+			break
+		}
+		victim.cmd.Process.Signal(syscall.SIGCONT)
 		if time.Now().After(deadline) {
 			t.Fatal("c never ran a job")
 		}
-		if len(killed) == 0 {
-			time.Sleep(5 * time.Millisecond)
-		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	victim.cmd.Process.Signal(syscall.SIGKILL)
 	t.Logf("killed c while it proved %v", killed)
