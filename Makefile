@@ -25,7 +25,7 @@ $(BIN)/libcuzk_cuda.so: $(call cuda_objs,$(BIN))
 # Standalone GPU harness: checks kernels against host references and times them.
 cuda-test: $(BIN)/cuzk_harness
 
-$(BIN)/cuzk_harness: cuda/test/harness.cu $(BIN)/libcuzk_cuda.so
+$(BIN)/cuzk_harness: cuda/test/harness.cu $(wildcard cuda/test/*.cuh) $(BIN)/libcuzk_cuda.so
 	@mkdir -p $(BIN)
 	$(NVCC) $(NVFLAGS) -Xcompiler -fopenmp -o $@ cuda/test/harness.cu -L$(BIN) -lcuzk_cuda -Xlinker -rpath,'$$ORIGIN' -lgomp
 

@@ -6,6 +6,7 @@
 
 #include "cuzk.h"
 #include "msm/msm.hpp"
+#include "msm/stream.hpp"
 #include "ntt/tables.hpp"
 #include "util/buffers.hpp"
 
@@ -60,4 +61,5 @@ struct cuzk_ctx {
   msm_buffers msm_scratch;
   msm_inputs msm_in;     // cuzk_msm_split's
   msm_inputs run_in[3];  // cuzk_run's L, A and B_G1 (no bases: the SRS has them)
+  srs_streamer streamer; // chunk slots and timing of streamed SRS queries (msm/stream.hpp)
 };

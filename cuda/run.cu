@@ -7,11 +7,16 @@
 //   tails:   the L, A and B_G1 MSMs as their inputs arrive, beside the NTTs
 //            (cfg.run_serial holds them back until the H sequence is done).
 // All the scratch is reserved before anything is queued: the tails run
-// beside the NTTs, and nothing may reallocate under them.
+// beside the NTTs, and nothing may reallocate under them. Under an srs's
+// memory limit (srs/plan.hpp) each buffer is reserved to its planned size,
+// and a query that is not resident streams (msm/stream.hpp): only the tail
+// of its resident prefix is uploaded with the others, the rest goes up
+// chunk by chunk with its points.
 #include <algorithm>
 
 #include "context.hpp"
 #include "msm/msm.hpp"
+#include "msm/stream.hpp"
 #include "ntt/ntt.hpp"
 #include "srs/srs.hpp"
 
@@ -39,9 +44,33 @@ static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
   return 0;
 }
 
+// Tail entries of part p uploaded with the run's inputs: those of the
+// query's resident prefix (all of them when it is resident).
+static uint64_t run_ndev(const cuzk_srs* srs, const cuzk_job* job, int p) {
+  const cuzk_msm_part& pt = job->part[p];
+  const uint64_t r = srs->plan.res[SRS_L + p];
+  if (r >= srs->n[SRS_L + p] || pt.ntail == 0) return pt.ntail;
+  return tail_below(pt.idx, pt.ntail, r);
+}
+
+// The MSM switches of a run under a limit (the plan's), restored after.
+struct run_msm_config {
+  cuzk_ctx* ctx;
+  msm_config saved;
+  run_msm_config(cuzk_ctx* c, const cuzk_srs* srs) : ctx(c), saved(c->msm) {
+    if (srs->plan.limit) c->msm = plan_msm_config(srs->plan, c->msm.acc_slots);
+  }
+  ~run_msm_config() { ctx->msm = saved; }
+};
+
 // Every buffer the run uses, and the NTT tables of its size.
 static int run_reserve(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
   const uint64_t m = 1ull << job->lgn;
+  if (srs->plan.limit) {
+    TRY(plan_reserve(ctx, srs));
+    ntt_tables* T;
+    return ctx->ntt.tables(job->lgn, &T);
+  }
   TRY(ctx->points.ensure(8 * sizeof(g1_xyzz)));
   TRY(ctx->h.reserve(m));
   for (int p = 0; p < 3; p++) {
@@ -63,14 +92,14 @@ static int run_reserve(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) 
   return ctx->ntt.tables(job->lgn, &T);
 }
 
-// Part p's tail and bitmap, on the uploads stream.
+// Part p's tail (of its resident prefix) and bitmap, on the uploads stream.
 static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, int p) {
   const cuzk_msm_part& pt = job->part[p];
   msm_inputs& in = ctx->run_in[p];
-  const uint64_t nw = (srs->n[SRS_L + p] + 31) / 32;
-  if (pt.ntail) {
-    CK(cudaMemcpyAsync(in.scalars.get(), pt.scalars, pt.ntail * 32, cudaMemcpyHostToDevice, ctx->uploads));
-    CK(cudaMemcpyAsync(in.idx.get(), pt.idx, pt.ntail * 4, cudaMemcpyHostToDevice, ctx->uploads));
+  const uint64_t nw = (srs->n[SRS_L + p] + 31) / 32, nd = run_ndev(srs, job, p);
+  if (nd) {
+    CK(cudaMemcpyAsync(in.scalars.get(), pt.scalars, nd * 32, cudaMemcpyHostToDevice, ctx->uploads));
+    CK(cudaMemcpyAsync(in.idx.get(), pt.idx, nd * 4, cudaMemcpyHostToDevice, ctx->uploads));
   }
   if (pt.ones && nw) CK(cudaMemcpyAsync(in.ones.get(), pt.ones, nw * 4, cudaMemcpyHostToDevice, ctx->uploads));
   CK(cudaEventRecord(ctx->run_ev.tail_in[p], ctx->uploads));
@@ -100,18 +129,20 @@ static int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
   for (int p = 0; p < 3; p++) {
     const cuzk_msm_part& pt = job->part[p];
-    const g1_affine* bases = srs->points(SRS_L + p);
-    const uint64_t nb = srs->n[SRS_L + p];
-    msm_inputs& in = ctx->run_in[p];
-    const g1_xyzz* extra = nullptr;
+    const int q = SRS_L + p;
+    const msm_inputs& in = ctx->run_in[p];
+    const bool streams = srs->plan.res[q] < srs->n[q];
+    srs_msm_in mi = {};
+    mi.ones = pt.ones ? in.ones.as<uint32_t>() : nullptr;
+    mi.scalars = in.scalars.as<fr_t>();
+    mi.idx = in.idx.as<uint32_t>();
+    mi.ndev = run_ndev(srs, job, p);
+    mi.host_scalars = streams ? (const fr_t*)pt.scalars : nullptr;
+    mi.host_idx = streams ? pt.idx : nullptr;
+    mi.ntail = pt.ntail;
     CK(cudaStreamWaitEvent(ctx->tails, ev.tail_in[p], 0));
     if (p == 0) CK(cudaEventRecord(ev.l_start, ctx->tails));
-    if (pt.ones && nb) {
-      TRY(batch_add_dev(ctx, bases, nb, in.ones.as<uint32_t>(), o + run_ones + p, ctx->tails));
-      extra = o + run_ones + p;
-    }
-    TRY(msm_dev(ctx, bases, in.scalars.as<fr_t>(), in.idx.as<uint32_t>(), pt.ntail, 0, extra,
-                o + run_result + 1 + p, ctx->tails));
+    TRY(srs_msm(ctx, srs, q, mi, o + run_result + 1 + p, o + run_ones + p, ctx->tails));
     CK(cudaEventRecord(ev.part_done[p], ctx->tails));
   }
   return 0;
@@ -132,10 +163,12 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   if (!res) return set_err(CUZK_ERR_ARG, "run: nil argument");
   TRY(run_check(ctx, srs, job));
   CK(cudaSetDevice(ctx->dev));
+  const run_msm_config msm_cfg(ctx, srs);
   TRY(run_reserve(ctx, srs, job));
   const run_events& ev = ctx->run_ev;
   const uint64_t m = 1ull << job->lgn;
   cudaStream_t st = ctx->main;
+  TRY(stream_begin(ctx, st));
   CK(cudaEventRecord(ev.start, st));
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
@@ -152,11 +185,15 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   CK(cudaStreamWaitEvent(st, ev.part_done[2], 0));
   CK(cudaEventRecord(ev.msm_h_start, st));
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
-  TRY(msm_dev(ctx, srs->points(SRS_H), ctx->h.a.as<fr_t>(), nullptr, m - 1, (int)job->lgn, nullptr, o + run_result,
-              st));
+  srs_msm_in hi = {};
+  hi.scalars = ctx->h.a.as<fr_t>();
+  hi.ndev = hi.ntail = m - 1;
+  hi.brev_lg = (int)job->lgn;
+  TRY(srs_msm(ctx, srs, SRS_H, hi, o + run_result, o + 7, st));
   CK(cudaEventRecord(ev.done, st));
   CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
+  TRY(stream_end(ctx));
   run_times(ev, res);
   return 0;
 }

@@ -4,6 +4,8 @@
 //   cuzk_harness check          correctness checks (small and medium sizes)
 //   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
 //   cuzk_harness bench msm 27 HI LO   MSMs of 2^LO..2^HI points
+//   cuzk_harness bench part-limit LG NAUX LIMIT...   the partition under device memory limits
+//                               (bytes, or 16G = 16 GiB; stream_checks.cuh)
 //   CUZK_MSM_C=c forces the window of the large MSMs; CUZK_RUN_SERIAL=1
 //   keeps the partition's L/A/B MSMs from overlapping its NTTs; CUZK_MSM_SEG
 //   and CUZK_PROFILE as cuzk.h says (cuzk_config).
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../cuzk.h"
@@ -743,6 +746,8 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
   cuzk_srs_free(srs);
 }
 
+#include "stream_checks.cuh"
+
 // The library's switches from the environment, read as the Go device reads
 // them (a value out of range is the default).
 static cuzk_config config_from_env() {
@@ -787,6 +792,7 @@ int main(int argc, char** argv) {
     check_h(ctx);
     check_msm(ctx);
     check_run(ctx);
+    check_stream();
     printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
   } else if (!strcmp(cmd, "bench")) {
     const char* what = argc > 2 ? argv[2] : "all";
@@ -799,6 +805,11 @@ int main(int argc, char** argv) {
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(ctx, 20, hi_ntt);
     if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, argc > 5 ? atoi(argv[5]) : 20, hi_msm);
     if (!strcmp(what, "traffic")) bench_traffic(argc > 3 ? atoi(argv[3]) : 27);
+    if (!strcmp(what, "part-limit")) {
+      std::vector<uint64_t> limits;
+      for (int i = 5; i < argc; i++) limits.push_back(parse_bytes(argv[i]));
+      bench_part_limit(argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull, limits);
+    }
     if (!strcmp(what, "all") || !strcmp(what, "part")) {
       uint32_t lg = argc > 5 ? atoi(argv[5]) : 27;
       uint64_t naux = argc > 6 ? strtoull(argv[6], 0, 10) : 130000000ull;

@@ -33,9 +33,17 @@ var ErrClosed = errors.New("cuda: device closed")
 type Device struct {
 	// Tasks bounds the goroutines of the CPU steps; 0 means GOMAXPROCS.
 	Tasks int
+	// MemoryLimit bounds the device memory of the resident parameters and
+	// the runs' scratch (config device.memory_limit); 0 means the free
+	// memory when the device was opened less DefaultMemoryMargin. What does
+	// not fit streams from host memory at every Run (limit.go); set it
+	// before the first Prepare or Retain.
+	MemoryLimit uint64
 
-	index int
-	info  Info
+	index        int
+	info         Info
+	defaultLimit uint64
+	chunkLgMax   uint32 // tests: streamed chunks of at most 2^chunkLgMax points (0: the library's)
 
 	mu     sync.Mutex // serializes use of ctx
 	ctx    uintptr
@@ -50,6 +58,7 @@ type Device struct {
 type resident struct {
 	h    uintptr
 	refs int
+	plan Plan
 }
 
 var _ groth16.Device = (*Device)(nil)
@@ -67,7 +76,12 @@ func New(index int) (*Device, error) {
 	if ctx == 0 {
 		return nil, fmt.Errorf("%w: context on device %d: %s", ErrCUDA, index, lib.lastError())
 	}
-	return &Device{index: index, info: infos[index], ctx: ctx, srs: map[*groth16.Params]*resident{}}, nil
+	free := infos[index].FreeMem
+	if now, err := Devices(); err == nil { // after the context took its share
+		free = now[index].FreeMem
+	}
+	return &Device{index: index, info: infos[index], ctx: ctx, srs: map[*groth16.Params]*resident{},
+		defaultLimit: defaultLimitOf(free)}, nil
 }
 
 // Info describes the device.
@@ -100,7 +114,10 @@ func (d *Device) tasks() int {
 }
 
 // Retain makes p's G1 queries resident on the device (uploading them on
-// first use) and counts a reference; Release drops it.
+// first use) and counts a reference; Release drops it. Under the memory
+// limit a query that does not fit stays in p's host memory (page-locked in
+// place, so the host budget that counts p counts it once) and streams at
+// every Run; a limit below what a Run needs fails here with ErrMemoryLimit.
 func (d *Device) Retain(p *groth16.Params) error {
 	_, err := d.resident(p, 1)
 	return err
@@ -142,13 +159,15 @@ func (d *Device) resident(p *groth16.Params, ref int) (uintptr, error) {
 		r.refs += ref
 		return r.h, nil
 	}
-	h := lib.srsUpload(int32(d.index), g1ptr(p.H), uint64(len(p.H)), g1ptr(p.L), uint64(len(p.L)),
-		g1ptr(p.A), uint64(len(p.A)), g1ptr(p.BG1), uint64(len(p.BG1)))
+	// The library keeps pointers into p's slices for the streamed queries:
+	// p stays referenced by d.srs until the set is freed.
+	h, plan, err := d.uploadLimited([4]uint64{uint64(len(p.H)), uint64(len(p.L)), uint64(len(p.A)), uint64(len(p.BG1))},
+		[4]unsafe.Pointer{g1ptr(p.H), g1ptr(p.L), g1ptr(p.A), g1ptr(p.BG1)})
 	runtime.KeepAlive(p)
-	if h == 0 {
-		return 0, fmt.Errorf("%w: uploading parameters to device %d: %s", ErrCUDA, d.index, lib.lastError())
+	if err != nil {
+		return 0, err
 	}
-	d.srs[p] = &resident{h: h, refs: ref}
+	d.srs[p] = &resident{h: h, refs: ref, plan: plan}
 	return h, nil
 }
 
@@ -184,6 +203,7 @@ type Partial struct {
 	h, l, a, b bls12381.G1Jac
 	start, end time.Time
 	Timing     Timing
+	Stream     StreamStats // what Run streamed (zero when every query is resident)
 	finished   atomic.Bool
 }
 
@@ -370,13 +390,17 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	}
 	rc := lib.run(d.ctx, w.srs, &job, &res)
 	end := time.Now()
+	var stream StreamStats
+	if rc == 0 {
+		stream = d.streamStats()
+	}
 	d.mu.Unlock()
 	if rc != 0 {
 		d.release(w)
 		return nil, libErr("run", rc)
 	}
 	ms := func(f float32) time.Duration { return time.Duration(float64(f) * 1e6) }
-	r := &Partial{w: w, end: end}
+	r := &Partial{w: w, end: end, Stream: stream}
 	r.Timing = Timing{ms(res.Total), ms(res.H2D), ms(res.NTT), ms(res.MSMH), ms(res.MSML), ms(res.MSMA), ms(res.MSMB)}
 	r.start = end.Add(-r.Timing.Total)
 	r.h = xyzzToJac(res.Points[0][:])
