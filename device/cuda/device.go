@@ -44,6 +44,9 @@ type Device struct {
 	info         Info
 	defaultLimit uint64
 	chunkLgMax   uint32 // tests: streamed chunks of at most 2^chunkLgMax points (0: the library's)
+	// tests: the limit of a set from the least its runs need and what it
+	// needs all resident (nil: memoryLimit)
+	testLimit func(min, all uint64) uint64
 
 	mu     sync.Mutex // serializes use of ctx
 	ctx    uintptr

@@ -149,6 +149,14 @@ func (d *Device) Plan(p *groth16.Params) (Plan, bool) {
 // stay under the limit. Called with smu held.
 func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer) (uintptr, Plan, error) {
 	limit := d.memoryLimit()
+	if d.testLimit != nil {
+		lo, _ := planFor(d.index, n, cLimits{Limit: 1, ChunkLgMax: d.chunkLgMax})
+		all, err := planFor(d.index, n, cLimits{Limit: 1 << 62, ChunkLgMax: d.chunkLgMax})
+		if err != nil {
+			return 0, Plan{}, err
+		}
+		limit = d.testLimit(lo.MinBytes, all.ResidentBytes+all.ScratchBytes)
+	}
 	var others, scratch uint64
 	for _, r := range d.srs {
 		others += r.plan.ResidentBytes
