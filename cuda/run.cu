@@ -53,12 +53,14 @@ static uint64_t run_ndev(const cuzk_srs* srs, const cuzk_job* job, int p) {
   return tail_below(pt.idx, pt.ntail, r);
 }
 
-// The MSM switches of a run under a limit (the plan's), restored after.
+// The MSM switches of a run that streams (the plan's: its batch cap, the
+// defaults it was sized for), restored after. A resident run keeps the
+// context's.
 struct run_msm_config {
   cuzk_ctx* ctx;
   msm_config saved;
   run_msm_config(cuzk_ctx* c, const cuzk_srs* srs) : ctx(c), saved(c->msm) {
-    if (srs->plan.limit) c->msm = plan_msm_config(srs->plan, c->msm.acc_slots);
+    if (srs->plan.streams()) c->msm = plan_msm_config(srs->plan, c->msm.acc_slots);
   }
   ~run_msm_config() { ctx->msm = saved; }
 };

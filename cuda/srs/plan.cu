@@ -11,6 +11,9 @@
 #include "plan.hpp"
 #include "srs.hpp"
 
+static_assert(sizeof(cuzk_limits) == 16 && sizeof(cuzk_plan) == 120 && sizeof(cuzk_stream_stats) == 32,
+              "the Go mirrors in device/cuda/limit.go");
+
 static const uint64_t P = sizeof(g1_xyzz), A = sizeof(g1_affine);
 // Tail upload buffers per resident point of l, a, b_g1 (32-byte scalar, 4-byte index).
 static const uint64_t tail_entry = 36;

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
@@ -180,4 +181,28 @@ func TestEngineTwoWorkersLimited(t *testing.T) {
 		t.Skip(skipReason())
 	}
 	proveTwoWorkers(t, limited(t, 8, func(min, all uint64) uint64 { return min }))
+}
+
+// TestStreamLayout: the mirrors have the C structs' sizes and offsets
+// (cuzk_limits 16 B; cuzk_plan 120 B, lgn at 104; cuzk_stream_stats 32 B).
+func TestStreamLayout(t *testing.T) {
+	var l cLimits
+	var p cPlan
+	var s cStreamStats
+	for _, x := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"cLimits", unsafe.Sizeof(l), 16},
+		{"cPlan", unsafe.Sizeof(p), 120},
+		{"cPlan.MinBytes", unsafe.Offsetof(p.MinBytes), 96},
+		{"cPlan.Lgn", unsafe.Offsetof(p.Lgn), 104},
+		{"cPlan.Pinned", unsafe.Offsetof(p.Pinned), 116},
+		{"cStreamStats", unsafe.Sizeof(s), 32},
+		{"cStreamStats.Stall", unsafe.Offsetof(s.Stall), 24},
+	} {
+		if x.got != x.want {
+			t.Errorf("%s: %d, want %d", x.name, x.got, x.want)
+		}
+	}
 }
