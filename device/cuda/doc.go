@@ -8,7 +8,12 @@
 //
 // Per device, a parameter set's G1 queries (h, l, a, b_g1) are uploaded
 // once and stay resident, reference-counted (Retain/Release; Prepare
-// uploads on first use and keeps them until Release or Close). Prepare
+// uploads on first use and keeps them until Release or Close). Under the
+// device's memory limit (MemoryLimit, config device.memory_limit; default
+// its free memory less DefaultMemoryMargin) the library plans what stays
+// resident (Plan: a prefix of each query, h first) and streams the rest
+// from the parameters' own host pages in chunks at every Run; a limit
+// below what a Run needs fails at the upload with ErrMemoryLimit. Prepare
 // works on the CPU: shape checks, the 0/1 split of the L, A and B scalars,
 // staging of a, b and the split vectors into pinned buffers the library
 // allocates (c is not staged: the device computes c = a∘b, which is c for
