@@ -78,12 +78,15 @@ static msm_scratch msm_bound(uint64_t nmax, const msm_config& cfg) {
   for (uint64_t x = 1; x <= nmax; x <<= 1) s.max_with(msm_scratch_for(x, cfg));
   const uint64_t cap = 1ull << (cfg.pairs_lg ? cfg.pairs_lg : 29);
   s.pairs = std::max<uint64_t>(s.pairs, 4 * std::min(std::max(cap, nmax), 64 * std::max<uint64_t>(nmax, 1)));
-  const uint64_t seg = 2ull << cfg.seg_lg;  // first-level segments per batch, at most
+  // first-level segments per batch: fewer than 2^(seg_lg+1), and no more than the batch's buckets
+  const uint64_t seg = std::min<uint64_t>(2ull << cfg.seg_lg, s.buckets / P);
   s.seg1 = std::max<uint64_t>(s.seg1, seg * P);
   s.seg2 = std::max<uint64_t>(s.seg2, seg * P);
   s.red = std::max<uint64_t>(s.red, (seg / msm_red_fan + 64 + 1) * P);
   s.win = std::max<uint64_t>(s.win, 64 * P);
-  s.chunks = std::max<uint64_t>(s.chunks, ((1ull << 18) + cfg.acc_slots + 1) * P);
+  // accumulation chunks: about 2^18 of at least 16 entries, rounded up to whole waves
+  const uint64_t items = s.pairs / 4;
+  s.chunks = std::max<uint64_t>(s.chunks, (std::min<uint64_t>((items + 15) / 16, 1ull << 18) + cfg.acc_slots + 1) * P);
   return s;
 }
 
@@ -186,6 +189,7 @@ int srs_plan_make(int dev, const uint64_t* n, const cuzk_limits* lim, srs_plan* 
   const uint32_t cmax = std::max<uint32_t>(5, std::min(cmax_in, lg2(nmax)));
   const uint32_t cmin = std::min(chunk_lg_floor, cmax);
   const uint64_t acc_slots = msm_resident_threads(dev);
+  cudaGetLastError();  // no device: its queries failed (cuzk_plan_for on the host)
   srs_plan& p = *out;
   p.limit = lim->limit;
   // the minimum: everything streams in the smallest chunks, MSM batches of one chunk
@@ -272,7 +276,10 @@ int plan_reserve(cuzk_ctx* ctx, const cuzk_srs* srs) {
 extern "C" int cuzk_plan_for(int dev, uint64_t nh, uint64_t nl, uint64_t na, uint64_t nb, const cuzk_limits* lim,
                              cuzk_plan* out) {
   if (!out) return set_err(CUZK_ERR_ARG, "plan: nil argument");
-  CK(cudaSetDevice(dev));
+  // Host arithmetic: without the device (the harness's `plan` on a machine
+  // without a GPU) the sort's storage is estimated and the accumulation's
+  // resident threads taken as 0.
+  if (cudaSetDevice(dev) != cudaSuccess) cudaGetLastError();
   const uint64_t n[4] = {nh, nl, na, nb};
   srs_plan p;
   const int rc = srs_plan_make(dev, n, lim, &p);

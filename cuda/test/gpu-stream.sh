@@ -5,7 +5,9 @@
 #   1. harness check (includes the stream checks: every case prints its plan)
 #   2. the device/cuda Go tests (TestMemoryLimit*, TestEngineTwoWorkersLimited and the rest)
 #   3. bench part (resident, for the same run's baseline) and bench part-limit at 16 and 24 GiB
-#   4. the engine with 2 workers under each limit (cuzk bench --memory-limit)
+#   4. the engine with 2 workers, 2^20-row partitions (a 2^21 domain: ~4 GiB for everything
+#      resident, ~0.43 GiB at least) under 512 MiB (every query streams, chunks of 2^18) and
+#      1 GiB (h and b_g1 partly resident) and unlimited (cuzk bench --memory-limit)
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log") 2>&1
@@ -28,7 +30,7 @@ timeout 150 $H bench part 27 27 27 130000000
 echo "=== bench part-limit 16 GiB, 24 GiB"
 timeout 300 $H bench part-limit 27 130000000 16G 24G
 if [ -x bin/cuzk ]; then
-  for L in 16GiB 24GiB; do
+  for L in 512MiB 1GiB 0; do
     echo "=== engine, 2 workers, memory limit $L"
     CUZK_CUDA_LIB=$LIB timeout 200 bin/cuzk bench batch --device cuda --memory-limit $L --constraints 1048576 \
       --partitions 10 --count 4 --budget 64

@@ -770,6 +770,16 @@ static cuzk_config config_from_env() {
 
 int main(int argc, char** argv) {
   const char* cmd = argc > 1 ? argv[1] : "check";
+  if (!strcmp(cmd, "plan") || !strcmp(cmd, "plan-check")) {  // host arithmetic: no GPU needed
+    if (!strcmp(cmd, "plan-check")) {
+      plan_check();
+    } else {
+      std::vector<uint64_t> limits;
+      for (int i = 4; i < argc; i++) limits.push_back(parse_bytes(argv[i]));
+      plan_print(argc > 2 ? atoi(argv[2]) : 27, argc > 3 ? strtoull(argv[3], 0, 10) : 130000000ull, limits);
+    }
+    return fails ? 1 : 0;
+  }
   int nd = cuzk_device_count();
   if (nd == 0) {
     printf("no CUDA device\n");

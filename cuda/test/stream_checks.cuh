@@ -11,6 +11,9 @@
 //   bench part-limit LG NAUX LIMIT...: the PoRep-shaped partition of bench
 //     part under each limit (bytes, or with a suffix G = GiB): times, bytes
 //     streamed, copy/compute overlap, and the points against the unlimited run.
+//   plan LG NAUX LIMIT...: the plans of the partition's parameter set (no GPU
+//     needed: then the sort's storage is estimated); plan-check: the plan's
+//     invariants over a sweep of sizes and limits (no GPU needed).
 
 static const char* query_names[4] = {"H", "L", "A", "B_G1"};
 
@@ -310,4 +313,60 @@ static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint
     cuzk_srs_free(s);
     cuzk_ctx_free(ctx);
   }
+}
+
+static void plan_print(uint32_t lgn, uint64_t naux, const std::vector<uint64_t>& limits) {
+  const uint64_t m = 1ull << lgn, nq[4] = {m - 1, naux, naux, naux / 4};
+  for (uint64_t limit : limits) {
+    int rc;
+    const cuzk_plan p = plan_of(limit, nq, 0, &rc);
+    if (rc) {
+      printf("limit %.2f GiB: %s\n", limit / 1073741824.0, cuzk_last_error());
+      continue;
+    }
+    print_plan(p);
+  }
+}
+
+// Every plan fits its limit; resident prefixes are whole chunks or whole
+// queries; below the minimum the plan is refused and at it accepted.
+static void plan_check() {
+  int bad = 0, n = 0;
+  rng r(31);
+  for (int it = 0; it < 300; it++) {
+    const uint32_t lgn = 6 + r.next() % 22;
+    const uint64_t m = 1ull << lgn;
+    const uint64_t naux = 1 + r.next() % m;
+    const uint64_t nq[4] = {m - 1, naux, naux, naux / (1 + r.next() % 4)};
+    const uint32_t chunk_lg = r.next() % 2 ? 0 : 5 + r.next() % 15;
+    int rc;
+    const cuzk_plan lo = plan_of(1, nq, chunk_lg, &rc);
+    const cuzk_plan all = plan_of(1ull << 62, nq, chunk_lg, &rc);
+    const uint64_t L0 = lo.min_bytes, L1 = all.resident_bytes + all.scratch_bytes;
+    plan_of(L0 - 1, nq, chunk_lg, &rc);
+    if (rc != CUZK_ERR_MEM) {
+      printf("plan-check 2^%u naux %llu: min-1 accepted\n", lgn, (unsigned long long)naux);
+      bad++;
+    }
+    for (int k = 0; k < 6; k++) {
+      const uint64_t limit = k == 0 ? L0 : k == 5 ? L1 : L0 + (uint64_t)((L1 - L0) * (double)(r.next() % 1000) / 1000);
+      const cuzk_plan p = plan_of(limit, nq, chunk_lg, &rc);
+      n++;
+      const uint64_t used = p.resident_bytes + p.scratch_bytes;
+      bool ok = rc == 0 && used <= limit;
+      for (int q = 0; q < 4 && ok; q++) {
+        const uint64_t C = p.chunk_lg ? 1ull << p.chunk_lg : 0;
+        ok = p.resident[q] <= nq[q] && (p.resident[q] == nq[q] || (C && p.resident[q] % C == 0));
+      }
+      if (k == 5) ok = ok && p.chunk_lg == 0;
+      if (!ok) {
+        bad++;
+        printf("plan-check 2^%u naux %llu chunk<=2^%u limit %llu: rc %d, uses %llu\n", lgn,
+               (unsigned long long)naux, chunk_lg, (unsigned long long)limit, rc, (unsigned long long)used);
+        print_plan(p);
+      }
+    }
+  }
+  EXPECT(bad == 0, "plan-check: %d of %d plans wrong", bad, n);
+  printf("plan-check: %d plans, %d wrong\n", n, bad);
 }
