@@ -206,7 +206,10 @@ static void check_stream_unsorted() {
   cuzk_srs_free(s);
 }
 
+static void plan_check();
+
 static void check_stream() {
+  plan_check();
   check_stream_case(12, 3000, 8);
   check_stream_case(16, 50000, 10);
   check_stream_case(20, 700000, 16);
