@@ -35,14 +35,22 @@ go-test-bin:
 	CGO_ENABLED=0 go test -c -o $(BIN)/cuda.test ./device/cuda
 
 clean:
-	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test $(BIN)/field_host
+	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test $(BIN)/field_host $(BIN)/g2_host $(BIN)/g2_host_wide $(BIN)/fixed_base_host
 	rm -rf $(BIN)/obj $(BIN)/portable $(BIN)/local
 
-# Host check of the device's Montgomery product (carry flag emulated).
+# Host checks: the device's Montgomery product (carry flag emulated), Fp2 and
+# G2 against gnark-crypto's vectors (portable and device forms), the
+# fixed-base kernels' bodies.
 cuda-host-check:
 	@mkdir -p $(BIN)
 	$(CXX) -O2 -std=c++17 -Wno-unknown-pragmas -o $(BIN)/field_host cuda/test/field_host.cc
 	$(BIN)/field_host
+	$(CXX) -O2 -std=c++17 -Wno-unknown-pragmas -o $(BIN)/g2_host cuda/test/g2_host.cc
+	$(BIN)/g2_host cuda/test/testdata/g2_vectors.txt
+	$(CXX) -O2 -std=c++17 -Wno-unknown-pragmas -DCUZK_HOST_WIDE -o $(BIN)/g2_host_wide cuda/test/g2_host.cc
+	$(BIN)/g2_host_wide cuda/test/testdata/g2_vectors.txt
+	$(CXX) -O2 -std=c++17 -Wno-unknown-pragmas -o $(BIN)/fixed_base_host cuda/test/fixed_base_host.cc
+	$(BIN)/fixed_base_host
 
 # Variant with the portable CIOS product on the device (the baseline of the
 # wide product), in $(BIN)/portable.

@@ -3,6 +3,7 @@ package circuits
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,19 +97,30 @@ func TestSyntheticIDRoundTrip(t *testing.T) {
 }
 
 // TestProveSyntheticOnCPU proves a 3-partition synthetic job end to end on
-// the CPU device with dev parameters cached on disk, and checks that the
-// verifier the plan carries rejects a tampered proof.
+// the CPU device with dev parameters cached on disk, through the prover's
+// synthesis and through the witness-only one, and checks that the verifier
+// the plan carries rejects a tampered proof.
 func TestProveSyntheticOnCPU(t *testing.T) {
+	for _, witness := range []bool{false, true} {
+		t.Run(fmt.Sprint("witness=", witness), func(t *testing.T) { proveSyntheticOnCPU(t, witness) })
+	}
+}
+
+func proveSyntheticOnCPU(t *testing.T, witness bool) {
 	dir := t.TempDir()
 	cfg := synthetic.Default(256)
 	cfg.Seed = 3
 	params := NewDevParams(dir)
 	reg := New()
+	if witness {
+		reg.SetSystems(NewSystems(filepath.Join(dir, "r1cs")))
+	}
 	e, err := engine.New(engine.Config{
-		Devices:  []groth16.Device{cpu.New(0)},
-		Planner:  reg,
-		Params:   params,
-		Recorder: timeline.NewRecorder(1024),
+		Devices:          []groth16.Device{cpu.New(0)},
+		Planner:          reg,
+		Params:           params,
+		Recorder:         timeline.NewRecorder(1024),
+		WitnessSynthesis: witness,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +137,9 @@ func TestProveSyntheticOnCPU(t *testing.T) {
 	id := SyntheticID(cfg)
 	if _, err := os.Stat(filepath.Join(dir, id+".params")); err != nil {
 		t.Fatalf("params not cached: %v", err)
+	}
+	if systems, _ := filepath.Glob(filepath.Join(dir, "r1cs", id+"-*.r1cs")); witness != (len(systems) == 1) {
+		t.Fatalf("witness synthesis %v, compiled systems cached: %q", witness, systems)
 	}
 
 	// The cached file loads and gives the same verifying key.

@@ -87,44 +87,77 @@ func CheckFilecoinParams(id string, p *groth16.Params) error {
 // finds them where a real parameter set would be. The setup is seeded by
 // the id, so anyone can derive its trapdoor: proofs made with these
 // parameters prove nothing. It refuses to replace an existing file unless
-// force is set. It returns the .params path.
+// force is set. It returns the .params path. It is SetupFilecoinWith on
+// the CPU.
 func SetupFilecoin(ctx context.Context, id, dir string, force bool, log *slog.Logger) (string, error) {
+	path, _, err := SetupFilecoinWith(ctx, id, dir, force, log, groth16.SetupOptions{})
+	return path, err
+}
+
+// SetupFilecoinWith is SetupFilecoin with the setup's options (a G1
+// fixed-base device, progress) and its report. The .params is streamed to
+// disk query by query (groth16.WriteSetup), the circuit's shape given so
+// that it is synthesized once. With force, existing files are removed
+// before the new ones are written, so that the disk holds one set at a
+// time (a 32 GiB PoRep set is ≈ 47 GB).
+func SetupFilecoinWith(ctx context.Context, id, dir string, force bool, log *slog.Logger, opts groth16.SetupOptions) (string, *groth16.SetupReport, error) {
 	c, err := lookupFilecoin(id)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	path := filepath.Join(dir, c.paramsFile)
 	vkPath := filepath.Join(dir, c.vkFile)
-	if !force {
-		for _, f := range []string{path, vkPath} {
-			if _, err := os.Stat(f); err == nil {
-				return "", fmt.Errorf("circuits: %s exists (a real or earlier parameter file); not replacing it", f)
-			}
+	for _, f := range []string{path, vkPath} {
+		if _, err := os.Stat(f); err != nil {
+			continue
+		}
+		if !force {
+			return "", nil, fmt.Errorf("circuits: %s exists (a real or earlier parameter file); not replacing it", f)
+		}
+		if err := os.Remove(f); err != nil {
+			return "", nil, fmt.Errorf("circuits: replacing %s: %w", f, err)
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("circuits: parameter directory: %w", err)
+		return "", nil, fmt.Errorf("circuits: parameter directory: %w", err)
+	}
+	if opts.Shape == nil {
+		s, err := c.shape()
+		if err != nil {
+			return "", nil, fmt.Errorf("circuits: %s shape: %w", id, err)
+		}
+		opts.Shape = &s
 	}
 	t0 := time.Now()
-	p, err := groth16.Setup(c.blank(), []byte("cuzk dev setup "+id))
+	// The .params to a temporary name, then the .vk, each renamed into
+	// place, the .params last: a setup cut short leaves no file a later
+	// load would take for a whole one.
+	var vk *groth16.VerifyingKey
+	var rep *groth16.SetupReport
+	err = writeRenamed(path, func(tmp string) error {
+		f, err := os.Create(tmp)
+		if err != nil {
+			return err
+		}
+		vk, rep, err = groth16.WriteSetup(ctx, f, c.blank(), []byte("cuzk dev setup "+id), opts)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("circuits: %s setup: %w", id, err)
+		}
+		return writeRenamed(vkPath, func(tmp string) error { return groth16.WriteVerifyingKey(tmp, vk) })
+	})
 	if err != nil {
-		return "", fmt.Errorf("circuits: %s setup: %w", id, err)
-	}
-	// The .vk first, the .params last, each renamed into place: a setup
-	// cut short leaves no file a later load would take for a whole one.
-	if err := writeRenamed(vkPath, func(tmp string) error { return groth16.WriteVerifyingKey(tmp, &p.VK) }); err != nil {
-		return "", err
-	}
-	if err := writeRenamed(path, func(tmp string) error { return groth16.WriteParams(tmp, p) }); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if log != nil {
 		log.Info("development parameters generated", "circuit", id, "path", path, "took", time.Since(t0).Round(time.Millisecond))
 	}
-	return path, nil
+	return path, rep, nil
 }
 
 func writeRenamed(path string, write func(tmp string) error) error {

@@ -60,10 +60,17 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 	}
 	reserve, abc := partitionFootprint(shape)
 	plan := &engine.Plan{CircuitID: info.CircuitID(), PublicInputs: inputs, Verify: r.batchVerify}
+	if r.systems != nil {
+		plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) {
+			p, err := porep.NewPartition(o, 0)
+			return p, shape, err
+		})
+	}
 	for k := range info.Partitions {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Reserve:        reserve,
+			ReserveABC:     abc,
+			WitnessReserve: witnessFootprint(shape),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				p, err := porep.NewPartition(o, k)
 				if err != nil {
@@ -71,6 +78,14 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 				}
 				p.Ctx = ctx
 				return groth16.Synthesize(p, shape)
+			},
+			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+				p, err := porep.NewPartition(o, k)
+				if err != nil {
+					return nil, err
+				}
+				p.Ctx = ctx
+				return p.Witness(witnessWorkers())
 			},
 		})
 	}
@@ -110,6 +125,13 @@ func invalid(err error) error {
 // memory until Finish, 16 field elements per domain row — what the CPU
 // device allocated per Prepare + Run at 2^14 and 2^16 rows (8 MB and 45 MB,
 // runtime.MemStats.TotalAlloc, 2026-11-29).
+// witnessFootprint is a partition's host memory on the witness-only path to
+// a device that evaluates a, b and c itself: the witness and its pinned
+// staging copy.
+func witnessFootprint(s r1cs.Shape) uint64 {
+	return 2 * uint64(s.Inputs+s.Aux) * uint64(fr.Bytes)
+}
+
 func partitionFootprint(s r1cs.Shape) (reserve, abc uint64) {
 	const elem = uint64(fr.Bytes)
 	rows := uint64(s.Constraints)

@@ -11,6 +11,7 @@ import (
 	"github.com/cuzk-project/cuzk/engine"
 	fpost "github.com/cuzk-project/cuzk/filecoin/post"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // planPoSt turns a WINNING_POST or WINDOW_POST_PARTITION request into one
@@ -43,13 +44,18 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
 	reserve, abc := partitionFootprint(shape)
-	return &engine.Plan{
+	circuit := func() (r1cs.Circuit, r1cs.Shape, error) {
+		c, err := cpost.NewPartition(v)
+		return c, shape, err
+	}
+	plan := &engine.Plan{
 		CircuitID:    info.CircuitID(),
 		PublicInputs: [][]fr.Element{v.PublicInputs()},
 		Verify:       r.batchVerify,
 		Partitions: []engine.Partition{{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Reserve:        reserve,
+			ReserveABC:     abc,
+			WitnessReserve: witnessFootprint(shape),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				c, err := cpost.NewPartition(v)
 				if err != nil {
@@ -64,6 +70,18 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 				}
 				return groth16.FromProvingAssignment(pa), nil
 			},
+			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+				c, err := cpost.NewPartition(v)
+				if err != nil {
+					return nil, err
+				}
+				c.Ctx = ctx
+				return witnessOf(c, shape)
+			},
 		}},
-	}, nil
+	}
+	if r.systems != nil {
+		plan.System = r.systems.provider(plan.CircuitID, circuit)
+	}
+	return plan, nil
 }

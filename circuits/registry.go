@@ -11,11 +11,14 @@ import (
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // Registry turns requests into plans. It implements engine.Planner and is
 // safe for concurrent use.
 type Registry struct {
+	systems *Systems // nil: no witness-only path
+
 	mu   sync.Mutex
 	pvks map[*groth16.VerifyingKey]*groth16.PreparedVerifyingKey // a few; cleared when full
 }
@@ -72,18 +75,33 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 	reserve, abc := SyntheticFootprint(cfg)
 	inputs := c.PublicInputs()
 	plan := &engine.Plan{CircuitID: SyntheticID(cfg), Verify: r.batchVerify}
+	// A synthetic row's C holds its own constant (κ·ONE, κ = a·b − x_j), so
+	// a circuit of more rows than the compiled system's coefficient table
+	// holds goes through the prover's synthesis.
+	if r.systems != nil && cfg.Constraints < syntheticCompiledRows {
+		plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) { return c, c.Hint(), nil })
+	}
 	for i := 0; i < job.Partitions; i++ {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Reserve:        reserve,
+			ReserveABC:     abc,
+			WitnessReserve: witnessFootprint(c.Hint()),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				return groth16.Synthesize(c, c.Hint())
+			},
+			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+				return witnessOf(c, c.Hint())
 			},
 		})
 		plan.PublicInputs = append(plan.PublicInputs, inputs)
 	}
 	return plan, nil
 }
+
+// syntheticCompiledRows bounds the synthetic circuits offered the
+// witness-only path: each row's C constant is a distinct coefficient, and
+// the compiled system holds at most compiled.MaxCoeffs of them.
+const syntheticCompiledRows = compiled.MaxCoeffs - 1024
 
 // SyntheticFootprint estimates one synthetic partition's host memory
 // (partitionFootprint of its shape).

@@ -8,6 +8,7 @@ import (
 	"github.com/cuzk-project/cuzk/engine"
 	fupdate "github.com/cuzk-project/cuzk/filecoin/update"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // planSnap turns a SNAP_DEALS_UPDATE request into one unit per partition:
@@ -57,8 +58,9 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 		}
 		plan.PublicInputs = append(plan.PublicInputs, in)
 		plan.Partitions = append(plan.Partitions, engine.Partition{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Reserve:        reserve,
+			ReserveABC:     abc,
+			WitnessReserve: witnessFootprint(shape),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				c, err := cupdate.NewPartition(v)
 				if err != nil {
@@ -67,7 +69,21 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 				c.Ctx = ctx
 				return groth16.Synthesize(c, shape)
 			},
+			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+				c, err := cupdate.NewPartition(v)
+				if err != nil {
+					return nil, err
+				}
+				c.Ctx = ctx
+				return witnessOf(c, shape)
+			},
 		})
+		if r.systems != nil && plan.System == nil {
+			plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) {
+				c, err := cupdate.NewPartition(v)
+				return c, shape, err
+			})
+		}
 	}
 	return plan, nil
 }

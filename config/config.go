@@ -29,6 +29,7 @@ type Config struct {
 	Engine    Engine    `toml:"engine"`
 	Timeline  Timeline  `toml:"timeline"`
 	Logging   Logging   `toml:"logging"`
+	Cluster   Cluster   `toml:"cluster"`
 }
 
 // Daemon is where the daemon listens, and whether it is a development
@@ -45,6 +46,16 @@ type Daemon struct {
 	// development parameters; off, the daemon refuses both (what a
 	// production daemon wants: it proves only Filecoin's circuits).
 	Dev bool `toml:"dev"`
+	// MaxConnections bounds a TCP listener's open connections; 0 = 1024.
+	MaxConnections int `toml:"max_connections"`
+	// IdleTimeout closes a connection with no RPC this long; 0 = 5m.
+	IdleTimeout Duration `toml:"idle_timeout"`
+	// InsecureAllowUnauthenticated lets a TCP listener (or an HTTP one
+	// off loopback) run without [daemon.auth]: anyone who reaches it
+	// may prove, cancel, preload and evict.
+	InsecureAllowUnauthenticated bool `toml:"insecure_allow_unauthenticated"`
+	TLS                          TLS  `toml:"tls"`
+	Auth                         Auth `toml:"auth"`
 }
 
 // Memory is the byte budget that synthesized assignments and resident
@@ -80,6 +91,10 @@ type Device struct {
 	// fit stream from host memory at every partition (a 32 GiB PoRep set,
 	// ≈ 38 GiB of G1 points, proves on a 16 or 24 GB card this way); a
 	// limit below what one partition needs fails when its parameters load.
+	// B_G2 stays on the device only where everything fits with it, else
+	// the CPU computes it; a limit set here also sends witness-only
+	// partitions through a, b, c on the CPU (the limit does not count the
+	// compiled matrices).
 	MemoryLimit Size `toml:"memory_limit"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`
@@ -91,6 +106,23 @@ type Device struct {
 type Synthesis struct {
 	// Threads bounds concurrent synthesis work; 0 = all CPUs.
 	Threads int `toml:"threads"`
+	// Witness chooses what synthesis computes: "on" the witness only (the
+	// device evaluates a, b and c from the circuit's pre-compiled
+	// constraint system, compiled on first use into <param_cache>/r1cs),
+	// "off" the prover's a, b and c on the CPU, "auto" (or empty) "on"
+	// with the CUDA device and "off" otherwise.
+	Witness string `toml:"witness"`
+}
+
+// WitnessOn resolves Witness for a device kind.
+func (s Synthesis) WitnessOn(deviceKind string) bool {
+	switch s.Witness {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return deviceKind == "cuda"
 }
 
 // SRS locates the Groth16 parameters.
@@ -161,9 +193,11 @@ func Default() Config {
 	cache := ParamCacheDir()
 	return Config{
 		Daemon: Daemon{
-			Listen:        DefaultListen(),
-			StatusListen:  DefaultStatusListen,
-			ShutdownGrace: Duration(DefaultShutdownGrace),
+			Listen:         DefaultListen(),
+			StatusListen:   DefaultStatusListen,
+			ShutdownGrace:  Duration(DefaultShutdownGrace),
+			MaxConnections: DefaultMaxConnections,
+			IdleTimeout:    Duration(DefaultIdleTimeout),
 		},
 		Memory: Memory{
 			TotalBudget:     Budget{Auto: true},
@@ -176,6 +210,7 @@ func Default() Config {
 		Engine:   Engine{ResultTTL: Duration(DefaultResultTTL)},
 		Timeline: Timeline{Events: DefaultTimelineEvents},
 		Logging:  Logging{Level: "info", Format: "text"},
+		Cluster:  DefaultCluster(),
 	}
 }
 
@@ -296,6 +331,11 @@ func (c *Config) Validate() error {
 	if c.Device.Kind == "sim" && c.Device.SimRun <= 0 {
 		bad("device.sim_run", "must be positive for the sim device")
 	}
+	switch c.Synthesis.Witness {
+	case "", "auto", "on", "off":
+	default:
+		bad("synthesis.witness", "%q is not auto, on or off", c.Synthesis.Witness)
+	}
 	if c.Synthesis.Threads < 0 {
 		bad("synthesis.threads", "%d is negative (0 = all CPUs)", c.Synthesis.Threads)
 	}
@@ -318,6 +358,8 @@ func (c *Config) Validate() error {
 	default:
 		bad("logging.format", "%q is not one of text, json", c.Logging.Format)
 	}
+	errs = append(errs, c.validateSecurity()...)
+	c.Cluster.validate(bad)
 	return errors.Join(errs...)
 }
 
@@ -350,13 +392,18 @@ func checkListen(addr string, unixOK bool) error {
 	return nil
 }
 
-// MemoryBudget resolves memory.total_budget to bytes: the explicit size,
-// or for "auto" the machine's MemTotal minus memory.safety_margin.
+// MemoryBudget resolves memory.total_budget to bytes: the explicit size
+// (refused with ErrBudgetOverMemory above MemTotal), or for "auto" the
+// machine's MemTotal minus memory.safety_margin.
 func (c *Config) MemoryBudget() (uint64, error) {
-	if !c.Memory.TotalBudget.Auto {
-		return uint64(c.Memory.TotalBudget.Bytes), nil
-	}
 	total, err := MemTotal()
+	if !c.Memory.TotalBudget.Auto {
+		b := uint64(c.Memory.TotalBudget.Bytes)
+		if err != nil { // no /proc/meminfo: nothing to check against
+			return b, nil
+		}
+		return b, checkBudget(b, total)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("memory.total_budget = \"auto\": %w", err)
 	}

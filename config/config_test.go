@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -143,7 +144,11 @@ sim_run = "1s"
 	if c.Engine.ResultTTL.D() != DefaultResultTTL || c.Logging.Level != "info" {
 		t.Errorf("defaults lost: %+v", c)
 	}
-	if b, err := c.MemoryBudget(); err != nil || b != 200<<30 {
+	if total, err := MemTotal(); err == nil && total < 200<<30 {
+		if _, err := c.MemoryBudget(); !errors.Is(err, ErrBudgetOverMemory) {
+			t.Errorf("explicit budget of 200 GiB on a machine of %d bytes: %v, want ErrBudgetOverMemory", total, err)
+		}
+	} else if b, err := c.MemoryBudget(); err != nil || b != 200<<30 {
 		t.Errorf("explicit budget: %d %v", b, err)
 	}
 	if b, err := (&Config{Memory: Memory{TotalBudget: Budget{Auto: true}}}).MemoryBudget(); err != nil || b == 0 {

@@ -1,4 +1,4 @@
-// Benchmarks (cuzk_bench_ntt, cuzk_bench_msm): CUDA event times of the
+// Benchmarks (cuzk_bench_ntt, cuzk_bench_msm, cuzk_bench_msm_g2): CUDA event times of the
 // device work alone, on device-resident random data, median of the reps.
 #include <algorithm>
 #include <vector>
@@ -79,6 +79,26 @@ extern "C" int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, i
   CKL();
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
   auto msm = [&] { return msm_dev(ctx, srs->points(q), ctx->tmp.as<fr_t>(), nullptr, n, 0, nullptr, o, st); };
+  TRY(msm());  // warm-up
+  std::vector<float> t;
+  for (int r = 0; r < reps; r++) TRY(time_main(ctx, t, msm));
+  *ms = median(t);
+  if (window) *window = msm_window(n, ctx->msm.window);
+  return 0;
+}
+
+// The G2 MSM over the first n points of the srs's B_G2 with random scalars.
+extern "C" int cuzk_bench_msm_g2(cuzk_ctx* ctx, cuzk_srs* srs, uint64_t n, int reps, float* ms, uint32_t* window) {
+  if (!ctx || !srs || !srs->has_bg2 || n > srs->n[SRS_B_G1] || reps < 1 || !ms)
+    return set_err(CUZK_ERR_ARG, "bench msm g2: bad argument");
+  CK(cudaSetDevice(ctx->dev));
+  cudaStream_t st = ctx->main;
+  TRY(ctx->tmp.ensure(n * 32 + 32));
+  TRY(ctx->points_g2.ensure(2 * sizeof(g2_xyzz)));
+  fill_rand_fr<<<(n + 255) / 256, 256, 0, st>>>(ctx->tmp.as<fr_t>(), n, 98);
+  CKL();
+  g2_xyzz* o = ctx->points_g2.as<g2_xyzz>();
+  auto msm = [&] { return msm_dev_g2(ctx, srs->points_bg2(), ctx->tmp.as<fr_t>(), nullptr, n, 0, nullptr, o, st); };
   TRY(msm());  // warm-up
   std::vector<float> t;
   for (int r = 0; r < reps; r++) TRY(time_main(ctx, t, msm));

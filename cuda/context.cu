@@ -7,7 +7,7 @@
 int run_events::create() {
   event* all[] = {&start, &tail_in[0], &tail_in[1], &tail_in[2], &a_in,         &b_in,         &c_in,
                   &uploads_done, &h_start, &h_done, &l_start, &part_done[0], &part_done[1], &part_done[2],
-                  &msm_h_start, &done};
+                  &msm_h_start, &done, &bg2_done};
   for (event* e : all) TRY(e->create());
   return 0;
 }
@@ -32,6 +32,7 @@ static int ctx_init(cuzk_ctx* c) {
   c->msm.window = c->cfg.msm_window;
   c->msm.seg_lg = c->cfg.msm_seg_lg ? c->cfg.msm_seg_lg : 15;
   c->msm.acc_slots = msm_resident_threads(c->dev);
+  c->msm.acc_slots_g2 = msm_resident_threads_g2(c->dev);
   return c->ntt.init();
 }
 

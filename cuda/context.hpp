@@ -9,6 +9,7 @@
 #include "msm/stream.hpp"
 #include "ntt/tables.hpp"
 #include "util/buffers.hpp"
+#include "witness/witness.hpp"
 
 // cuzk_run's events, in the order it records them.
 struct run_events {
@@ -21,6 +22,7 @@ struct run_events {
   event part_done[3];      // tails: the L, A and B_G1 MSMs are done
   event msm_h_start;       // main: the H MSM begins (after the tails: shared scratch)
   event done;              // main: the H MSM is done
+  event bg2_done;          // tails: the B_G2 MSM is done (when the srs holds B_G2)
 
   int create();
 };
@@ -62,4 +64,6 @@ struct cuzk_ctx {
   msm_inputs msm_in;     // cuzk_msm_split's
   msm_inputs run_in[3];  // cuzk_run's L, A and B_G1 (no bases: the SRS has them)
   srs_streamer streamer; // chunk slots and timing of streamed SRS queries (msm/stream.hpp)
+  witness_scratch wit;   // cuzk_run_witness's (it fills run_in[3] by its split)
+  device_buffer points_g2;  // G2 results: cuzk_run's B_G2 and its batch sum; cuzk_msm_split_g2's
 };

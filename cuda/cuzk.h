@@ -114,6 +114,17 @@ typedef struct {
      H MSM follows both. */
   float ms_total, ms_h2d, ms_ntt, ms_msm_h, ms_msm_l, ms_msm_a, ms_msm_b;
   float pad;
+  /* cuzk_run_witness only (0 from cuzk_run): a = A·w and b = B·w on the main
+     stream; the 0/1/other split of the L, A and B scalars on the tails stream
+     (both once the witness is in, beside each other). */
+  float ms_spmv, ms_split;
+  /* B_G2 (helper g2's section below): when the srs holds B_G2 (has_bg2 = 1),
+     its sum over the B part's ones and tail, G2 XYZZ (X, Y, ZZ, ZZZ, each an
+     E2: A0 then A1, 384 B), computed on the tails stream after B_G1 (before
+     the H MSM: they share the scratch); ms_msm_b2 its time. */
+  uint8_t bg2[384];
+  int32_t has_bg2;
+  float ms_msm_b2;
 } cuzk_result;
 
 int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res);
@@ -136,7 +147,9 @@ int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, fl
 typedef struct {
   uint64_t limit;        /* device bytes; 0: no limit (cuzk_srs_upload) */
   uint32_t chunk_lg_max; /* 0: 24; else streamed chunks of at most 2^chunk_lg_max points (5..24; tests) */
-  uint32_t pad;
+  uint32_t bg2;          /* 1: hold B_G2 (b_g1's count of G2 points, 192 B each) resident too where the whole
+                            set fits with it and its run scratch, nothing streaming (cuzk_plan.bg2_bytes);
+                            else it is not counted and cuzk_srs_upload_bg2 refuses it */
 } cuzk_limits;
 
 typedef struct {
@@ -151,6 +164,8 @@ typedef struct {
   uint32_t chunk_lg;       /* streamed chunks of 2^chunk_lg points; 0: nothing streams */
   uint32_t pairs_lg;       /* MSM sorted pairs per batch of windows at most 2^pairs_lg (0: 29) */
   uint32_t pinned;         /* bit q: query q's streamed part is read from page-locked memory */
+  uint64_t bg2_bytes;      /* device bytes of B_G2 the plan holds resident (in resident_bytes; its G2 MSM
+                              scratch in scratch_bytes); 0: B_G2 is not the device's (the host computes it) */
 } cuzk_plan;
 
 /* The plan a limit gives a parameter set of these sizes on device dev (nothing allocated);
@@ -178,6 +193,88 @@ typedef struct {
   float ms_span;    /* first chunk upload start to last chunk MSM end */
 } cuzk_stream_stats;
 int cuzk_stream_stats_get(cuzk_ctx* ctx, cuzk_stream_stats* out);
+/* --- pre-compiled matrices and witness runs (helper spmv) --- */
+/* A matrix in CSR over the variables w = [input ‖ aux]: row r's entries are
+   row_ptr[r] .. row_ptr[r+1] - 1 (row_ptr has nrows + 1 entries, row_ptr[0]
+   = 0, row_ptr[nrows] = nnz, non-decreasing); entry k is coefficient
+   coeffs[coeff[k]] at variable col[k] (input i is i, aux j is ninputs + j).
+   Coefficient 0 must be 1 and 1 must be -1 (they are added or subtracted
+   without a product). Duplicate or unsorted columns in a row are summed. */
+typedef struct { const uint32_t* row_ptr; const uint32_t* col; const uint16_t* coeff; uint64_t nnz; } cuzk_csr;
+typedef struct cuzk_matrices cuzk_matrices;
+/* A and B of a shape resident on device dev (C is not needed: c = a∘b), with the coefficient table and
+   the densities (bitmaps as in cuzk_msm_split; a_aux over aux, b_input over inputs, b_aux over aux).
+   coeffs: ncoeffs Fr values (Montgomery). Checked on the device: row_ptr non-decreasing, every col below
+   ninputs + naux, every coeff below ncoeffs (the message names the first offender). The device also
+   builds each query's gather list, the variables of its bases in order: L every aux variable; A every
+   input, then aux j where bit j of a_aux_density; B input i where bit i of b_input_density, then aux j
+   where bit j of b_aux_density (bits beyond the vector's length are ignored). NULL on failure. */
+cuzk_matrices* cuzk_matrices_upload(int dev, const cuzk_csr* a, const cuzk_csr* b, const void* coeffs,
+    uint32_t ncoeffs, uint64_t nrows, uint64_t ninputs, uint64_t naux,
+    const uint32_t* a_aux_density, const uint32_t* b_input_density, const uint32_t* b_aux_density);
+void cuzk_matrices_free(cuzk_matrices* m);
+/* The device memory m holds (bytes), and the bases of its L, A, B queries (nq[3], may be NULL). */
+uint64_t cuzk_matrices_bytes(const cuzk_matrices* m, uint64_t* nq);
+/* A witness: ninput input values (dense), and naux aux values either dense (aux != NULL) or compact
+   (aux == NULL): with words of 32 bits (bit j%32 of word j/32 for value j),
+     aux[j] = (small bit j) ? ((ones bit j) ? 1 : 0) : others[k],
+     k = prefix[j/32] + popcount(~small[j/32] & ((1 << j%32) - 1)),
+     prefix[w] = popcount of the clear small bits of words 0 .. w-1 (bits at or beyond naux not counted),
+   so others holds the values whose small bit is clear, in index order, and nothers must be the number
+   of such values below naux. Ones bits where small is clear, and bits at or beyond naux, are ignored.
+   1 and 0 are Montgomery one and zero. lgn: the domain 2^lgn (nrows <= 2^lgn; the srs h query has
+   2^lgn - 1 points). Host memory; pinned preferred. */
+typedef struct {
+  const void* input; uint64_t ninput;          /* Fr values */
+  const void* aux;                             /* naux Fr values, or NULL: then the compact form below */
+  const uint32_t* small; const uint32_t* ones; const void* others; uint64_t nothers;
+  uint64_t naux; uint32_t lgn; uint32_t pad;
+} cuzk_witness;
+/* One partition from its witness: a = A·w, b = B·w, c = a∘b, H, the 0/1/other split of the L, A, B
+   scalars on the device, the H, L, A, B_G1 MSMs (and B_G2 when the srs holds it). res->points as
+   cuzk_run's; ms_h2d spans the witness upload (and the compact form's expansion), ms_spmv and ms_split
+   as cuzk_result says. The scratch for tails as long as the queries is reserved up front: about
+   (nL + nA + nB) * 36 bytes besides cuzk_run's, and 32 bytes per variable for w. Under the srs's
+   memory limit a query that is not resident streams as in cuzk_run, its tail on the device (chunk
+   boundaries by a device search); the plan counts neither the matrices, w, nor the tails of streamed
+   queries past their resident prefixes. */
+int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrices* m, const cuzk_witness* w, cuzk_result* res);
+/* The split of query q (0 L, 1 A, 2 B) that the context's last cuzk_run_witness made (any later run on
+   the context replaces it): *ntail always; then, where not NULL, the ones bitmap ((nq[q] + 31) / 32
+   words), the tail's *ntail scalars and their base indices (ascending). For B_G2 on the host, and tests. */
+int cuzk_witness_split_read(cuzk_ctx* ctx, int q, uint64_t* ntail, uint32_t* ones, void* scalars, uint32_t* idx);
+/* Test entry point: w expanded and a = A·w, b = B·w computed as cuzk_run_witness does (w->lgn unused);
+   nrows scalars each to a and b (host). Uses the context's H vectors. */
+int cuzk_spmv(cuzk_ctx* ctx, const cuzk_matrices* m, const cuzk_witness* w, void* a, void* b);
+/* --- G2 (helper g2) --- */
+/* G2 affine = gnark G2Affine layout (X.A0, X.A1, Y.A0, Y.A1, each 6 limbs
+ * Montgomery; 192 B; (0, 0) is infinity); G2 results are XYZZ, 384 B (X, Y,
+ * ZZ, ZZZ, each an E2: A0 then A1); ZZ = 0 is infinity. */
+/* Adds the B query's G2 points to a resident srs (n must equal its B_G1
+ * count); cuzk_run then computes B_G2 over the B part's ones and tail.
+ * An srs under a memory limit (cuzk_srs_upload_limited with a limit) takes
+ * them only where its plan holds B_G2 (cuzk_limits.bg2; cuzk_plan.bg2_bytes
+ * not 0), else CUZK_ERR_ARG: the plan does not count them. */
+int cuzk_srs_upload_bg2(cuzk_srs* s, const void* bg2, uint64_t n);
+/* Copy n B_G2 points starting at off to host. */
+int cuzk_srs_read_bg2(cuzk_srs* s, uint64_t off, uint64_t n, void* out);
+/* The G2 forms of cuzk_msm and cuzk_msm_split, on host data; out: 384 B. */
+int cuzk_msm_g2(cuzk_ctx* ctx, const void* bases, const void* scalars, uint64_t n, void* out384);
+int cuzk_msm_split_g2(cuzk_ctx* ctx, const void* bases, uint64_t nbases, const uint32_t* ones,
+                      const void* scalars, const uint32_t* idx, uint64_t ntail, void* out384);
+/* Benchmarks and checks: a synthetic B_G2 made on the device for an srs
+ * (its B_G1 count of distinct multiples of the G2 generator, point i being
+ * ((i mod 4096) + 1 + ((i >> 12) mod 2^17 + 1)·4097)·G2), and the G2 MSM
+ * over its first n points with random scalars (ms per MSM, median of reps). */
+int cuzk_srs_synthetic_bg2(cuzk_srs* s);
+int cuzk_bench_msm_g2(cuzk_ctx* ctx, cuzk_srs* srs, uint64_t n, int reps, float* ms, uint32_t* window);
+/* --- fixed-base (the setup's G1 queries) --- */
+/* out[i] = affine([scalars[i]]·base) for i < n: base in gnark's G1Affine layout (the identity
+ * (0, 0) or a point of the curve with canonical coordinates, else CUZK_ERR_ARG), scalars
+ * Montgomery Fr, out n points in the G1Affine layout, the identity as (0, 0). Host memory in
+ * and out; chunks of at most 2^24 points on the device (368 bytes each), a comb of 32 windows
+ * of 8 bits built on the device per call. */
+int cuzk_fixed_base_g1(cuzk_ctx* ctx, const void* base, const void* scalars, uint64_t n, void* out);
 
 #ifdef __cplusplus
 }

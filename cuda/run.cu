@@ -1,39 +1,49 @@
 // cuzk_run: one Groth16 partition's device work (H, and the L, A and B_G1
-// MSMs) against a resident SRS, on the context's three streams:
+// MSMs, and B_G2's when the srs holds it) against a resident SRS, on the
+// context's three streams:
 //   uploads: in the order the work needs them: the L tail first (L starts
 //            while the rest uploads), a, b (and c), then the A and B tails;
 //   main:    the H sequence once a is in, then the H MSM after the tails
 //            (they share the MSM scratch);
 //   tails:   the L, A and B_G1 MSMs as their inputs arrive, beside the NTTs
-//            (cfg.run_serial holds them back until the H sequence is done).
+//            (cfg.run_serial holds them back until the H sequence is done),
+//            then B_G2 over B_G1's scalars (run_bg2.hpp).
 // All the scratch is reserved before anything is queued: the tails run
 // beside the NTTs, and nothing may reallocate under them. Under an srs's
 // memory limit (srs/plan.hpp) each buffer is reserved to its planned size,
 // and a query that is not resident streams (msm/stream.hpp): only the tail
 // of its resident prefix is uploaded with the others, the rest goes up
-// chunk by chunk with its points.
+// chunk by chunk with its points. The pieces cuzk_run_witness shares
+// (run.hpp) are defined here.
+#include <string.h>
+
 #include <algorithm>
 
 #include "context.hpp"
+#include "run.hpp"
 #include "msm/msm.hpp"
 #include "msm/stream.hpp"
 #include "ntt/ntt.hpp"
+#include "run_bg2.hpp"
 #include "srs/srs.hpp"
 
 // Slots of ctx->points: the four results, then the three batch sums.
 static const int run_result = 0, run_ones = 4;
 
-static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
-  if (!ctx || !srs || !job || (job->nrows && (!job->a || !job->b))) return set_err(CUZK_ERR_ARG, "run: nil argument");
+int run_check_domain(const cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, uint64_t nrows) {
   if (ctx->dev != srs->dev) return set_err(CUZK_ERR_ARG, "run: srs on device %d, context on %d", srs->dev, ctx->dev);
-  const uint32_t lgn = job->lgn;
   if (lgn < 1 || lgn > 28) return set_err(CUZK_ERR_ARG, "run: lgn %u out of [1, 28]", lgn);
   const uint64_t m = 1ull << lgn;
   if (srs->n[SRS_H] != m - 1)
     return set_err(CUZK_ERR_ARG, "run: srs h has %llu points, domain needs %llu", (unsigned long long)srs->n[SRS_H],
                    (unsigned long long)(m - 1));
-  if (job->nrows > m)
-    return set_err(CUZK_ERR_ARG, "run: %llu rows exceed the domain 2^%u", (unsigned long long)job->nrows, lgn);
+  if (nrows > m) return set_err(CUZK_ERR_ARG, "run: %llu rows exceed the domain 2^%u", (unsigned long long)nrows, lgn);
+  return 0;
+}
+
+static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
+  if (!ctx || !srs || !job || (job->nrows && (!job->a || !job->b))) return set_err(CUZK_ERR_ARG, "run: nil argument");
+  TRY(run_check_domain(ctx, srs, job->lgn, job->nrows));
   for (int p = 0; p < 3; p++) {
     const cuzk_msm_part& pt = job->part[p];
     if (pt.ntail > 0 && (!pt.scalars || !pt.idx)) return set_err(CUZK_ERR_ARG, "run: part %d: nil tail", p);
@@ -44,61 +54,73 @@ static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
   return 0;
 }
 
-// Tail entries of part p uploaded with the run's inputs: those of the
-// query's resident prefix (all of them when it is resident).
-static uint64_t run_ndev(const cuzk_srs* srs, const cuzk_job* job, int p) {
-  const cuzk_msm_part& pt = job->part[p];
+uint64_t run_tail_ndev(const cuzk_srs* srs, const run_tails& t, int p) {
   const uint64_t r = srs->plan.res[SRS_L + p];
-  if (r >= srs->n[SRS_L + p] || pt.ntail == 0) return pt.ntail;
-  return tail_below(pt.idx, pt.ntail, r);
+  if (r >= srs->n[SRS_L + p] || t.ntail[p] == 0 || !t.host_idx[p]) return t.ntail[p];
+  return tail_below(t.host_idx[p], t.ntail[p], r);
 }
 
-// The MSM switches of a run that streams (the plan's: its batch cap, the
-// defaults it was sized for), restored after. A resident run keeps the
-// context's.
-struct run_msm_config {
-  cuzk_ctx* ctx;
-  msm_config saved;
-  run_msm_config(cuzk_ctx* c, const cuzk_srs* srs) : ctx(c), saved(c->msm) {
-    if (srs->plan.streams()) c->msm = plan_msm_config(srs->plan, c->msm.acc_slots);
+run_msm_config::run_msm_config(cuzk_ctx* c, const cuzk_srs* srs) : ctx(c), saved(c->msm) {
+  if (srs->plan.streams()) {
+    c->msm = plan_msm_config(srs->plan, c->msm.acc_slots);
+    c->msm.acc_slots_g2 = saved.acc_slots_g2;
   }
-  ~run_msm_config() { ctx->msm = saved; }
-};
+}
 
-// Every buffer the run uses, and the NTT tables of its size.
-static int run_reserve(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
-  const uint64_t m = 1ull << job->lgn;
+run_msm_config::~run_msm_config() { ctx->msm = saved; }
+
+int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_tails& t) {
+  const uint64_t m = 1ull << lgn;
   if (srs->plan.limit) {
     TRY(plan_reserve(ctx, srs));
+    for (int p = 0; p < 3; p++) {  // device tails longer than the plan's (the witness run's, streamed)
+      const uint64_t nd = run_tail_ndev(srs, t, p);
+      TRY(ctx->run_in[p].scalars.ensure(nd * 32 + 32));
+      TRY(ctx->run_in[p].idx.ensure(nd * 4 + 4));
+    }
+    // B_G2 only where the plan holds it (cuzk_srs_upload_bg2): its scratch is in the plan's, so this
+    // reserves nothing more unless the bound fell short
+    if (srs->has_bg2) TRY(run_bg2_reserve(ctx, srs, t.ntail[2]));
     ntt_tables* T;
-    return ctx->ntt.tables(job->lgn, &T);
+    return ctx->ntt.tables(lgn, &T);
   }
   TRY(ctx->points.ensure(8 * sizeof(g1_xyzz)));
   TRY(ctx->h.reserve(m));
   for (int p = 0; p < 3; p++) {
-    const cuzk_msm_part& pt = job->part[p];
-    TRY(ctx->run_in[p].scalars.ensure(pt.ntail * 32 + 32));
-    TRY(ctx->run_in[p].idx.ensure(pt.ntail * 4 + 4));
+    TRY(ctx->run_in[p].scalars.ensure(t.ntail[p] * 32 + 32));
+    TRY(ctx->run_in[p].idx.ensure(t.ntail[p] * 4 + 4));
     TRY(ctx->run_in[p].ones.ensure((srs->n[SRS_L + p] + 31) / 32 * 4 + 4));
   }
   msm_scratch need = msm_scratch_for(m - 1, ctx->msm);
   uint64_t max_ones = 0;
   for (int p = 0; p < 3; p++) {
-    const cuzk_msm_part& pt = job->part[p];
-    if (pt.ntail) need.max_with(msm_scratch_for(pt.ntail, ctx->msm));
-    if (pt.ones) max_ones = std::max(max_ones, srs->n[SRS_L + p]);
+    if (t.ntail[p]) need.max_with(msm_scratch_for(t.ntail[p], ctx->msm));
+    if (t.ones[p]) max_ones = std::max(max_ones, srs->n[SRS_L + p]);
   }
   TRY(msm_reserve(ctx, need));
   TRY(batch_add_reserve(ctx, max_ones));
+  if (srs->has_bg2) TRY(run_bg2_reserve(ctx, srs, t.ntail[2]));
   ntt_tables* T;
-  return ctx->ntt.tables(job->lgn, &T);
+  return ctx->ntt.tables(lgn, &T);
+}
+
+// What the job's L, A and B_G1 MSMs take.
+static run_tails job_tails(const cuzk_job* job) {
+  run_tails t;
+  for (int p = 0; p < 3; p++) {
+    t.ones[p] = job->part[p].ones != nullptr;
+    t.ntail[p] = job->part[p].ntail;
+    t.host_scalars[p] = job->part[p].scalars;
+    t.host_idx[p] = job->part[p].idx;
+  }
+  return t;
 }
 
 // Part p's tail (of its resident prefix) and bitmap, on the uploads stream.
-static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, int p) {
+static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t, int p) {
   const cuzk_msm_part& pt = job->part[p];
   msm_inputs& in = ctx->run_in[p];
-  const uint64_t nw = (srs->n[SRS_L + p] + 31) / 32, nd = run_ndev(srs, job, p);
+  const uint64_t nw = (srs->n[SRS_L + p] + 31) / 32, nd = run_tail_ndev(srs, t, p);
   if (nd) {
     CK(cudaMemcpyAsync(in.scalars.get(), pt.scalars, nd * 32, cudaMemcpyHostToDevice, ctx->uploads));
     CK(cudaMemcpyAsync(in.idx.get(), pt.idx, nd * 4, cudaMemcpyHostToDevice, ctx->uploads));
@@ -109,43 +131,47 @@ static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
 }
 
 // The uploads stream's work, in the order the work needs it.
-static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
+static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t) {
   const uint64_t m = 1ull << job->lgn, nrows = job->nrows;
   const run_events& ev = ctx->run_ev;
-  TRY(run_upload_part(ctx, srs, job, 0));
+  TRY(run_upload_part(ctx, srs, job, t, 0));
   TRY(upload_padded(ctx->h.a.get(), job->a, nrows, m, ctx->uploads));
   CK(cudaEventRecord(ev.a_in, ctx->uploads));
   TRY(upload_padded(ctx->h.b.get(), job->b, nrows, m, ctx->uploads));
   CK(cudaEventRecord(ev.b_in, ctx->uploads));
   if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, nrows, m, ctx->uploads));
   CK(cudaEventRecord(ev.c_in, ctx->uploads));
-  TRY(run_upload_part(ctx, srs, job, 1));
-  TRY(run_upload_part(ctx, srs, job, 2));
+  TRY(run_upload_part(ctx, srs, job, t, 1));
+  TRY(run_upload_part(ctx, srs, job, t, 2));
   CK(cudaEventRecord(ev.uploads_done, ctx->uploads));
   return 0;
 }
 
-// The L, A and B_G1 MSMs on the tails stream, each once its inputs are in.
-static int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
+int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
   const run_events& ev = ctx->run_ev;
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
   for (int p = 0; p < 3; p++) {
-    const cuzk_msm_part& pt = job->part[p];
     const int q = SRS_L + p;
     const msm_inputs& in = ctx->run_in[p];
-    const bool streams = srs->plan.res[q] < srs->n[q];
+    const bool host = srs->plan.res[q] < srs->n[q] && t.host_idx[p];  // a host tail that streams
     srs_msm_in mi = {};
-    mi.ones = pt.ones ? in.ones.as<uint32_t>() : nullptr;
+    mi.ones = t.ones[p] ? in.ones.as<uint32_t>() : nullptr;
     mi.scalars = in.scalars.as<fr_t>();
     mi.idx = in.idx.as<uint32_t>();
-    mi.ndev = run_ndev(srs, job, p);
-    mi.host_scalars = streams ? (const fr_t*)pt.scalars : nullptr;
-    mi.host_idx = streams ? pt.idx : nullptr;
-    mi.ntail = pt.ntail;
+    mi.ndev = run_tail_ndev(srs, t, p);
+    mi.host_scalars = host ? (const fr_t*)t.host_scalars[p] : nullptr;
+    mi.host_idx = host ? t.host_idx[p] : nullptr;
+    mi.ntail = t.ntail[p];
     CK(cudaStreamWaitEvent(ctx->tails, ev.tail_in[p], 0));
     if (p == 0) CK(cudaEventRecord(ev.l_start, ctx->tails));
     TRY(srs_msm(ctx, srs, q, mi, o + run_result + 1 + p, o + run_ones + p, ctx->tails));
     CK(cudaEventRecord(ev.part_done[p], ctx->tails));
+  }
+  if (srs->has_bg2) {  // B_G2 over B_G1's scalars, after it on the tails stream
+    msm_inputs& in = ctx->run_in[2];
+    TRY(run_bg2(ctx, srs, t.ones[2] ? in.ones.as<uint32_t>() : nullptr, in.scalars.as<fr_t>(),
+                in.idx.as<uint32_t>(), t.ntail[2], ctx->tails, ctx->points_g2.as<g2_xyzz>()));
+    CK(cudaEventRecord(ev.bg2_done, ctx->tails));
   }
   return 0;
 }
@@ -159,6 +185,45 @@ static void run_times(const run_events& ev, cuzk_result* res) {
   res->ms_msm_l = elapsed_ms(ev.l_start, ev.part_done[0]);  // L, A, B_G1: on tails, overlapping the NTTs
   res->ms_msm_a = elapsed_ms(ev.part_done[0], ev.part_done[1]);
   res->ms_msm_b = elapsed_ms(ev.part_done[1], ev.part_done[2]);
+  res->ms_spmv = res->ms_split = 0;  // cuzk_run_witness's (it sets them after)
+}
+
+int run_h_sequence(cuzk_ctx* ctx, uint32_t lgn, cudaEvent_t* ready, bool c_ab) {
+  const run_events& ev = ctx->run_ev;
+  const uint64_t m = 1ull << lgn;
+  cudaStream_t st = ctx->main;
+  if (c_ab)  // c = a∘b: keep a copy of a in c before its NTT
+    CK(cudaMemcpyAsync(ctx->h.c.get(), ctx->h.a.get(), m * 32, cudaMemcpyDeviceToDevice, st));
+  CK(cudaEventRecord(ev.h_start, st));
+  TRY(h_dev(ctx, lgn, st, ready, c_ab));
+  CK(cudaEventRecord(ev.h_done, st));
+  if (ctx->cfg.run_serial) CK(cudaStreamWaitEvent(ctx->tails, ev.h_done, 0));
+  return 0;
+}
+
+int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res) {
+  const run_events& ev = ctx->run_ev;
+  const uint64_t m = 1ull << lgn;
+  cudaStream_t st = ctx->main;
+  const bool bg2 = srs->has_bg2;
+  CK(cudaStreamWaitEvent(st, bg2 ? ev.bg2_done : ev.part_done[2], 0));
+  CK(cudaEventRecord(ev.msm_h_start, st));
+  g1_xyzz* o = ctx->points.as<g1_xyzz>();
+  srs_msm_in hi = {};
+  hi.scalars = ctx->h.a.as<fr_t>();
+  hi.ndev = hi.ntail = m - 1;
+  hi.brev_lg = (int)lgn;
+  TRY(srs_msm(ctx, srs, SRS_H, hi, o + run_result, o + 7, st));
+  CK(cudaEventRecord(ev.done, st));
+  CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
+  if (bg2) CK(cudaMemcpyAsync(res->bg2, ctx->points_g2.get(), sizeof(g2_xyzz), cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
+  TRY(stream_end(ctx));
+  run_times(ev, res);
+  res->has_bg2 = bg2;
+  if (!bg2) memset(res->bg2, 0, sizeof res->bg2);
+  res->ms_msm_b2 = bg2 ? elapsed_ms(ev.part_done[2], ev.bg2_done) : 0;
+  return 0;
 }
 
 extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res) {
@@ -166,36 +231,19 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   TRY(run_check(ctx, srs, job));
   CK(cudaSetDevice(ctx->dev));
   const run_msm_config msm_cfg(ctx, srs);
-  TRY(run_reserve(ctx, srs, job));
+  const run_tails tails = job_tails(job);
+  TRY(run_reserve_for(ctx, srs, job->lgn, tails));
   const run_events& ev = ctx->run_ev;
-  const uint64_t m = 1ull << job->lgn;
   cudaStream_t st = ctx->main;
   TRY(stream_begin(ctx, st));
   CK(cudaEventRecord(ev.start, st));
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
-  TRY(run_uploads(ctx, srs, job));
+  TRY(run_uploads(ctx, srs, job, tails));
   CK(cudaStreamWaitEvent(st, ev.a_in, 0));
-  if (!job->c)  // c = a∘b: keep a copy of a in c before its NTT
-    CK(cudaMemcpyAsync(ctx->h.c.get(), ctx->h.a.get(), m * 32, cudaMemcpyDeviceToDevice, st));
-  CK(cudaEventRecord(ev.h_start, st));
   cudaEvent_t ready[3] = {nullptr, ev.b_in, ev.c_in};
-  TRY(h_dev(ctx, job->lgn, st, ready, !job->c));
-  CK(cudaEventRecord(ev.h_done, st));
-  if (ctx->cfg.run_serial) CK(cudaStreamWaitEvent(ctx->tails, ev.h_done, 0));
-  TRY(run_parts(ctx, srs, job));
-  CK(cudaStreamWaitEvent(st, ev.part_done[2], 0));
-  CK(cudaEventRecord(ev.msm_h_start, st));
-  g1_xyzz* o = ctx->points.as<g1_xyzz>();
-  srs_msm_in hi = {};
-  hi.scalars = ctx->h.a.as<fr_t>();
-  hi.ndev = hi.ntail = m - 1;
-  hi.brev_lg = (int)job->lgn;
-  TRY(srs_msm(ctx, srs, SRS_H, hi, o + run_result, o + 7, st));
-  CK(cudaEventRecord(ev.done, st));
-  CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
-  CK(cudaStreamSynchronize(st));
-  TRY(stream_end(ctx));
-  run_times(ev, res);
+  TRY(run_h_sequence(ctx, job->lgn, ready, !job->c));
+  TRY(run_parts(ctx, srs, tails));
+  TRY(run_h_msm(ctx, srs, job->lgn, res));
   return 0;
 }

@@ -62,14 +62,18 @@ const (
 
 // Result is a job's outcome, field for field the cuzk.v1 AwaitProofResponse.
 type Result struct {
-	JobID      string
-	Status     Status
-	Proof      []byte // 192 bytes per partition, in partition order; verified
-	Error      string
-	QueueWait  time.Duration
-	SRSLoad    time.Duration
-	Synthesis  time.Duration // summed over partitions
-	GPUCompute time.Duration // summed over partitions (device Run)
+	JobID  string
+	Status Status
+	Proof  []byte // 192 bytes per partition, in partition order; verified
+	Error  string
+	// The parts of Total, which add up to at most Total (the rest is
+	// "other": device Prepare/Finish, proof assembly, verification):
+	// each moment counts once, for the most advanced thing a partition
+	// was doing (a device Run, else synthesis, else other, else waiting).
+	QueueWait  time.Duration // no partition at work: queued, waiting for memory or a device
+	SRSLoad    time.Duration // loading the parameters
+	Synthesis  time.Duration // a partition synthesizing, none on the device
+	GPUCompute time.Duration // a partition in a device Run
 	Total      time.Duration
 }
 
@@ -81,8 +85,9 @@ type Snapshot struct {
 	ProofsCompleted uint64
 	ProofsFailed    uint64
 	Uptime          time.Duration
-	MemoryUsed      uint64 // bytes reserved in the budget
-	MemoryLimit     uint64 // the budget
+	MemoryUsed      uint64         // bytes reserved in the budget
+	MemoryLimit     uint64         // the budget
+	Cluster         *ClusterStatus // nil unless the daemon is in cluster mode
 }
 
 // DeviceStatus describes one proving device.
@@ -126,4 +131,7 @@ var (
 	ErrUnknownCircuit = groth16.ErrUnknownCircuit     // → gRPC InvalidArgument / NotFound
 	ErrCancelled      = errors.New("job cancelled")
 	ErrClosed         = errors.New("engine closed")
+	// ErrParamsMissing: a circuit's parameter file is not in the
+	// parameter cache (→ gRPC FailedPrecondition, the message names it).
+	ErrParamsMissing = errors.New("parameter file missing")
 )

@@ -32,6 +32,13 @@ type Config struct {
 	// loop. Off by default; it exists to measure the single-worker
 	// baseline (a worker that prepares, runs and finishes in turn).
 	FinishInline bool
+	// WitnessSynthesis makes synthesis compute only witnesses where a plan
+	// offers the pre-compiled constraint system (Plan.System,
+	// Partition.Witness): the device then evaluates a, b and c (the CUDA
+	// device on the GPU from resident matrices, the CPU device with
+	// System.Eval). Off: every partition goes through the prover's
+	// synthesis (r1cs.ProvingAssignment).
+	WitnessSynthesis bool
 	// SynthesisWorkers bounds concurrent syntheses; defaults to the number
 	// of CPUs. One more slot is kept for CRITICAL units only. The memory
 	// budget bounds them further.

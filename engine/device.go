@@ -71,7 +71,9 @@ func (e *Engine) deviceWorker(di, worker int, min Priority) {
 func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u *unit) (groth16.Partial, bool) {
 	j, part := u.job, u.key.partition
 	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
+	j.begin(actOther)
 	w, err := safeStep(func() (any, error) { return dev.Prepare(e.ctx, u.a, j.params) })
+	j.end(actOther)
 	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
 	if err != nil {
 		return nil, e.unitFailed(u, "prepare", err)
@@ -97,9 +99,11 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 		e.retire(u)
 		return nil, false
 	}
+	j.begin(actGPU)
 	t0 := time.Now()
 	p, err := safeStep(func() (any, error) { return dev.Run(e.ctx, w) })
 	t1 := time.Now()
+	j.end(actGPU)
 	unlock()
 
 	if err == nil && e.rec != nil {

@@ -30,12 +30,14 @@ func (e *Engine) conclude(j *job, st Status, proof []byte, cause error, counted 
 	j.state = stateDone
 	j.finished = now
 	r := Result{JobID: j.id, Status: st, Total: now.Sub(j.submitted), SRSLoad: j.srsLoad}
-	if !j.started.IsZero() {
-		r.QueueWait = j.started.Sub(j.submitted)
-	}
+	// The parts add up to Total: queue + srs_load + synthesis + gpu +
+	// other (jobclock.go); parameter loading is time without a unit at
+	// work, so it comes out of the queue part.
+	queue, _, synth, gpu := j.clock.stop(now)
+	r.QueueWait = max(queue-j.srsLoad, 0)
 	if st == StatusCompleted {
 		r.Proof = proof
-		r.Synthesis, r.GPUCompute = j.synth, j.gpu
+		r.Synthesis, r.GPUCompute = synth, gpu
 	}
 	if cause != nil {
 		r.Error = cause.Error()

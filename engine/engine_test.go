@@ -379,8 +379,9 @@ func TestUnknownCircuitFailsJob(t *testing.T) {
 func TestReservationLargerThanBudgetIsRejected(t *testing.T) {
 	env := newTestEnv(t, sim.Config{}, func(c *Config) { c.Budget = memory.New(testReserve - 1) })
 	_, _, err := env.e.Submit(context.Background(), Request{Kind: KindPoRepSealCommit, VanillaProof: []byte(`{"tag":1,"parts":2}`)})
-	if !errors.Is(err, ErrInvalidRequest) || !strings.Contains(err.Error(), "memory budget") {
-		t.Fatalf("err = %v, want ErrInvalidRequest naming the memory budget", err)
+	// ErrNoMemory (ResourceExhausted) with the bytes, at submit.
+	if !errors.Is(err, ErrNoMemory) || !strings.Contains(err.Error(), "memory budget") || !strings.Contains(err.Error(), "needs 100 bytes") {
+		t.Fatalf("err = %v, want ErrNoMemory naming the bytes and the memory budget", err)
 	}
 }
 

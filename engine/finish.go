@@ -18,6 +18,8 @@ func (e *Engine) finish(dev groth16.Device, di, worker int, u *unit, p groth16.P
 		return
 	}
 	e.rec.Record(timeline.FinishStart, j.id, part, worker, di)
+	j.begin(actOther)
+	defer j.end(actOther)
 	proof, err := safeStep(func() (groth16.Proof, error) {
 		sums, err := dev.Finish(e.ctx, p)
 		if err == nil && sums == nil {

@@ -60,6 +60,7 @@ type job struct {
 	asm        *Assembler
 	inputs     [][]fr.Element
 	started    time.Time // first synthesis start
+	clock      jobClock  // started at submit; see jobclock.go
 	srsLoad    time.Duration
 	synth      time.Duration
 	gpu        time.Duration

@@ -7,6 +7,8 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // Planner turns a request into a Plan: the circuits registry implements it.
@@ -33,6 +35,12 @@ type Plan struct {
 	// against inputs[i] for proofs[i]. Required: no proof leaves the engine
 	// unverified.
 	Verify func(vk *groth16.VerifyingKey, proofs []groth16.Proof, inputs [][]fr.Element) error
+	// System, when set, returns the circuit's pre-compiled constraint
+	// system (its provider caches it: on disk, and opened once per
+	// process). With it, and Config.WitnessSynthesis, the engine computes
+	// only the partitions' witnesses (Partition.Witness) and the device
+	// evaluates a, b and c.
+	System func(ctx context.Context) (*compiled.System, error)
 }
 
 // Partition is one unit of work.
@@ -40,12 +48,28 @@ type Partition struct {
 	// Synthesize builds the partition's assignment. ctx is cancelled when
 	// the job is cancelled or fails; a long synthesis may return early.
 	Synthesize func(ctx context.Context) (*groth16.Assignment, error)
+	// Witness, when set, computes the partition's witness only (inputs and
+	// aux), for the witness-only path (Plan.System).
+	Witness func(ctx context.Context) (*r1cs.WitnessAssignment, error)
 	// Reserve is the unit's memory estimate in bytes, held from before
 	// synthesis until Finish.
 	Reserve uint64
 	// ReserveABC is the part of Reserve (a, b and c) released right after
 	// the device Run.
 	ReserveABC uint64
+	// WitnessReserve, when not 0, replaces Reserve (and ReserveABC is 0)
+	// for a partition synthesized witness-only for devices that evaluate
+	// a, b and c in their own memory (WitnessEvaluator): the host then holds
+	// only the witness and its staging.
+	WitnessReserve uint64
+}
+
+// WitnessEvaluator is implemented by devices that evaluate a witness-only
+// assignment (groth16.Assignment.WitnessOnly) in their own memory, so that
+// the host never holds its a, b and c: the CUDA device, from matrices
+// resident on the GPU.
+type WitnessEvaluator interface {
+	EvaluatesWitness() bool
 }
 
 // ParamsSource provides parameters by circuit id (the srs package, or a

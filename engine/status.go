@@ -35,7 +35,7 @@ func (e *Engine) Status() Snapshot {
 	byKind := map[ProofKind]*QueueStatus{}
 	for _, j := range jobs {
 		j.mu.Lock()
-		st := j.state
+		st, working := j.state, j.clock.working()
 		j.mu.Unlock()
 		if st == stateDone {
 			continue
@@ -45,7 +45,11 @@ func (e *Engine) Status() Snapshot {
 			q = &QueueStatus{ProofKind: j.kind.String()}
 			byKind[j.kind] = q
 		}
-		if st == stateRunning {
+		// In progress: a unit is synthesizing or on a device now. A job
+		// whose units all wait (for a device, for memory) is pending,
+		// even after its first synthesis: 159 jobs queued on one device
+		// are not "running".
+		if working {
 			q.InProgress++
 		} else {
 			q.Pending++

@@ -114,6 +114,7 @@ func (e *Engine) register(id string, content uint64, prio Priority, kind ProofKi
 		submitted: time.Now(), ctx: jctx, cancel: jcancel,
 		done: make(chan struct{}), planned: make(chan struct{}),
 	}
+	j.clock.last = j.submitted
 	e.jobs[id] = j
 	return j, nil, nil
 }
@@ -221,6 +222,7 @@ func (e *Engine) plan(ctx context.Context, req *Request) (p *Plan, err error) {
 	if err != nil {
 		return nil, err
 	}
+	e.witnessReservations(p)
 	if err := e.checkPlan(p, req.Kind); err != nil {
 		return nil, err
 	}
@@ -244,8 +246,10 @@ func (e *Engine) checkPlan(p *Plan, kind ProofKind) error {
 			return fmt.Errorf("engine: plan for %q: partition %d has no synthesizer", p.CircuitID, i)
 		}
 		if limit := e.unitLimit(); part.Reserve > limit {
+			// It could never run: refused at submit, not failed on
+			// every retry.
 			return fmt.Errorf("%w: %q partition %d needs %d bytes, more than the whole memory budget (%d, CRITICAL headroom excluded)",
-				ErrInvalidRequest, p.CircuitID, i, part.Reserve, limit)
+				ErrNoMemory, p.CircuitID, i, part.Reserve, limit)
 		}
 		if part.ReserveABC > part.Reserve {
 			return fmt.Errorf("engine: plan for %q: partition %d releases %d bytes after Run of %d reserved",

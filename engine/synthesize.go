@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/cuzk-project/cuzk/groth16"
@@ -20,7 +21,9 @@ func (e *Engine) synthesize(u *unit, slot int) {
 	t0 := time.Now()
 	j.markStarted(t0)
 	e.rec.Record(timeline.SynthStart, j.id, part, slot, -1)
-	a, err := safeStep(func() (*groth16.Assignment, error) { return u.part.Synthesize(j.ctx) })
+	j.begin(actSynth)
+	a, err := safeStep(func() (*groth16.Assignment, error) { return e.assign(j, &u.part) })
+	j.end(actSynth)
 	e.rec.Record(timeline.SynthEnd, j.id, part, slot, -1)
 	j.addSynth(time.Since(t0))
 	if err == nil && (a == nil || len(a.Input) == 0) {
@@ -38,6 +41,56 @@ func (e *Engine) synthesize(u *unit, slot int) {
 	u.a = a
 	e.rec.Record(timeline.DevQueue, j.id, part, -1, -1)
 	e.queue(e.devQ, u)
+}
+
+// assign synthesizes one partition: its witness only when the engine is
+// configured so and the plan can (the device evaluates a, b and c), the
+// prover's assignment otherwise.
+func (e *Engine) assign(j *job, part *Partition) (*groth16.Assignment, error) {
+	if !e.witnessPath(j.plan, part) {
+		return part.Synthesize(j.ctx)
+	}
+	sys, err := j.plan.System(j.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("compiled constraint system: %w", err)
+	}
+	w, err := part.Witness(j.ctx)
+	if err != nil {
+		return nil, err
+	}
+	return groth16.FromWitness(w, sys)
+}
+
+// witnessPath reports whether part of p is synthesized witness-only.
+func (e *Engine) witnessPath(p *Plan, part *Partition) bool {
+	return e.cfg.WitnessSynthesis && p.System != nil && part.Witness != nil
+}
+
+// witnessReservations gives the partitions of p that go the witness-only
+// path to devices that evaluate on their own memory their WitnessReserve.
+func (e *Engine) witnessReservations(p *Plan) {
+	if !e.devicesEvaluate() {
+		return
+	}
+	for i := range p.Partitions {
+		if part := &p.Partitions[i]; part.WitnessReserve > 0 && e.witnessPath(p, part) {
+			part.Reserve, part.ReserveABC = part.WitnessReserve, 0
+		}
+	}
+}
+
+// devicesEvaluate reports whether every device evaluates witness-only
+// assignments in its own memory.
+func (e *Engine) devicesEvaluate() bool {
+	for _, d := range append(e.cfg.Devices, e.cfg.CriticalDevices...) {
+		if d == nil {
+			continue
+		}
+		if w, ok := d.(WitnessEvaluator); !ok || !w.EvaluatesWitness() {
+			return false
+		}
+	}
+	return len(e.cfg.Devices) > 0
 }
 
 // queue pushes u onto q, or retires it if its job has ended. The check and

@@ -25,11 +25,16 @@ func CheckAssignment(a *Assignment, p *Params) error {
 	if a == nil || p == nil {
 		return fmt.Errorf("%w: nil assignment or parameters", ErrAssignmentMismatch)
 	}
-	n := len(a.A)
+	n := a.NumConstraints()
 	if n == 0 {
 		return fmt.Errorf("%w: the assignment has no constraints", ErrAssignmentMismatch)
 	}
-	if len(a.B) != n || len(a.C) != n {
+	if a.WitnessOnly() {
+		if len(a.Input) != a.System.NumInputs || len(a.Aux) != a.System.NumAux {
+			return fmt.Errorf("%w: the witness has %d inputs, %d aux; its compiled system %d, %d",
+				ErrAssignmentMismatch, len(a.Input), len(a.Aux), a.System.NumInputs, a.System.NumAux)
+		}
+	} else if len(a.B) != n || len(a.C) != n {
 		return fmt.Errorf("%w: a, b, c have %d, %d, %d rows", ErrAssignmentMismatch, n, len(a.B), len(a.C))
 	}
 	if len(a.Input) == 0 {

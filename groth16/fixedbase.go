@@ -67,6 +67,12 @@ func newCombG1(g *bls12381.G1Affine) combG1 {
 // (< r) both multipliers and their sum stay below r.
 func (table combG1) mul(s []fr.Element) []bls12381.G1Affine {
 	out := make([]bls12381.G1Affine, len(s))
+	table.mulInto(s, out)
+	return out
+}
+
+// mulInto is mul into out (len(out) = len(s)).
+func (table combG1) mulInto(s []fr.Element, out []bls12381.G1Affine) {
 	parallelChunks(len(s), func(lo, hi int) {
 		n := min(combBatch, hi-lo)
 		limbs := make([][4]uint64, n)
@@ -120,7 +126,6 @@ func (table combG1) mul(s []fr.Element) []bls12381.G1Affine {
 			}
 		}
 	})
-	return out
 }
 
 // combG2 is the comb table of a G2 base.
@@ -133,6 +138,12 @@ func newCombG2(g *bls12381.G2Affine) combG2 {
 // mul is combG1.mul for G2.
 func (table combG2) mul(s []fr.Element) []bls12381.G2Affine {
 	out := make([]bls12381.G2Affine, len(s))
+	table.mulInto(s, out)
+	return out
+}
+
+// mulInto is mul into out (len(out) = len(s)).
+func (table combG2) mulInto(s []fr.Element, out []bls12381.G2Affine) {
 	parallelChunks(len(s), func(lo, hi int) {
 		n := min(combBatch, hi-lo)
 		limbs := make([][4]uint64, n)
@@ -186,7 +197,6 @@ func (table combG2) mul(s []fr.Element) []bls12381.G2Affine {
 			}
 		}
 	})
-	return out
 }
 
 // field is what batchToAffine needs of a coordinate field E (fp.Element

@@ -50,12 +50,13 @@ func Setup(c r1cs.Circuit, seed []byte) (*Params, error) {
 // SetupWithToxic is Setup that also returns the trapdoor (for tests that
 // need it, e.g. to simulate proofs). Development only, as Setup.
 func SetupWithToxic(c r1cs.Circuit, seed []byte) (*Params, *Toxic, error) {
-	var cnt r1cs.Counter
-	if err := r1cs.Synthesize(&cnt, c); err != nil {
-		return nil, nil, fmt.Errorf("setup: synthesis (count): %w", err)
-	}
 	t := DeriveToxic(seed)
-	p, err := generate(c, &cnt, t)
+	opts := SetupOptions{}
+	sc, err := scalarsOf(c, t, &opts, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := sc.params(t, &CPUFixedBase{}, opts.chunk())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -95,45 +96,112 @@ func DeriveToxic(seed []byte) *Toxic {
 	}
 }
 
-func generate(c r1cs.Circuit, cnt *r1cs.Counter, t *Toxic) (*Params, error) {
-	kg, z, err := evaluate(c, cnt, t)
+// scalarsOf counts c (unless opts.Shape gives its size), evaluates its QAP
+// at τ and turns the evaluations into the scalars of every query, recording
+// the phases "count", "evaluate" and "scalars" in rec.
+func scalarsOf(c r1cs.Circuit, t *Toxic, opts *SetupOptions, rec *setupRecorder) (*setupScalars, error) {
+	var shape r1cs.Shape
+	if opts.Shape != nil {
+		shape = *opts.Shape
+	} else {
+		ph := rec.begin("count", 0)
+		var cnt r1cs.Counter
+		if err := r1cs.Synthesize(&cnt, c); err != nil {
+			return nil, fmt.Errorf("setup: synthesis (count): %w", err)
+		}
+		shape = r1cs.Shape{Inputs: cnt.Inputs, Aux: cnt.Aux, Constraints: cnt.Constraints}
+		ph.end()
+	}
+	ph := rec.begin("evaluate", shape.Constraints)
+	kg, z, err := evaluate(c, shape, t)
 	if err != nil {
 		return nil, err
 	}
-	var sc setupScalars
-	if err := sc.fromKeygen(kg, cnt, t); err != nil {
+	ph.end()
+	ph = rec.begin("scalars", shape.Inputs+shape.Aux)
+	sc := &setupScalars{}
+	if err := sc.fromKeygen(kg, t); err != nil {
 		return nil, err
 	}
-	kg.u, kg.v, kg.w = [2][]fr.Element{}, [2][]fr.Element{}, [2][]fr.Element{}
-	sc.h = make([]fr.Element, max(r1cs.DomainSize(cnt.Constraints)-1, 0))
-	if len(sc.h) > 0 {
-		var zd, deltaInv fr.Element
-		deltaInv.Inverse(&t.Delta)
-		zd.Mul(z, &deltaInv)
-		powers(sc.h, &t.Tau, &zd)
-	}
+	sc.h.n = max(r1cs.DomainSize(shape.Constraints)-1, 0)
+	var deltaInv fr.Element
+	deltaInv.Inverse(&t.Delta)
+	sc.h.x = t.Tau
+	sc.h.c.Mul(z, &deltaInv)
+	ph.end()
+	return sc, nil
+}
 
-	_, _, g1, g2 := bls12381.Generators()
+// params computes every point of the parameters in memory, the G1 vectors
+// with g1 in chunks of chunk scalars.
+func (sc *setupScalars) params(t *Toxic, g1 FixedBaseG1, chunk int) (*Params, error) {
 	p := &Params{}
-	c1, c2 := newCombG1(&g1), newCombG2(&g2)
-	fixed1 := c1.mul([]fr.Element{t.Alpha, t.Beta, t.Delta})
-	fixed2 := c2.mul([]fr.Element{t.Beta, t.Gamma, t.Delta})
-	p.VK.AlphaG1, p.VK.BetaG1, p.VK.DeltaG1 = fixed1[0], fixed1[1], fixed1[2]
-	p.VK.BetaG2, p.VK.GammaG2, p.VK.DeltaG2 = fixed2[0], fixed2[1], fixed2[2]
-	p.VK.IC = c1.mul(sc.ic)
-	p.L = c1.mul(sc.l)
-	p.H = c1.mul(sc.h)
-	p.A = c1.mul(sc.a)
-	p.BG1 = c1.mul(sc.b)
-	p.BG2 = c2.mul(sc.b)
+	vk, err := sc.verifyingKey(t, g1)
+	if err != nil {
+		return nil, err
+	}
+	p.VK = *vk
+	_, _, gen1, gen2 := bls12381.Generators()
+	for _, q := range sc.g1Queries() {
+		out := make([]bls12381.G1Affine, q.src.Len())
+		buf := make([]fr.Element, min(chunk, len(out)))
+		for lo := 0; lo < len(out); lo += chunk {
+			hi := min(lo+chunk, len(out))
+			if err := g1.MulG1(gen1, q.src.chunk(lo, hi, buf), out[lo:hi]); err != nil {
+				return nil, fmt.Errorf("setup: %s: %w", q.name, err)
+			}
+		}
+		*q.dst(p) = out
+	}
+	b := concatScalars{sc.b[0], sc.b[1]}
+	p.BG2 = make([]bls12381.G2Affine, b.Len())
+	table := newCombG2(&gen2)
+	buf := make([]fr.Element, min(chunk, b.Len()))
+	for lo := 0; lo < b.Len(); lo += chunk {
+		hi := min(lo+chunk, b.Len())
+		table.mulInto(b.chunk(lo, hi, buf), p.BG2[lo:hi])
+	}
 	return p, nil
 }
 
+// verifyingKey computes the six fixed points and ic (with g1).
+func (sc *setupScalars) verifyingKey(t *Toxic, g1 FixedBaseG1) (*VerifyingKey, error) {
+	_, _, gen1, gen2 := bls12381.Generators()
+	vk := &VerifyingKey{}
+	fixed1 := newCombG1(&gen1).mul([]fr.Element{t.Alpha, t.Beta, t.Delta})
+	fixed2 := newCombG2(&gen2).mul([]fr.Element{t.Beta, t.Gamma, t.Delta})
+	vk.AlphaG1, vk.BetaG1, vk.DeltaG1 = fixed1[0], fixed1[1], fixed1[2]
+	vk.BetaG2, vk.GammaG2, vk.DeltaG2 = fixed2[0], fixed2[1], fixed2[2]
+	vk.IC = make([]bls12381.G1Affine, len(sc.ic))
+	if err := g1.MulG1(gen1, sc.ic, vk.IC); err != nil {
+		return nil, fmt.Errorf("setup: ic: %w", err)
+	}
+	return vk, nil
+}
+
+// g1Query is one G1 vector of the parameters after ic, in file order.
+type g1Query struct {
+	name string
+	src  scalarSource
+	dst  func(*Params) *[]bls12381.G1Affine
+}
+
+// g1Queries lists h, l, a and b_g1, in the order of the file.
+func (sc *setupScalars) g1Queries() []g1Query {
+	return []g1Query{
+		{"h", &sc.h, func(p *Params) *[]bls12381.G1Affine { return &p.H }},
+		{"l", concatScalars{sc.l}, func(p *Params) *[]bls12381.G1Affine { return &p.L }},
+		{"a", concatScalars{sc.a[0], sc.a[1]}, func(p *Params) *[]bls12381.G1Affine { return &p.A }},
+		{"b_g1", concatScalars{sc.b[0], sc.b[1]}, func(p *Params) *[]bls12381.G1Affine { return &p.BG1 }},
+	}
+}
+
 // evaluate synthesizes c into the QAP polynomials u, v, w of every variable
-// evaluated at τ, over the domain that cnt's constraints fix, and returns
-// them with z = t(τ) = τ^m − 1.
-func evaluate(c r1cs.Circuit, cnt *r1cs.Counter, t *Toxic) (*keygen, *fr.Element, error) {
-	n := cnt.Constraints
+// evaluated at τ, over the domain that shape's constraints fix, and returns
+// them with z = t(τ) = τ^m − 1. A circuit that differs from shape is an
+// error.
+func evaluate(c r1cs.Circuit, shape r1cs.Shape, t *Toxic) (*keygen, *fr.Element, error) {
+	n := shape.Constraints
 	m := r1cs.DomainSize(n)
 	if m > 1<<32 {
 		return nil, nil, fmt.Errorf("setup: %d constraints exceed the 2^32 domain", n)
@@ -153,107 +221,179 @@ func evaluate(c r1cs.Circuit, cnt *r1cs.Counter, t *Toxic) (*keygen, *fr.Element
 	}
 
 	kg := &keygen{lagrange: lag[:n]}
-	kg.grow(cnt.Inputs, cnt.Aux)
+	kg.grow(shape.Inputs, shape.Aux)
 	if err := r1cs.Synthesize(kg, c); err != nil {
 		return nil, nil, fmt.Errorf("setup: synthesis: %w", err)
 	}
-	if kg.rows != n || len(kg.u[0]) != cnt.Inputs || len(kg.u[1]) != cnt.Aux {
-		return nil, nil, fmt.Errorf("setup: circuit is not deterministic: %d rows, %d inputs, %d aux on the second pass, %d, %d, %d on the first",
-			kg.rows, len(kg.u[0]), len(kg.u[1]), n, cnt.Inputs, cnt.Aux)
+	if kg.rows != n || len(kg.u[0]) != shape.Inputs || len(kg.u[1]) != shape.Aux {
+		return nil, nil, fmt.Errorf("setup: the circuit synthesized %d rows, %d inputs, %d aux, its shape (given, or counted by a first pass) says %d, %d, %d",
+			kg.rows, len(kg.u[0]), len(kg.u[1]), n, shape.Inputs, shape.Aux)
 	}
 	kg.lagrange = nil
 	return kg, &z, nil
 }
 
-// setupScalars are the exponents of the parameters' G1 and G2 vectors.
+// setupScalars are the exponents of the parameters' G1 and G2 vectors:
+// ic and l, a and b (inputs, then aux; b_g1 and b_g2 share b), and h.
+// They take over the keygen's memory (ic and l replace w; a and b are u
+// and v compacted in place), so that the scalars cost nothing beyond the
+// evaluations.
 type setupScalars struct {
-	ic, l, h, a, b []fr.Element
+	ic, l []fr.Element
+	a, b  [2][]fr.Element
+	h     powerScalars
 }
 
 // fromKeygen computes ic and l, (β·u + α·v + w)/γ over the inputs and /δ
 // over aux, and the a and b queries (u and v filtered by density) from
 // kg's evaluations, rejecting a degenerate trapdoor and an unconstrained
-// aux variable.
-func (sc *setupScalars) fromKeygen(kg *keygen, cnt *r1cs.Counter, t *Toxic) error {
+// aux variable. It consumes kg.
+func (sc *setupScalars) fromKeygen(kg *keygen, t *Toxic) error {
 	var gammaInv, deltaInv fr.Element
 	gammaInv.Inverse(&t.Gamma)
 	deltaInv.Inverse(&t.Delta)
-	combined := func(side int, i int, inv *fr.Element) fr.Element {
-		var r, x fr.Element
-		r.Mul(&t.Beta, &kg.u[side][i])
-		x.Mul(&t.Alpha, &kg.v[side][i])
-		r.Add(&r, &x)
-		r.Add(&r, &kg.w[side][i])
-		r.Mul(&r, inv)
-		return r
-	}
-	nIn, nAux := cnt.Inputs, cnt.Aux
-	sc.ic = make([]fr.Element, nIn)
-	for j := range sc.ic {
-		sc.ic[j] = combined(0, j, &gammaInv)
-		if sc.ic[j].IsZero() {
-			return fmt.Errorf("setup: ic[%d] is the identity (degenerate trapdoor); use another seed", j)
-		}
-	}
-	sc.l = make([]fr.Element, nAux)
-	for j := range sc.l {
-		sc.l[j] = combined(1, j, &deltaInv)
-		if sc.l[j].IsZero() {
-			if !kg.used(j) {
-				return fmt.Errorf("setup: aux[%d]: %w (l[%d] would be the point at infinity)", j, ErrUnconstrained, j)
+	// combine replaces w[side][lo:hi] by (β·u + α·v + w)·inv and returns the
+	// first index whose result is zero, or −1.
+	combine := func(side, lo, hi int, inv *fr.Element) int {
+		u, v, w := kg.u[side], kg.v[side], kg.w[side]
+		first := -1
+		for i := lo; i < hi; i++ {
+			var r, x fr.Element
+			r.Mul(&t.Beta, &u[i])
+			x.Mul(&t.Alpha, &v[i])
+			r.Add(&r, &x)
+			r.Add(&r, &w[i])
+			w[i].Mul(&r, inv)
+			if first < 0 && w[i].IsZero() {
+				first = i
 			}
-			return fmt.Errorf("setup: l[%d] is the identity (degenerate trapdoor); use another seed", j)
 		}
+		return first
 	}
-	return sc.queries(kg, cnt)
-}
-
-// queries computes a (every input, as the input constraints make A dense
-// over inputs, then aux with A density) and b (inputs and aux with B
-// density).
-func (sc *setupScalars) queries(kg *keygen, cnt *r1cs.Counter) error {
-	nIn := cnt.Inputs
-	sc.a = make([]fr.Element, 0, nIn+cnt.ADensityAuxCount())
-	for j := 0; j < nIn; j++ {
+	if j := combine(0, 0, len(kg.w[0]), &gammaInv); j >= 0 {
+		return fmt.Errorf("setup: ic[%d] is the identity (degenerate trapdoor); use another seed", j)
+	}
+	if j := firstInRanges(len(kg.w[1]), func(lo, hi int) int { return combine(1, lo, hi, &deltaInv) }); j >= 0 {
+		if !kg.used(j) {
+			return fmt.Errorf("setup: aux[%d]: %w (l[%d] would be the point at infinity)", j, ErrUnconstrained, j)
+		}
+		return fmt.Errorf("setup: l[%d] is the identity (degenerate trapdoor); use another seed", j)
+	}
+	sc.ic, sc.l = kg.w[0], kg.w[1]
+	for j := range kg.u[0] {
 		if kg.u[0][j].IsZero() {
 			return fmt.Errorf("setup: a: input %d has u(τ) = 0", j)
 		}
-		sc.a = append(sc.a, kg.u[0][j])
 	}
-	sc.b = make([]fr.Element, 0, cnt.BDensityInputCount()+cnt.BDensityAuxCount())
-	if err := filterByDensity(&sc.a, kg.u[1], &kg.aAux, "a", "aux"); err != nil {
+	sc.a[0] = kg.u[0] // every input, as the input constraints make A dense over inputs
+	var err error
+	if sc.a[1], err = compactByDensity(kg.u[1], &kg.aAux, "a", "aux"); err != nil {
 		return err
 	}
-	if err := filterByDensity(&sc.b, kg.v[0], &kg.bIn, "b", "input"); err != nil {
+	if sc.b[0], err = compactByDensity(kg.v[0], &kg.bIn, "b", "input"); err != nil {
 		return err
 	}
-	if err := filterByDensity(&sc.b, kg.v[1], &kg.bAux, "b", "aux"); err != nil {
+	if sc.b[1], err = compactByDensity(kg.v[1], &kg.bAux, "b", "aux"); err != nil {
 		return err
 	}
-	if len(sc.a) != nIn+cnt.ADensityAuxCount() || len(sc.b) != cnt.BDensityInputCount()+cnt.BDensityAuxCount() {
-		return fmt.Errorf("setup: densities differ between passes (|a| = %d, |b| = %d)", len(sc.a), len(sc.b))
-	}
+	*kg = keygen{}
 	return nil
 }
 
-// filterByDensity appends vals[i] for every i with density d set; a set bit
-// must come with a non-zero value and a clear bit with zero, so that
-// filtering out identity points (bellperson) equals following the prover's
+// firstInRanges runs f over [0, n) split into one range per CPU and
+// returns the lowest index any range reported (f returns −1 for none).
+func firstInRanges(n int, f func(lo, hi int) int) int {
+	var mu sync.Mutex
+	first := -1
+	parallelChunks(n, func(lo, hi int) {
+		if j := f(lo, hi); j >= 0 {
+			mu.Lock()
+			if first < 0 || j < first {
+				first = j
+			}
+			mu.Unlock()
+		}
+	})
+	return first
+}
+
+// compactByDensity keeps vals[i] for every i with density d set, moved to
+// the front of vals (in place), and returns that prefix; a set bit must
+// come with a non-zero value and a clear bit with zero, so that filtering
+// out identity points (bellperson) equals following the prover's
 // densities.
-func filterByDensity(dst *[]fr.Element, vals []fr.Element, d *r1cs.Bitmap, vec, side string) error {
+func compactByDensity(vals []fr.Element, d *r1cs.Bitmap, vec, side string) ([]fr.Element, error) {
+	k := 0
 	for i := range vals {
 		set := d.Get(i)
 		zero := vals[i].IsZero()
 		switch {
 		case set && zero:
-			return fmt.Errorf("setup: %s: %s %d has a non-zero coefficient but evaluates to zero at τ (degenerate trapdoor); use another seed", vec, side, i)
+			return nil, fmt.Errorf("setup: %s: %s %d has a non-zero coefficient but evaluates to zero at τ (degenerate trapdoor); use another seed", vec, side, i)
 		case !set && !zero:
-			return fmt.Errorf("setup: %s: %s %d has no density but a non-zero evaluation", vec, side, i)
+			return nil, fmt.Errorf("setup: %s: %s %d has no density but a non-zero evaluation", vec, side, i)
 		case set:
-			*dst = append(*dst, vals[i])
+			vals[k] = vals[i]
+			k++
 		}
 	}
-	return nil
+	return vals[:k:k], nil
+}
+
+// scalarSource is the scalars of one query, read in chunks in order.
+type scalarSource interface {
+	Len() int
+	// chunk returns scalars lo..hi, in buf (len(buf) ≥ hi − lo) or in
+	// the source's own memory; the caller only reads them.
+	chunk(lo, hi int, buf []fr.Element) []fr.Element
+}
+
+// concatScalars is the concatenation of its parts.
+type concatScalars [][]fr.Element
+
+func (c concatScalars) Len() int {
+	n := 0
+	for _, p := range c {
+		n += len(p)
+	}
+	return n
+}
+
+func (c concatScalars) chunk(lo, hi int, buf []fr.Element) []fr.Element {
+	off := 0
+	for _, p := range c {
+		if lo >= off && hi <= off+len(p) {
+			return p[lo-off : hi-off] // within one part: no copy
+		}
+		off += len(p)
+	}
+	out := buf[:hi-lo]
+	off = 0
+	for _, p := range c {
+		a, b := max(lo, off), min(hi, off+len(p))
+		if a < b {
+			copy(out[a-lo:b-lo], p[a-off:b-off])
+		}
+		off += len(p)
+	}
+	return out
+}
+
+// powerScalars is c·x^i for i < n (the h query: x = τ, c = (τ^m − 1)/δ).
+type powerScalars struct {
+	n    int
+	x, c fr.Element
+}
+
+func (p *powerScalars) Len() int { return p.n }
+
+func (p *powerScalars) chunk(lo, hi int, buf []fr.Element) []fr.Element {
+	out := buf[:hi-lo]
+	var c fr.Element
+	c.Exp(p.x, big.NewInt(int64(lo)))
+	c.Mul(&c, &p.c)
+	powers(out, &p.x, &c)
+	return out
 }
 
 // lagrangeAt returns L_k(τ) for k < m over the domain generated by ω =

@@ -1,30 +1,76 @@
 package r1cs
 
-import "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+import (
+	"slices"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
 
 // WitnessAssignment records input and aux values only; Enforce just counts.
 // It is the cheap way to compute a witness when the constraints are known
 // from elsewhere (a recorded matrix, or a check of a gadget's outputs).
+//
+// It is an AuxBatcher: gadgets with a witness-only path (SHA-256
+// compression, bit decompositions) write runs of aux values in place.
+//
+// A window of a larger witness (one of several parts synthesized
+// concurrently) sets InputBase and AuxBase to the number of inputs and aux
+// variables before it, so that it names the variables the whole witness
+// would; its Input and Aux then hold only its own values.
 type WitnessAssignment struct {
-	Input, Aux  []fr.Element
-	Constraints int
+	Input, Aux         []fr.Element
+	Constraints        int
+	InputBase, AuxBase int
 }
 
 func (w *WitnessAssignment) Alloc(value fr.Element) Variable {
 	w.Aux = append(w.Aux, value)
-	return AuxVariable(len(w.Aux) - 1)
+	return AuxVariable(w.AuxBase + len(w.Aux) - 1)
 }
 
 func (w *WitnessAssignment) AllocInput(value fr.Element) Variable {
 	w.Input = append(w.Input, value)
-	return InputVariable(len(w.Input) - 1)
+	return InputVariable(w.InputBase + len(w.Input) - 1)
 }
 
 func (w *WitnessAssignment) Enforce(a, b, c LinearCombination) { w.Constraints++ }
 
-func (w *WitnessAssignment) NumInputs() int      { return len(w.Input) }
-func (w *WitnessAssignment) NumAux() int         { return len(w.Aux) }
+// NumInputs and NumAux count the variables named so far, the base included.
+func (w *WitnessAssignment) NumInputs() int      { return w.InputBase + len(w.Input) }
+func (w *WitnessAssignment) NumAux() int         { return w.AuxBase + len(w.Aux) }
 func (w *WitnessAssignment) NumConstraints() int { return w.Constraints }
 
 // SkipsConstraints is true: Enforce ignores its arguments.
 func (w *WitnessAssignment) SkipsConstraints() bool { return true }
+
+// AllocAuxBatch allocates n aux variables (see AuxBatcher).
+func (w *WitnessAssignment) AllocAuxBatch(n int) (Variable, []fr.Element) {
+	k := len(w.Aux)
+	w.Aux = slices.Grow(w.Aux, n)[:k+n]
+	return AuxVariable(w.AuxBase + k), w.Aux[k : k+n : k+n]
+}
+
+// EnforceSkipped counts n rows.
+func (w *WitnessAssignment) EnforceSkipped(n int) { w.Constraints += n }
+
+// AuxBatcher is a system that ignores constraints and lets a gadget's
+// witness-only path allocate a run of aux variables at once and write their
+// values in place: the path computes with native integers what the generic
+// gadget would allocate bit by bit, in the same order, and reports the rows
+// it did not build with EnforceSkipped.
+type AuxBatcher interface {
+	ConstraintSystem
+	// AllocAuxBatch allocates n aux variables: the first one (the others
+	// follow it, in order) and the n values to set. The values are not
+	// zeroed; the caller sets every one before its next allocation.
+	AllocAuxBatch(n int) (first Variable, values []fr.Element)
+	// EnforceSkipped counts n rows, as n calls of Enforce(nil, nil, nil).
+	EnforceSkipped(n int)
+}
+
+// AsAuxBatcher returns cs as an AuxBatcher when it is one and skips
+// constraints; gadgets take their witness-only paths only then.
+func AsAuxBatcher(cs ConstraintSystem) (AuxBatcher, bool) {
+	b, ok := cs.(AuxBatcher)
+	return b, ok && SkipsConstraints(cs)
+}

@@ -35,10 +35,13 @@ import (
 type lenientCodec struct {
 	encoding.CodecV2
 	failed sync.Map // request message → its decode error
+	// requests, when set, is charged for the bytes of each request
+	// being received and decoded (requestMemory).
+	requests *requestMemory
 }
 
-func newLenientCodec() *lenientCodec {
-	return &lenientCodec{CodecV2: encoding.GetCodecV2("proto")}
+func newLenientCodec(requests *requestMemory) *lenientCodec {
+	return &lenientCodec{CodecV2: encoding.GetCodecV2("proto"), requests: requests}
 }
 
 func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
@@ -46,10 +49,17 @@ func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	if !ok || m.ProtoReflect().Descriptor().ParentFile().Package() != "cuzk.v1" {
 		return c.CodecV2.Unmarshal(data, v)
 	}
+	release, err := c.requests.charge(data.Len())
+	if err != nil {
+		proto.Reset(m)
+		c.failed.Store(v, err)
+		return nil
+	}
+	defer release()
 	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
 	defer buf.Free()
 	b := buf.ReadOnlyData()
-	err := checkVanillaCount(m, b)
+	err = checkVanillaCount(m, b)
 	if err == nil {
 		err = proto.Unmarshal(b, m) // copies what it keeps out of b
 	}
@@ -134,21 +144,30 @@ func malformedAsInvalid(codec *lenientCodec, m *Metrics, log *slog.Logger) *grpc
 		handle, name := md.Handler, md.MethodName
 		full := "/" + desc.ServiceName + "/" + name
 		md.Handler = func(srv any, ctx context.Context, dec func(any) error, icpt grpc.UnaryServerInterceptor) (any, error) {
-			var malformed error
+			// A request refused before the interceptors run (too large
+			// for gRPC's limit, no room in the request memory, not
+			// decodable) is counted and logged here.
+			var refused error
 			resp, err := handle(srv, ctx, func(v any) error {
 				if err := dec(v); err != nil {
+					refused = err
 					return err
 				}
 				if err := codec.decodeErr(v); err != nil {
+					if _, ok := status.FromError(err); ok {
+						refused = err
+						return err
+					}
 					reason := strings.TrimPrefix(err.Error(), "proto:")
-					malformed = status.Errorf(codes.InvalidArgument, "malformed %s request: %s", name, strings.TrimSpace(reason))
-					return malformed
+					refused = status.Errorf(codes.InvalidArgument, "malformed %s request: %s", name, strings.TrimSpace(reason))
+					return refused
 				}
 				return nil
 			}, icpt)
-			if malformed != nil {
-				m.rpcs.WithLabelValues(full, codes.InvalidArgument.String()).Inc()
-				log.Info("rejected request", "method", full, "reason", status.Convert(malformed).Message())
+			if refused != nil {
+				code := status.Code(refused)
+				m.rpcs.WithLabelValues(full, code.String()).Inc()
+				log.Info("rejected request", "method", full, "code", code.String(), "reason", status.Convert(refused).Message())
 			}
 			return resp, err
 		}

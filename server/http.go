@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc/metadata"
 
+	"github.com/cuzk-project/cuzk/auth"
 	"github.com/cuzk-project/cuzk/engine"
 )
 
@@ -21,7 +23,9 @@ type statusJSON struct {
 	Devices         []deviceJSON `json:"devices"`
 	SRS             []srsJSON    `json:"srs"`
 	Queues          []queueJSON  `json:"queues"`
+	Draining        bool         `json:"draining"`
 	Time            time.Time    `json:"time"`
+	Cluster         *ClusterJSON `json:"cluster,omitempty"`
 }
 
 type deviceJSON struct {
@@ -57,6 +61,7 @@ func statusDocument(s engine.Snapshot, now time.Time) statusJSON {
 		SRS:             []srsJSON{},
 		Queues:          []queueJSON{},
 		Time:            now.UTC(),
+		Cluster:         clusterDocument(s.Cluster),
 	}
 	for _, d := range s.Devices {
 		doc.Devices = append(doc.Devices, deviceJSON{d.Ordinal, d.Name, d.MemoryTotal, d.MemoryFree, d.CurrentJobID, d.CurrentProofKind})
@@ -72,17 +77,60 @@ func statusDocument(s engine.Snapshot, now time.Time) statusJSON {
 
 // HTTPHandler serves /metrics (Prometheus), /status (JSON of the engine
 // snapshot) and /healthz.
-func HTTPHandler(eng Engine, m *Metrics) http.Handler {
+func HTTPHandler(eng Engine, m *Metrics) http.Handler { return httpHandler(eng, m, nil) }
+
+// httpHandler is HTTPHandler whose /status and /healthz say when the
+// daemon is draining (draining may be nil).
+func httpHandler(eng Engine, m *Metrics, draining func() bool) http.Handler {
+	isDraining := func() bool { return draining != nil && draining() }
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(statusDocument(eng.Status(), time.Now()))
+		doc := statusDocument(eng.Status(), time.Now())
+		doc.Draining = isDraining()
+		_ = enc.Encode(doc)
 	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		// 200 while draining too: the process is alive and finishing
+		// its RPCs; a liveness probe must not kill it now.
+		if isDraining() {
+			_, _ = w.Write([]byte("draining\n"))
+			return
+		}
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	return mux
+}
+
+// requireToken guards every route but /healthz with a read token in an
+// "Authorization: Bearer <token>" header: the HTTP listener's rule when
+// it is not bound to loopback (job ids on /status let a caller aim
+// CancelProof).
+func requireToken(secret auth.Secret, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		tok, err := bearerToken(metadata.MD{"authorization": r.Header.Values("Authorization")})
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="cuzk"`)
+			http.Error(w, "a read token is needed: Authorization: Bearer <token>", http.StatusUnauthorized)
+			return
+		}
+		allow, err := auth.Verify(secret, tok)
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="cuzk", error="invalid_token"`)
+			http.Error(w, "token does not verify against this daemon's secret", http.StatusUnauthorized)
+			return
+		}
+		if !auth.Allows(allow, auth.Read) {
+			http.Error(w, "token does not allow read", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,15 +10,20 @@ import (
 	"net/http"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
+	"github.com/cuzk-project/cuzk/auth"
+	"github.com/cuzk-project/cuzk/memory"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
@@ -32,29 +38,62 @@ const DefaultShutdownGrace = 30 * time.Second
 // Options configures a Server. Only Listen is required.
 type Options struct {
 	Listen           string        // gRPC: "unix:///path" or "host:port"
-	StatusListen     string        // HTTP /metrics, /status: "host:port"; "" = off
+	StatusListen     string        // HTTP /metrics, /status: "host:port" (":port" = loopback); "" = off
 	MaxMessageBytes  int           // 0 = MaxMessageBytes
 	WorkersPerDevice int           // for cuzk_gpu_workers; 0 = 1
 	ShutdownGrace    time.Duration // 0 = DefaultShutdownGrace
 	Log              *slog.Logger  // nil = slog.Default()
 	// HTTP adds routes to the status listener, e.g. "GET /timeline".
 	HTTP map[string]http.Handler
+
+	// TLS serves a TCP gRPC listener, and an HTTP listener not on
+	// loopback, over TLS (mutual TLS with TLSFiles.ClientCA). Reload
+	// reads the files again.
+	TLS *TLSFiles
+	// Secret makes a TCP gRPC listener, and an HTTP listener not on
+	// loopback, require a token signed with it (see MethodPermission).
+	// The unix socket never asks for one.
+	Secret auth.Secret
+	// InsecureAllowUnauthenticated lets a TCP or non-loopback HTTP
+	// listener run without Secret: anyone who reaches the port may then
+	// submit, cancel, preload and evict.
+	InsecureAllowUnauthenticated bool
+	MaxConnections               int           // per TCP listener; 0 = DefaultMaxConnections
+	IdleTimeout                  time.Duration // gRPC connection with no RPC; 0 = DefaultIdleTimeout
+	// RequestMemory, when set, is charged for requests being received
+	// and decoded (requestmem.go).
+	RequestMemory *memory.Budget
 }
+
+// ErrUnauthenticatedTCP refuses a TCP listener without a secret (and
+// without Options.InsecureAllowUnauthenticated).
+var ErrUnauthenticatedTCP = errors.New("a TCP listener needs an auth secret (--auth-secret, daemon.auth.secret_file); " +
+	"--insecure-allow-unauthenticated runs it open to anyone who can reach the port")
+
+// ErrCutOff is what Serve returns when the grace period ended with RPCs
+// still running: their connections were closed under them.
+var ErrCutOff = errors.New("grace period over: running RPCs were cut off")
 
 // Server runs the gRPC service and the HTTP status endpoint.
 //
 // Its goroutines are started by Serve and all have ended when Serve
 // returns.
 type Server struct {
-	opts    Options
-	log     *slog.Logger
-	metrics *Metrics
-	grpc    *grpc.Server
-	health  *health.Server
-	http    *http.Server
+	opts     Options
+	log      *slog.Logger
+	metrics  *Metrics
+	grpc     *grpc.Server
+	health   *health.Server
+	http     *http.Server
+	tls      *tlsIdentity // nil without Options.TLS
+	tcp      bool         // the gRPC listener is TCP: tokens, TLS and limits apply
+	stats    *lazyStats
+	draining atomic.Bool
+	initErr  error // a bad option, reported by Listen
 
 	mu      sync.Mutex
 	lis     net.Listener
+	limiter *connLimiter
 	httpLis net.Listener
 }
 
@@ -69,24 +108,51 @@ func New(eng Engine, opts Options) *Server {
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = DefaultShutdownGrace
 	}
+	if opts.MaxConnections <= 0 {
+		opts.MaxConnections = DefaultMaxConnections
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
+	}
 	log := opts.Log
 	if log == nil {
 		log = slog.Default()
 	}
 	m := NewMetrics(eng, opts.WorkersPerDevice)
-	s := &Server{opts: opts, log: log, metrics: m}
-	s.grpc = NewGRPCServer(NewService(eng, m, log), m, log, opts.MaxMessageBytes)
+	s := &Server{opts: opts, log: log, metrics: m, stats: &lazyStats{}}
+	network, _, err := ParseAddr(opts.Listen)
+	s.tcp = err == nil && network == "tcp"
+	if opts.TLS != nil {
+		if s.tls, err = newTLSIdentity(*opts.TLS); err != nil {
+			s.initErr = err
+		} else if !s.tcp {
+			s.initErr = fmt.Errorf("TLS is for a TCP listener; %s is a unix socket (its file mode guards it)", opts.Listen)
+		}
+	}
+	gopts := []grpc.ServerOption{
+		grpc.StatsHandler(s.stats),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: opts.IdleTimeout}),
+		grpc.ConnectionTimeout(handshakeTimeout),
+	}
+	if s.tls != nil && s.tcp {
+		gopts = append(gopts, grpc.Creds(credentials.NewTLS(s.tls.config())))
+	}
+	if s.tcp && len(opts.Secret) > 0 {
+		gopts = append(gopts, grpc.InTapHandle(tapAuthorize(opts.Secret, m)))
+	}
+	s.grpc = newGRPCServer(NewService(eng, m, log), m, log, opts.MaxMessageBytes, newRequestMemory(opts.RequestMemory), gopts...)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	s.health.SetServingStatus(cuzkv1.ProvingEngine_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	mux := http.NewServeMux()
-	mux.Handle("/", HTTPHandler(eng, m))
+	mux.Handle("/", httpHandler(eng, m, s.draining.Load))
 	for pattern, h := range opts.HTTP {
 		mux.Handle(pattern, h)
 	}
 	s.http = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       opts.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return s
@@ -97,20 +163,39 @@ func New(eng Engine, opts Options) *Server {
 // bytes both ways, malformed requests answered with InvalidArgument
 // (decode.go), and server reflection.
 func NewGRPCServer(svc *Service, m *Metrics, log *slog.Logger, maxMsg int) *grpc.Server {
+	return newGRPCServer(svc, m, log, maxMsg, nil)
+}
+
+func newGRPCServer(svc *Service, m *Metrics, log *slog.Logger, maxMsg int, requests *requestMemory, extra ...grpc.ServerOption) *grpc.Server {
 	if maxMsg <= 0 {
 		maxMsg = MaxMessageBytes
 	}
-	codec := newLenientCodec()
-	g := grpc.NewServer(
+	codec := newLenientCodec(requests)
+	opts := append([]grpc.ServerOption{
 		grpc.ForceServerCodecV2(codec),
 		grpc.MaxRecvMsgSize(maxMsg),
 		grpc.MaxSendMsgSize(maxMsg),
 		grpc.ChainUnaryInterceptor(unaryObserve(m, log)),
 		grpc.ChainStreamInterceptor(streamRecover(m, log)),
-	)
+	}, extra...)
+	g := grpc.NewServer(opts...)
 	g.RegisterService(malformedAsInvalid(codec, m, log), svc)
 	reflection.Register(g)
 	return g
+}
+
+// Reload reads the TLS certificate, key and client CA again (SIGHUP).
+// Connections made before keep their session; a failed reload keeps the
+// identity in use.
+func (s *Server) Reload() error {
+	if s.tls == nil {
+		return nil
+	}
+	if err := s.tls.reload(); err != nil {
+		return err
+	}
+	s.log.Info("TLS certificates reloaded", "cert", s.opts.TLS.Cert, "client_ca", s.opts.TLS.ClientCA)
+	return nil
 }
 
 // unaryObserve counts and times every RPC and turns a handler panic into
@@ -154,32 +239,118 @@ func streamRecover(m *Metrics, log *slog.Logger) grpc.StreamServerInterceptor {
 }
 
 // Listen opens the gRPC and (if configured) HTTP listeners. Serve calls
-// it when it has not been called.
+// it when it has not been called. It refuses a TCP or non-loopback HTTP
+// listener without Options.Secret unless
+// Options.InsecureAllowUnauthenticated, and warns of a wildcard bind.
 func (s *Server) Listen() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.lis != nil {
 		return nil
 	}
+	if s.initErr != nil {
+		return s.initErr
+	}
+	if err := s.opts.CheckAccess(); err != nil {
+		return err
+	}
+	open := len(s.opts.Secret) == 0
+	if s.tcp && open {
+		s.log.Warn("gRPC on TCP without authentication: anyone who reaches the port may submit, cancel, preload and evict",
+			"listen", s.opts.Listen)
+	}
+	httpAddr, httpLoopback, err := s.opts.statusAddr()
+	if err != nil {
+		return err
+	}
 	lis, err := Listen(s.opts.Listen)
 	if err != nil {
 		return fmt.Errorf("gRPC listener: %w", err)
 	}
-	if s.opts.StatusListen != "" {
-		network, addr, err := ParseAddr(s.opts.StatusListen)
-		if err == nil && network != "tcp" {
-			err = fmt.Errorf("status_listen %q: want host:port", s.opts.StatusListen)
-		}
-		if err == nil {
-			s.httpLis, err = net.Listen("tcp", addr)
-		}
+	if s.tcp {
+		warnWildcard(s.log, "gRPC", lis.Addr())
+		s.limiter = newConnLimiter(lis, s.opts.MaxConnections)
+		s.stats.l.Store(s.limiter)
+		lis = s.limiter
+	}
+	if httpAddr != "" {
+		hl, err := net.Listen("tcp", httpAddr)
 		if err != nil {
 			lis.Close()
 			return fmt.Errorf("HTTP status listener: %w", err)
 		}
+		if !httpLoopback {
+			warnWildcard(s.log, "HTTP", hl.Addr())
+			hl = newConnLimiter(hl, s.opts.MaxConnections)
+			if !open {
+				s.http.Handler = requireToken(s.opts.Secret, s.http.Handler)
+			}
+			if s.tls != nil {
+				hl = tls.NewListener(hl, s.tls.config())
+			}
+		}
+		s.httpLis = hl
 	}
 	s.lis = lis
 	return nil
+}
+
+// CheckAccess refuses, before anything listens, what Listen would refuse:
+// a TCP gRPC listener or a non-loopback HTTP listener without Secret
+// (unless InsecureAllowUnauthenticated). The daemon calls it before it
+// builds its engine.
+func (o Options) CheckAccess() error {
+	if len(o.Secret) > 0 || o.InsecureAllowUnauthenticated {
+		return nil
+	}
+	if network, _, err := ParseAddr(o.Listen); err == nil && network == "tcp" {
+		return fmt.Errorf("gRPC listener %s: %w", o.Listen, ErrUnauthenticatedTCP)
+	}
+	addr, loopback, err := o.statusAddr()
+	if err != nil {
+		return err
+	}
+	if addr != "" && !loopback {
+		return fmt.Errorf("HTTP status listener %s is not on loopback: %w", addr, ErrUnauthenticatedTCP)
+	}
+	return nil
+}
+
+// statusAddr resolves StatusListen: a host left out (":9821") is
+// loopback.
+func (o Options) statusAddr() (addr string, loopback bool, err error) {
+	if o.StatusListen == "" {
+		return "", false, nil
+	}
+	network, addr, err := ParseAddr(o.StatusListen)
+	if err == nil && network != "tcp" {
+		err = fmt.Errorf("status_listen %q: want host:port", o.StatusListen)
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("HTTP status listener: %w", err)
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	if host == "" {
+		host = "127.0.0.1"
+		addr = net.JoinHostPort(host, port)
+	}
+	return addr, isLoopbackHost(host), nil
+}
+
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// warnWildcard logs a listener bound to every interface.
+func warnWildcard(log *slog.Logger, what string, a net.Addr) {
+	if ta, ok := a.(*net.TCPAddr); ok && ta.IP.IsUnspecified() {
+		log.Warn(what+" listener bound to every interface; bind an address of one interface unless the daemon is meant to be reached from all of them",
+			"addr", a.String())
+	}
 }
 
 // Addr is the gRPC listener's address (nil before Listen).
@@ -205,7 +376,8 @@ func (s *Server) StatusAddr() net.Addr {
 // Serve serves until ctx is done, then shuts down gracefully: new
 // connections are refused, running RPCs get Options.ShutdownGrace to
 // finish, then every connection is closed. It returns nil after a
-// shutdown that ctx asked for, or the error that stopped a listener.
+// shutdown that ctx asked for, ErrCutOff when that shutdown closed
+// running RPCs, or the error that stopped a listener.
 func (s *Server) Serve(ctx context.Context) error {
 	if err := s.Listen(); err != nil {
 		return err
@@ -235,7 +407,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	case <-ctx.Done():
 	case err = <-errc:
 	}
-	s.shutdown()
+	if cut := s.shutdown(); err == nil {
+		err = cut
+	}
 	wg.Wait()
 	return err
 }
@@ -247,19 +421,19 @@ func addrString(l net.Listener) string {
 	return l.Addr().String()
 }
 
-func (s *Server) shutdown() {
+// shutdown drains: the health service says NOT_SERVING, gRPC refuses new
+// connections and lets running RPCs finish for the grace period, while the
+// HTTP listener keeps answering /status, /metrics and /healthz; HTTP
+// stops last. It returns ErrCutOff when RPCs were still running at the
+// end of the grace period.
+func (s *Server) shutdown() error {
 	s.log.Info("shutting down", "grace", s.opts.ShutdownGrace)
+	s.draining.Store(true)
 	s.health.Shutdown()
-	grace, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownGrace)
-	defer cancel()
-	httpDone := make(chan struct{})
-	go func() {
-		defer close(httpDone)
-		if err := s.http.Shutdown(grace); err != nil {
-			s.http.Close()
-		}
-	}()
+	grace := time.NewTimer(s.opts.ShutdownGrace)
+	defer grace.Stop()
 
+	var cut error
 	stopped := make(chan struct{})
 	go func() {
 		s.grpc.GracefulStop()
@@ -267,10 +441,16 @@ func (s *Server) shutdown() {
 	}()
 	select {
 	case <-stopped:
-	case <-grace.Done():
+	case <-grace.C:
 		s.log.Warn("grace period over; closing remaining connections")
+		cut = ErrCutOff
 		s.grpc.Stop()
 		<-stopped
 	}
-	<-httpDone
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := s.http.Shutdown(ctx); err != nil {
+		s.http.Close()
+	}
+	return cut
 }

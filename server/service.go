@@ -97,7 +97,9 @@ func (s *Service) CancelProof(ctx context.Context, req *cuzkv1.CancelProofReques
 
 // GetStatus reports the engine's state.
 func (s *Service) GetStatus(ctx context.Context, _ *cuzkv1.GetStatusRequest) (*cuzkv1.GetStatusResponse, error) {
-	return snapshotToProto(s.eng.Status()), nil
+	st := s.eng.Status()
+	setClusterHeader(ctx, st.Cluster)
+	return snapshotToProto(st), nil
 }
 
 // GetMetrics returns the Prometheus text exposition.

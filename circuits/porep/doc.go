@@ -28,5 +28,10 @@
 // PublicInputs derives a partition's public inputs from the request and the
 // SDR graph, never from the prover's copy of the vanilla proof.
 //
+// Witness and WitnessInto compute a partition's witness only (inputs and
+// aux, no constraints): the challenges have equal, independent shapes, so
+// they are synthesized concurrently into fixed windows of the vectors,
+// bit for bit the sequential witness.
+//
 // The package knows nothing of Groth16, parameters or devices.
 package porep

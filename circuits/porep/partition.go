@@ -7,6 +7,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/circuits/internal/tree"
+	"github.com/cuzk-project/cuzk/gadgets/boolean"
 	"github.com/cuzk-project/cuzk/gadgets/label"
 	gmerkle "github.com/cuzk-project/cuzk/gadgets/merkle"
 	"github.com/cuzk-project/cuzk/gadgets/num"
@@ -111,6 +112,35 @@ func (p *Partition) Synthesize(cs r1cs.ConstraintSystem) error {
 
 // synthesize writes the partition's own rows and its first n challenges.
 func (p *Partition) synthesize(cs r1cs.ConstraintSystem, n int) error {
+	rt, replicaIDBits, err := p.synthesizeOwn(cs)
+	if err != nil {
+		return err
+	}
+	for i := range p.Challenges[:n] {
+		if err := p.synthesizeChallenge(cs, i, rt, replicaIDBits); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// synthesizeChallenge writes challenge i, after checking Ctx.
+func (p *Partition) synthesizeChallenge(cs r1cs.ConstraintSystem, i int, rt roots, replicaIDBits []boolean.Boolean) error {
+	if p.Ctx != nil {
+		if err := p.Ctx.Err(); err != nil {
+			return fmt.Errorf("porep: before challenge %d: %w", i, err)
+		}
+	}
+	if err := p.Challenges[i].synthesize(cs, rt, replicaIDBits); err != nil {
+		return fmt.Errorf("porep: challenge %d: %w", i, err)
+	}
+	return nil
+}
+
+// synthesizeOwn writes what precedes the challenges: the public
+// commitments, the replica id's bits and comm_r = Poseidon₂(comm_c,
+// comm_r_last). It returns what every challenge uses.
+func (p *Partition) synthesizeOwn(cs r1cs.ConstraintSystem) (roots, []boolean.Boolean, error) {
 	replicaID := num.Alloc(cs, p.ReplicaID)
 	replicaID.Inputize(cs)
 	replicaIDBits := label.DomainBits(cs, replicaID)
@@ -124,22 +154,10 @@ func (p *Partition) synthesize(cs r1cs.ConstraintSystem, n int) error {
 
 	h, err := poseidon.HashMerkleTree(cs, []num.AllocatedNum{commC, commRLast})
 	if err != nil {
-		return fmt.Errorf("porep: comm_r hash: %w", err)
+		return roots{}, nil, fmt.Errorf("porep: comm_r hash: %w", err)
 	}
 	num.Equal(cs, commR, h)
-
-	roots := roots{commD: commD, commC: commC, commRLast: commRLast}
-	for i := range p.Challenges[:n] {
-		if p.Ctx != nil {
-			if err := p.Ctx.Err(); err != nil {
-				return fmt.Errorf("porep: before challenge %d: %w", i, err)
-			}
-		}
-		if err := p.Challenges[i].synthesize(cs, roots, replicaIDBits); err != nil {
-			return fmt.Errorf("porep: challenge %d: %w", i, err)
-		}
-	}
-	return nil
+	return roots{commD: commD, commC: commC, commRLast: commRLast}, replicaIDBits, nil
 }
 
 // roots are the partition's allocated commitments every challenge proves

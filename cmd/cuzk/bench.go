@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	pb "google.golang.org/protobuf/proto"
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
@@ -35,6 +36,9 @@ import (
 type benchOptions struct {
 	addr        string // "" runs an in-process engine
 	timelineURL string // remote: the daemon's /timeline, for utilization
+	request     string // remote: a request file proved instead of synthetic jobs
+	preloadID   string // remote, with request: the circuit id to preload
+	conn        connFlags
 	count       int
 	concurrency int
 	duration    time.Duration // stress
@@ -49,6 +53,7 @@ type benchOptions struct {
 	device       string // in-process: cpu or cuda
 	workers      int
 	synthWorkers int
+	witness      string // in-process: auto, on, off (config synthesis.witness)
 	budgetGiB    float64
 	memoryLimit  sizeFlag // in-process cuda: device.memory_limit
 	timelineCSV  string
@@ -106,6 +111,8 @@ func (o *benchOptions) register(bench *cobra.Command) {
 	pf := bench.PersistentFlags()
 	pf.StringVar(&o.addr, "addr", "", "daemon address (unix:///path or host:port); empty runs an in-process engine")
 	pf.StringVar(&o.timelineURL, "timeline-url", "", "with --addr: the daemon's timeline endpoint (http://host:port/timeline), for utilization")
+	pf.StringVar(&o.request, "request", "", "with --addr: prove this request file (cuzk gen-vanilla … --out) --count times, each under its own request id, instead of synthetic jobs")
+	pf.StringVar(&o.preloadID, "preload", "", "with --addr --request: the circuit id to preload first (e.g. porep-32g)")
 	pf.IntVar(&o.constraints, "constraints", 1<<14, "rows per partition (synthetic circuit)")
 	pf.IntVar(&o.partitions, "partitions", 10, "partitions per job")
 	pf.Uint64Var(&o.seed, "seed", 1, "synthetic circuit seed")
@@ -115,6 +122,7 @@ func (o *benchOptions) register(bench *cobra.Command) {
 	pf.StringVar(&o.device, "device", "cpu", "in-process: cpu, or cuda (every visible GPU, through libcuzk_cuda.so)")
 	pf.IntVar(&o.workers, "gpu-workers", 2, "in-process: device workers sharing the device lock")
 	pf.IntVar(&o.synthWorkers, "synthesis-workers", 0, "in-process: concurrent syntheses (0: number of CPUs)")
+	pf.StringVar(&o.witness, "witness", "auto", "in-process: witness-only synthesis against the pre-compiled constraint system: auto (on with cuda), on, off")
 	pf.Float64Var(&o.budgetGiB, "budget", 8, "in-process: memory budget in GiB")
 	pf.Var(&o.memoryLimit, "memory-limit", "in-process, cuda: device memory limit per GPU (\"16GiB\"; 0: free memory less 1 GiB), as device.memory_limit")
 	pf.StringVar(&o.timelineCSV, "timeline", "", "in-process: write the timeline as CSV to this file")
@@ -217,6 +225,8 @@ func runBench(cmd *cobra.Command, o *benchOptions) error {
 
 func (o *benchOptions) validate() error {
 	switch {
+	case (o.request != "" || o.preloadID != "") && o.addr == "":
+		return errors.New("--request and --preload need --addr (a daemon)")
 	case o.partitions < 1 || o.partitions > circuits.MaxPartitions:
 		return fmt.Errorf("--partitions %d: want 1..%d", o.partitions, circuits.MaxPartitions)
 	case o.concurrency < 1:
@@ -229,6 +239,8 @@ func (o *benchOptions) validate() error {
 		return fmt.Errorf("--budget %v: want a positive size in GiB, below 2^34", o.budgetGiB)
 	case o.workers < 1 || o.workers > 16:
 		return fmt.Errorf("--gpu-workers %d: want 1..16", o.workers)
+	case o.witness != "auto" && o.witness != "on" && o.witness != "off":
+		return fmt.Errorf("--witness %q: want auto, on or off", o.witness)
 	case o.synthWorkers < 0 || o.synthWorkers > 4096:
 		return fmt.Errorf("--synthesis-workers %d: want 0 (number of CPUs) .. 4096", o.synthWorkers)
 	case o.device != "cpu" && o.device != "cuda":
@@ -308,12 +320,18 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 		}
 		t.deviceName = devices[0].(engine.Named).Name()
 	}
+	registry := circuits.New()
+	witness := config.Synthesis{Witness: o.witness}.WitnessOn(o.device)
+	if witness {
+		registry.SetSystems(circuits.NewSystems(filepath.Join(dir, "r1cs")))
+	}
 	e, err := engine.New(engine.Config{
 		Devices:          devices,
 		WorkersPerDevice: o.workers,
 		SynthesisWorkers: o.synthWorkers,
+		WitnessSynthesis: witness,
 		Budget:           memory.New(uint64(o.budgetGiB * (1 << 30))),
-		Planner:          circuits.New(),
+		Planner:          registry,
 		Params:           t.params,
 		Recorder:         t.rec,
 	})
@@ -390,6 +408,7 @@ type remoteTarget struct {
 	c       *client.Client
 	kind    cuzkv1.ProofKind
 	vanilla []byte
+	request *cuzkv1.SubmitProofRequest // --request: proved instead of the synthetic descriptor
 	id      string
 	stamp   string
 
@@ -397,24 +416,43 @@ type remoteTarget struct {
 }
 
 func newRemoteTarget(o *benchOptions) (*remoteTarget, error) {
-	c, err := client.Dial(o.addr)
+	opts, err := o.conn.dialOptions()
+	if err != nil {
+		return nil, err
+	}
+	c, err := client.Dial(o.addr, opts...)
 	if err != nil {
 		return nil, err
 	}
 	kind, _ := benchKind(o.kind)
-	return &remoteTarget{
+	t := &remoteTarget{
 		o: o, c: c, kind: cuzkv1.ProofKind(kind),
 		vanilla: circuits.SyntheticDescriptor(o.circuit(), o.partitions),
 		id:      circuits.SyntheticID(o.circuit()),
 		stamp:   fmt.Sprint(time.Now().UnixNano()),
-	}, nil
+	}
+	if o.request != "" {
+		r, err := readRequest(o.request)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		t.request, t.id = r, o.preloadID
+	}
+	return t, nil
 }
 
 func (t *remoteTarget) describe() string {
+	if t.request != nil {
+		return fmt.Sprintf("cuzk bench: daemon at %s; jobs of the request %s (%v)", t.o.addr, t.o.request, t.request.ProofKind)
+	}
 	return fmt.Sprintf("cuzk bench: daemon at %s; jobs of %s (%s)", t.o.addr, t.o.shape(), t.id)
 }
 
 func (t *remoteTarget) preload(ctx context.Context, w io.Writer) error {
+	if t.id == "" {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
 	already, took, err := t.c.Preload(ctx, t.id)
@@ -433,6 +471,18 @@ func (t *remoteTarget) preload(ctx context.Context, w io.Writer) error {
 
 func (t *remoteTarget) prove(ctx context.Context, i int) (string, error) {
 	id := fmt.Sprintf("bench-%s-%d", t.stamp, i)
+	if t.request != nil {
+		req := pb.Clone(t.request).(*cuzkv1.SubmitProofRequest)
+		req.RequestId = id
+		r, err := t.c.Prove(ctx, req)
+		if err != nil {
+			return id, err
+		}
+		if len(r.Proof) == 0 || len(r.Proof)%groth16.ProofSize != 0 {
+			return id, fmt.Errorf("job %s: %d proof bytes, not a whole number of partition proofs", id, len(r.Proof))
+		}
+		return id, nil
+	}
 	r, err := t.c.Prove(ctx, &cuzkv1.SubmitProofRequest{RequestId: id, ProofKind: t.kind, VanillaProof: t.vanilla})
 	if err != nil {
 		return id, err

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -34,6 +34,7 @@ type daemonOptions struct {
 	logLevel     string
 	printConfig  bool
 	dev          bool
+	sec          daemonSecurityFlags
 }
 
 const daemonLong = `Runs the proving engine behind the cuzk.v1 gRPC API that Curio's cuzk client
@@ -44,7 +45,16 @@ With no --config the built-in defaults apply (see docs/cuzk.example.toml):
 the CPU device, a memory budget of MemTotal − 5 GiB, and the socket
 $XDG_RUNTIME_DIR/cuzk.sock, or /tmp/cuzk.sock when XDG_RUNTIME_DIR is unset.
 SIGTERM or SIGINT stops it gracefully: running RPCs get daemon.shutdown_grace
-to finish.
+to finish while /status, /metrics and /healthz keep answering; the exit code
+is 0, or 3 when RPCs were still running at the end of the grace period and
+were cut off. SIGHUP re-reads the TLS certificates and the configuration's
+logging.level, and keeps every job.
+
+On TCP the daemon wants --auth-secret (cuzk auth init) and then a token on
+every call (read < write < admin, see cuzk auth), ideally with --tls-cert and
+--tls-key; it refuses to listen on TCP without a secret unless
+--insecure-allow-unauthenticated is given. The unix socket (mode 0660) needs
+no token: Curio's client, which sends none, keeps working there.
 
 --dev (daemon.dev) accepts synthetic job descriptors and generates their
 development parameters (in the user cache directory); without it the daemon
@@ -73,7 +83,13 @@ func newDaemonCmd() *cobra.Command {
 				<-ctx.Done()
 				stop()
 			}()
-			return runDaemon(ctx, cfg, newLogger(cfg.Logging))
+			// SIGHUP reloads instead of killing the daemon with its jobs.
+			hup := make(chan os.Signal, 1)
+			signal.Notify(hup, syscall.SIGHUP)
+			defer signal.Stop(hup)
+			log, level := newLeveledLogger(cfg.Logging)
+			r := &reloader{configPath: o.configPath, levelFlag: cmd.Flags().Changed("log-level"), level: level}
+			return exitCode(serveDaemon(ctx, cfg, log, hup, r))
 		},
 	}
 	f := cmd.Flags()
@@ -83,6 +99,7 @@ func newDaemonCmd() *cobra.Command {
 	f.StringVar(&o.logLevel, "log-level", "", "debug, info, warn or error (overrides logging.level)")
 	f.BoolVar(&o.printConfig, "print-config", false, "print the effective configuration as TOML and exit")
 	f.BoolVar(&o.dev, "dev", false, "development: accept synthetic jobs and generate their parameters (overrides daemon.dev)")
+	o.sec.register(f)
 	return cmd
 }
 
@@ -104,6 +121,7 @@ func (o *daemonOptions) load(cmd *cobra.Command) (config.Config, error) {
 	if cmd.Flags().Changed("dev") {
 		cfg.Daemon.Dev = o.dev
 	}
+	o.sec.apply(cmd, &cfg)
 	if err := cfg.Validate(); err != nil {
 		return config.Config{}, fmt.Errorf("configuration: %w", err)
 	}
@@ -120,26 +138,44 @@ func writeConfig(cmd *cobra.Command, cfg config.Config) error {
 }
 
 func newLogger(l config.Logging) *slog.Logger {
-	var level slog.Level
-	switch strings.ToLower(l.Level) {
-	case "debug":
-		level = slog.LevelDebug
-	case "warn", "warning":
-		level = slog.LevelWarn
-	case "error":
-		level = slog.LevelError
-	}
+	log, _ := newLeveledLogger(l)
+	return log
+}
+
+// newLeveledLogger is newLogger with its level settable (SIGHUP).
+func newLeveledLogger(l config.Logging) (*slog.Logger, *slog.LevelVar) {
+	level := new(slog.LevelVar)
+	level.Set(parseLevel(l.Level))
 	opts := &slog.HandlerOptions{Level: level}
 	if l.Format == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), level
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	return slog.New(slog.NewTextHandler(os.Stderr, opts)), level
 }
 
 // runDaemon builds the engine, serves until ctx ends, then closes the
 // engine after the server has stopped taking requests.
 func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	eng, rec, err := newDaemonEngine(cfg, log)
+	return serveDaemon(ctx, cfg, log, nil, nil)
+}
+
+// serveDaemon is runDaemon that also reloads on every signal from hup
+// (nil: never). In cluster mode the cluster (the shared queue) is served,
+// with this daemon's engine as its worker.
+func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <-chan os.Signal, r *reloader) error {
+	raiseFDLimit(log)
+	var access server.Options // refused before the engine (and its devices) starts
+	if err := securityOptions(cfg, &access); err != nil {
+		return err
+	}
+	access.Listen, access.StatusListen = cfg.Daemon.Listen, cfg.Daemon.StatusListen
+	if err := access.CheckAccess(); err != nil {
+		return err
+	}
+	if cfg.Cluster.Enabled {
+		return runClusterDaemon(ctx, cfg, log, hup, r)
+	}
+	eng, rec, requests, err := newDaemonEngine(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -150,18 +186,36 @@ func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		}
 		log.Info("stopped", "engine_close", time.Since(t0).Round(time.Millisecond))
 	}()
+	return serveEngine(ctx, cfg, log, eng, rec, requests, hup, r)
+}
+
+// serveEngine serves eng (the engine, or in cluster mode the cluster)
+// until ctx ends; rec, when not nil, is served at /timeline; requests
+// (nil: unbounded) is charged for requests being decoded.
+func serveEngine(ctx context.Context, cfg config.Config, log *slog.Logger, eng server.Engine, rec *timeline.Recorder,
+	requests *memory.Budget, hup <-chan os.Signal, r *reloader) error {
 	routes := map[string]http.Handler{}
 	if rec != nil {
 		routes["GET /timeline"] = timeline.Handler(rec)
 	}
-	srv := server.New(eng, server.Options{
+	opts := server.Options{
 		Listen:           cfg.Daemon.Listen,
 		StatusListen:     cfg.Daemon.StatusListen,
 		WorkersPerDevice: cfg.GPUs.GPUWorkersPerDevice,
 		ShutdownGrace:    cfg.Daemon.ShutdownGrace.D(),
 		Log:              log,
 		HTTP:             routes,
-	})
+		RequestMemory:    requests,
+	}
+	if err := securityOptions(cfg, &opts); err != nil {
+		return err
+	}
+	srv := server.New(eng, opts)
+	if hup != nil {
+		rctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go serveReloads(rctx, hup, srv, r, log)
+	}
 	return srv.Serve(ctx)
 }
 
@@ -170,29 +224,39 @@ func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 // registry, the parameters (Filecoin parameters from srs.param_cache, and
 // with daemon.dev synthetic dev parameters in the user cache) and the
 // timeline recorder.
-func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *timeline.Recorder, error) {
-	limit, err := cfg.MemoryBudget()
+//
+// The budget is split: requestMemoryShare of it is charged for requests
+// being decoded (returned as requests), the engine has the rest.
+func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, rec *timeline.Recorder, requests *memory.Budget, err error) {
+	total, err := cfg.MemoryBudget()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	budget := memory.New(limit)
+	budget, requests := splitBudget(total)
+	limit := budget.Limit()
 	devices, err := daemonDevices(cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	params, devDir := newDaemonParams(cfg, budget, log)
-	var planner engine.Planner = circuits.New()
+	registry := circuits.New()
+	witness := cfg.Synthesis.WitnessOn(cfg.Device.Kind)
+	if witness {
+		registry.SetSystems(circuits.NewSystems(filepath.Join(cfg.SRS.ParamCache, "r1cs")))
+	}
+	var planner engine.Planner = registry
 	if !cfg.Daemon.Dev {
 		planner = productionPlanner{planner}
 	}
-	var rec *timeline.Recorder
+	planner = admissionPlanner{planner, params}
 	if cfg.Timeline.Events > 0 {
 		rec = timeline.NewRecorder(cfg.Timeline.Events)
 	}
-	eng, err := engine.New(engine.Config{
+	eng, err = engine.New(engine.Config{
 		Devices:          devices,
 		WorkersPerDevice: cfg.GPUs.GPUWorkersPerDevice,
 		SynthesisWorkers: config.Threads(cfg.Synthesis.Threads),
+		WitnessSynthesis: witness,
 		Budget:           budget,
 		Planner:          planner,
 		Params:           params,
@@ -200,12 +264,12 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (*engine.Engine, *time
 		ResultTTL:        cfg.Engine.ResultTTL.D(),
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	log.Info("engine ready", "device", cfg.Device.Kind, "devices", len(devices),
-		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(),
-		"param_cache", cfg.SRS.ParamCache, "dev", cfg.Daemon.Dev, "dev_params", devDir)
-	return eng, rec, nil
+		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(), "request_memory", config.Size(requests.Limit()).Human(),
+		"param_cache", cfg.SRS.ParamCache, "witness_synthesis", witness, "dev", cfg.Daemon.Dev, "dev_params", devDir)
+	return eng, rec, requests, nil
 }
 
 // newDaemonParams makes the parameter cache over srs.param_cache, and
@@ -318,6 +382,7 @@ type daemonParams struct {
 	files  *circuits.FilecoinFiles // Filecoin parameter files (generated with daemon.dev)
 	cache  *srs.Cache
 	budget uint64 // the memory budget's limit
+	devIDs devIDs // synthetic ids registered (bounded)
 }
 
 var (
@@ -341,6 +406,9 @@ func (d *daemonParams) register(id string) error {
 	}
 	size, err := circuits.DevParamsBytes(id)
 	if err != nil {
+		return err
+	}
+	if err := d.devIDs.admit(id); err != nil {
 		return err
 	}
 	path := d.dev.Path(id)
@@ -377,6 +445,9 @@ func (d *daemonParams) Preload(ctx context.Context, id string) (bool, time.Durat
 		if err := d.register(id); err != nil {
 			return false, 0, err
 		}
+	}
+	if err := d.checkFile(id); err != nil {
+		return false, 0, err
 	}
 	if err := d.files.Ensure(ctx, id); err != nil {
 		return false, 0, err

@@ -25,7 +25,7 @@ func TestDaemonChargesDevParams(t *testing.T) {
 	}
 	defer os.RemoveAll(dir)
 	cfg := testDaemonConfig(t, dir)
-	eng, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	eng, _, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -312,10 +312,6 @@ func TestDaemonHostileClients(t *testing.T) {
 			want string
 		}{
 			{"garbage vanilla proof", func() error { _, err := c.Prove(ctx, submit("", garbage)); return err }, "bad vanilla proof"},
-			{"absurd synthetic job", func() error {
-				_, err := c.Prove(ctx, submit("", []byte(`{"synthetic":{"constraints":16777216,"partitions":256}}`)))
-				return err
-			}, "more than the whole memory budget"},
 			{"cancel job_id with a NUL", func() error { _, err := c.Cancel(ctx, "job\x00"); return err }, "job_id has a non-printable"},
 			{"evict a 10 kB circuit_id", func() error { _, _, err := c.Evict(ctx, strings.Repeat("c", 10000)); return err }, "circuit_id is 10000 bytes"},
 			{"preload an unknown circuit", func() error { _, _, err := c.Preload(ctx, "porep-1t"); return err }, "unknown circuit"},
@@ -325,6 +321,13 @@ func TestDaemonHostileClients(t *testing.T) {
 			if st := status.Convert(errors.Unwrap(err)); st.Code() != codes.InvalidArgument || !strings.Contains(st.Message(), tt.want) {
 				t.Errorf("%s: %v, want InvalidArgument containing %q", tt.name, err, tt.want)
 			}
+		}
+		// A partition that can never fit beside its parameters: refused
+		// at submit with the bytes.
+		_, err := c.Prove(ctx, submit("", []byte(`{"synthetic":{"constraints":16777216,"partitions":256}}`)))
+		if st := status.Convert(errors.Unwrap(err)); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "beside its parameters") ||
+			!strings.Contains(st.Message(), "more than the memory budget of") {
+			t.Errorf("absurd synthetic job: %v, want ResourceExhausted with the bytes", err)
 		}
 		// Over the 256 MiB limit: refused before it reaches the daemon.
 		if !testing.Short() {
@@ -396,8 +399,8 @@ func TestDaemonRetryAfterFailure(t *testing.T) {
 }
 
 // SIGTERM with a Prove in flight: the Prove gets an answer (Unavailable
-// once the grace period is over), and the daemon stops and removes its
-// socket.
+// once the grace period is over), and the daemon stops, removes its
+// socket and exits 3 (RPCs cut off) or 0.
 func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
 	dir, err := os.MkdirTemp("", "cuzks")
 	if err != nil {
@@ -435,19 +438,24 @@ func TestDaemonSIGTERMWithProveInFlight(t *testing.T) {
 	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	wantExit := "exit 0"
 	select {
 	case err := <-answered:
 		var pe *client.ProofError
-		if c := status.Code(errors.Unwrap(err)); c != codes.Unavailable && !(errors.As(err, &pe) && pe.Status == cuzkv1.AwaitProofResponse_CANCELLED) {
+		cut := status.Code(errors.Unwrap(err)) == codes.Unavailable
+		if !cut && !(errors.As(err, &pe) && pe.Status == cuzkv1.AwaitProofResponse_CANCELLED) {
 			t.Errorf("in-flight Prove at SIGTERM: %v, want Unavailable or CANCELLED", err)
+		}
+		if cut { // the exit code says the grace period cut it off
+			wantExit = fmt.Sprintf("exit %d", exitCutOff)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("in-flight Prove got no answer 20s after SIGTERM")
 	}
 	select {
 	case out := <-exited:
-		if !strings.HasPrefix(out, "exit 0") {
-			t.Errorf("daemon after SIGTERM: %s", out)
+		if !strings.HasPrefix(out, wantExit) {
+			t.Errorf("daemon after SIGTERM: %s, want %s", out, wantExit)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("daemon still running 20s after SIGTERM")

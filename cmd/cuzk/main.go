@@ -35,6 +35,8 @@ func newRootCmd() *cobra.Command {
 		newPreloadCmd(),
 		newEvictCmd(),
 		newTimelineCmd(),
+		newAuthCmd(),
+		newClusterCmd(),
 	)
 	return root
 }

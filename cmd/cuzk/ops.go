@@ -15,15 +15,22 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/cuzk-project/cuzk/auth"
 	"github.com/cuzk-project/cuzk/client"
 	"github.com/cuzk-project/cuzk/config"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
 // daemonAddrDefault is the address the operator commands dial when
-// --addr is not given: $CUZK_ADDR, else the daemon's default socket
-// ($XDG_RUNTIME_DIR/cuzk.sock or /tmp/cuzk.sock).
+// --addr is not given: the address of $CUZK_API_INFO, else $CUZK_ADDR,
+// else the daemon's default socket ($XDG_RUNTIME_DIR/cuzk.sock or
+// /tmp/cuzk.sock).
 func daemonAddrDefault() string {
+	if v := os.Getenv(auth.APIInfoEnv); v != "" {
+		if _, addr, err := auth.ParseAPIInfo(v); err == nil {
+			return addr
+		}
+	}
 	if a := os.Getenv("CUZK_ADDR"); a != "" {
 		return a
 	}
@@ -34,16 +41,22 @@ func daemonAddrDefault() string {
 type opsFlags struct {
 	addr    string
 	timeout time.Duration
+	conn    connFlags
 }
 
 func (f *opsFlags) register(c *cobra.Command, timeout time.Duration) {
-	c.Flags().StringVar(&f.addr, "addr", daemonAddrDefault(), "daemon address: unix:///path or host:port ($CUZK_ADDR)")
+	c.Flags().StringVar(&f.addr, "addr", daemonAddrDefault(), "daemon address: unix:///path or host:port ($CUZK_API_INFO, $CUZK_ADDR)")
 	c.Flags().DurationVar(&f.timeout, "timeout", timeout, "time limit for the call")
+	f.conn.register(c)
 }
 
 // call dials the daemon and runs fn with a context bounded by --timeout.
 func (f *opsFlags) call(parent context.Context, fn func(ctx context.Context, c *client.Client) error) error {
-	c, err := client.Dial(f.addr)
+	opts, err := f.conn.dialOptions()
+	if err != nil {
+		return err
+	}
+	c, err := client.Dial(f.addr, opts...)
 	if err != nil {
 		return err
 	}
@@ -75,6 +88,8 @@ func daemonError(addr string, err error) error {
 		return fmt.Errorf("daemon at %s did not answer in time (--timeout)", addr)
 	case codes.NotFound, codes.InvalidArgument:
 		return errors.New(st.Message())
+	case codes.Unauthenticated, codes.PermissionDenied:
+		return fmt.Errorf("daemon at %s refused the call: %s (see --token, %s, `cuzk auth create-token`)", addr, st.Message(), auth.APIInfoEnv)
 	}
 	return fmt.Errorf("daemon at %s: %s: %s", addr, st.Code(), st.Message())
 }
@@ -104,12 +119,15 @@ func newStatusCmd() *cobra.Command {
 	var flags *opsFlags
 	cmd, flags := opsCommand("status", "Show a daemon's devices, parameters, queues and memory", 0, 30*time.Second,
 		func(ctx context.Context, c *client.Client, _ []string, out io.Writer) error {
-			st, err := c.Status(ctx)
+			st, cl, err := clusterStatus(ctx, c)
 			if err != nil {
 				return err
 			}
 			if !asJSON {
-				return writeStatus(out, flags.addr, st)
+				if err := writeStatus(out, flags.addr, st); err != nil || cl == nil {
+					return err
+				}
+				return writeClusterStatus(out, cl)
 			}
 			b, err := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: true}.Marshal(st)
 			if err != nil {

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
+	"github.com/cuzk-project/cuzk/device/cuda"
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
@@ -24,6 +26,7 @@ type setupOptions struct {
 	kind      string
 	paramsDir string
 	force     bool
+	device    string // cpu or cuda: the G1 fixed-base multiplications
 }
 
 const setupLong = `Generates DEVELOPMENT Groth16 parameters with a trapdoor derived from a public seed: anyone can
@@ -38,11 +41,17 @@ real file names (v28-stacked-proof-of-replication-…, v28-proof-of-spacetime-fa
 v28-empty-sector-update-… .params and .vk), into --params-dir, else $FIL_PROOFS_PARAMETER_CACHE,
 else /var/tmp/filecoin-proof-parameters: where a daemon, cuzk prove --request and cuzk verify
 --public look for them. A name two families share (StackedDrg2KiBV1 is a seal and an update
-proof) needs --kind. An existing file (a real one, maybe) is never replaced without --force.
+proof) needs --kind. An existing file (a real one, maybe) is never replaced without --force
+(which deletes it first, so that the disk holds one set at a time).
+
+The .params is streamed to disk query by query. --device cuda computes its G1 points (ic, h,
+l, a, b_g1) on the first GPU through libcuzk_cuda.so; B_G2 stays on the CPU, on all cores,
+beside them. Progress is drawn on a terminal; a summary of the phases' times follows.
 
   cuzk setup --proof-type StackedDrg2KiBV1_1 --params-dir ./params
   cuzk setup --proof-type StackedDrgWinning2KiBV1 --params-dir ./params
-  cuzk setup --proof-type StackedDrg2KiBV1 --kind snap --params-dir ./params`
+  cuzk setup --proof-type StackedDrg2KiBV1 --kind snap --params-dir ./params
+  cuzk setup --proof-type StackedDrg32GiBV1_1 --device cuda --params-dir /data/params`
 
 func newSetupCmd() *cobra.Command {
 	o := &setupOptions{}
@@ -61,7 +70,7 @@ func newSetupCmd() *cobra.Command {
 			if cmd.Flags().Changed("params-dir") || cmd.Flags().Changed("force") || cmd.Flags().Changed("kind") {
 				return errors.New("--params-dir, --kind and --force go with --proof-type")
 			}
-			return o.run(cmd.OutOrStdout())
+			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	o.circuit.register(cmd)
@@ -72,28 +81,76 @@ func newSetupCmd() *cobra.Command {
 	f.StringVar(&o.kind, "kind", "", "with --proof-type: the family the name is looked up in (porep, winning-post, window-post, snap); needed only for a name two share")
 	f.StringVar(&o.paramsDir, "params-dir", "", "with --proof-type: the parameter directory (default $FIL_PROOFS_PARAMETER_CACHE, else "+config.DefaultParamCache+")")
 	f.BoolVar(&o.force, "force", false, "with --proof-type: replace existing parameter files")
+	f.StringVar(&o.device, "device", "cpu", "where the G1 fixed-base multiplications run: cpu, or cuda (the first GPU)")
 	return cmd
 }
 
-func (o *setupOptions) run(w io.Writer) error {
+func (o *setupOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 	c, err := o.circuit.build()
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	p, err := groth16.Setup(c, []byte(o.setupSeed))
+	opts, closeDev, err := o.setupOptions()
 	if err != nil {
 		return err
 	}
-	if err := groth16.WriteParams(o.out, p); err != nil {
+	defer closeDev()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	start := time.Now()
+	var rep *groth16.SetupReport
+	err = withSetupProgress(stderr, "setup "+o.out, &opts, func() error {
+		var vk *groth16.VerifyingKey
+		err := writeFileAt(o.out, func(f *os.File) (err error) {
+			vk, rep, err = groth16.WriteSetup(ctx, f, c, []byte(o.setupSeed), opts)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return groth16.WriteVerifyingKey(vkPath(o.out), vk)
+	})
+	if err != nil {
 		return err
 	}
-	if err := groth16.WriteVerifyingKey(vkPath(o.out), &p.VK); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote %s and %s in %v (dev parameters: not for production)\n",
+	fmt.Fprintf(stdout, "wrote %s and %s in %v (dev parameters: not for production)\n",
 		o.out, vkPath(o.out), time.Since(start).Round(time.Millisecond))
+	printSetupReport(stdout, rep, o.device)
 	return nil
+}
+
+// writeFileAt creates path and lets write fill it.
+func writeFileAt(path string, write func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// setupOptions opens the fixed-base device of --device; closeDev frees it.
+func (o *setupOptions) setupOptions() (opts groth16.SetupOptions, closeDev func(), err error) {
+	switch o.device {
+	case "cpu":
+		return groth16.SetupOptions{}, func() {}, nil
+	case "cuda":
+		d, err := cuda.New(0)
+		if err != nil {
+			return opts, nil, fmt.Errorf("--device cuda: %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
+		}
+		// Chunks of 2^24 points: the library's own, 1.5 GiB of points each.
+		return groth16.SetupOptions{G1: d, Chunk: 1 << 24}, func() { d.Close() }, nil
+	}
+	return opts, nil, fmt.Errorf("--device %q: want cpu or cuda", o.device)
 }
 
 // runFilecoin writes the dev parameters of a Filecoin circuit under their
@@ -107,15 +164,24 @@ func (o *setupOptions) runFilecoin(ctx context.Context, stdout, stderr io.Writer
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	opts, closeDev, err := o.setupOptions()
+	if err != nil {
+		return err
+	}
+	defer closeDev()
 	start := time.Now()
-	stop := elapsedProgress(stderr, fmt.Sprintf("setup %s (%s)", c.id, c.paramsFile))
-	path, err := circuits.SetupFilecoin(ctx, c.id, dir, o.force, nil)
-	stop()
+	var path string
+	var rep *groth16.SetupReport
+	err = withSetupProgress(stderr, fmt.Sprintf("setup %s (%s)", c.id, c.paramsFile), &opts, func() (err error) {
+		path, rep, err = circuits.SetupFilecoinWith(ctx, c.id, dir, o.force, nil, opts)
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s and its .vk for %s (%s) in %v: DEVELOPMENT parameters, not for production\n",
 		path, c.id, c.describe, time.Since(start).Round(time.Millisecond))
+	printSetupReport(stdout, rep, o.device)
 	return nil
 }
 

@@ -47,6 +47,11 @@ struct FpCfg {
   }
 };
 
+// The device's arithmetic (the wide product, the carry-chain add and sub, the
+// two-product sums) is the default of +, -, * and mul_add2 on the device;
+// CUZK_HOST_WIDE makes it the host's too (with the carry flag emulated), so
+// that host checks run the device's algorithms end to end (cuda/test/g2_host.cc).
+
 // mc: the carry-chain steps of Fe::mul_wide. On the device each is PTX
 // whose carry flag ptxas threads through the chain (the asm statements are
 // volatile so that they stay in order); on the host the flag is a variable,
@@ -273,14 +278,14 @@ struct Fe {
   }
 
   HD friend Fe operator+(const Fe& a, const Fe& b) {
-#if defined(__CUDA_ARCH__) && !defined(CUZK_PORTABLE_MUL)
+#if (defined(__CUDA_ARCH__) || defined(CUZK_HOST_WIDE)) && !defined(CUZK_PORTABLE_MUL)
     return add_chain(a, b);
 #else
     return add_portable(a, b);
 #endif
   }
   HD friend Fe operator-(const Fe& a, const Fe& b) {
-#if defined(__CUDA_ARCH__) && !defined(CUZK_PORTABLE_MUL)
+#if (defined(__CUDA_ARCH__) || defined(CUZK_HOST_WIDE)) && !defined(CUZK_PORTABLE_MUL)
     return sub_chain(a, b);
 #else
     return sub_portable(a, b);
@@ -362,7 +367,7 @@ struct Fe {
   // Montgomery product, result fully reduced. On the device: the wide
   // product below; on the host (and with CUZK_PORTABLE_MUL): CIOS in C++.
   HD friend Fe operator*(const Fe& a, const Fe& b) {
-#if defined(__CUDA_ARCH__) && !defined(CUZK_PORTABLE_MUL)
+#if (defined(__CUDA_ARCH__) || defined(CUZK_HOST_WIDE)) && !defined(CUZK_PORTABLE_MUL)
     return mul_wide(a, b);
 #else
     return mul_portable(a, b);
@@ -439,7 +444,7 @@ struct Fe {
 
   // a*b + c*d: the device's single-reduction form, the host's two products.
   HD static Fe mul_add2(const Fe& a, const Fe& b, const Fe& c, const Fe& d) {
-#if defined(__CUDA_ARCH__) && !defined(CUZK_PORTABLE_MUL)
+#if (defined(__CUDA_ARCH__) || defined(CUZK_HOST_WIDE)) && !defined(CUZK_PORTABLE_MUL)
     return mul_add2_wide(a, b, c, d);
 #else
     return mul_portable(a, b) + mul_portable(c, d);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../ec/g1.cuh"
+#include "../ec/g2.cuh"
 #include "../util/buffers.hpp"
 #include "plan.hpp"
 
@@ -38,9 +39,21 @@ int msm_reserve(cuzk_ctx* ctx, const msm_scratch& s);
 int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars, const uint32_t* idx, uint64_t n,
             int brev_lg, const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st);
 
-// Allocates the batch addition's scratch for up to n bases.
-int batch_add_reserve(cuzk_ctx* ctx, uint64_t n);
+// Allocates the batch addition's scratch for up to n bases (sums of
+// point_bytes: G1 192, G2 384).
+int batch_add_reserve(cuzk_ctx* ctx, uint64_t n, size_t point_bytes = sizeof(g1_xyzz));
 
 // out = sum of the n bases whose bit is set in bits, on device.
 int batch_add_dev(cuzk_ctx* ctx, const g1_affine* bases, uint64_t n, const uint32_t* bits, g1_xyzz* out,
                   cudaStream_t st);
+
+// G2 (msm_g2.cu): the same MSM and batch addition over G2 points, with the
+// same digits, sort, accumulation, segments and windows (the kernels are
+// templates; ec/xyzz.cuh over Fp2). Their scratch: msm_scratch_for(n,
+// msm_config_g2(ctx->msm), sizeof(g2_xyzz)) and batch_add_reserve(ctx, n,
+// sizeof(g2_xyzz)).
+uint64_t msm_resident_threads_g2(int dev);
+int msm_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, const fr_t* scalars, const uint32_t* idx, uint64_t n,
+               int brev_lg, const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st);
+int batch_add_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, uint64_t n, const uint32_t* bits, g2_xyzz* out,
+                     cudaStream_t st);

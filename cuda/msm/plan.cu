@@ -1,7 +1,6 @@
 // The MSM plan (plan.hpp).
 #include <algorithm>
 
-#include "../ec/g1.cuh"
 #include "plan.hpp"
 
 bool msm_window_ok(uint32_t c) { return c == 16 || c == 19 || c == 20 || c == 22 || c == 24; }
@@ -65,9 +64,9 @@ void msm_scratch::max_with(const msm_scratch& o) {
   chunks = std::max(chunks, o.chunks);
 }
 
-msm_scratch msm_scratch_for(uint64_t n, const msm_config& cfg) {
+msm_scratch msm_scratch_for(uint64_t n, const msm_config& cfg, size_t point_bytes) {
   msm_plan p = msm_plan_for(n, cfg);
-  const size_t P = sizeof(g1_xyzz);
+  const size_t P = point_bytes;
   const uint64_t C = msm_chunk(p.pairs, cfg.acc_slots);
   msm_scratch s;
   s.pairs = p.pairs * 4;

@@ -17,7 +17,14 @@ struct msm_config {
   uint64_t acc_slots;  // threads of msm_acc_chunks resident at once on the device (0: unknown)
   uint32_t pairs_lg;   // 0: 29; else about 2^pairs_lg sorted pairs per batch of windows at most
                        // (a device memory limit, srs/plan.hpp; windows batch alike, same sums)
+  uint64_t acc_slots_g2;  // the same for G2's msm_acc_chunks
 };
+
+// The config of G2 MSMs: the plan of G1's with G2's resident accumulation threads.
+inline msm_config msm_config_g2(msm_config c) {
+  c.acc_slots = c.acc_slots_g2;
+  return c;
+}
 
 // The windows whose top window (255 - c*(ceil(256/c)-1) bits) is not nearly
 // empty: with c = 14, 15, 18 or 21 almost every point of the top window lands
@@ -40,12 +47,13 @@ uint64_t msm_chunk(uint64_t np, uint64_t acc_slots);
 // Partial sums per thread in the T1 reduction.
 static constexpr uint32_t msm_red_fan = 8;
 
-// Scratch of an MSM (bytes per buffer).
+// Scratch of an MSM (bytes per buffer) of XYZZ points of point_bytes
+// (G1 192, G2 384).
 struct msm_scratch {
   size_t pairs, starts, buckets, seg1, seg2, red, win, chunks;
   void max_with(const msm_scratch& o);
 };
-msm_scratch msm_scratch_for(uint64_t n, const msm_config& cfg);
+msm_scratch msm_scratch_for(uint64_t n, const msm_config& cfg, size_t point_bytes = 192);
 
 // ceil(log2(x)).
 uint32_t lg2(uint64_t x);

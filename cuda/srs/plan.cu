@@ -11,7 +11,9 @@
 #include "plan.hpp"
 #include "srs.hpp"
 
-static_assert(sizeof(cuzk_limits) == 16 && sizeof(cuzk_plan) == 120 && sizeof(cuzk_stream_stats) == 32,
+static_assert(sizeof(cuzk_limits) == 16 && offsetof(cuzk_limits, bg2) == 12 && sizeof(cuzk_plan) == 128 &&
+                  offsetof(cuzk_plan, lgn) == 104 && offsetof(cuzk_plan, bg2_bytes) == 120 &&
+                  sizeof(cuzk_stream_stats) == 32,
               "the Go mirrors in device/cuda/limit.go");
 
 static const uint64_t P = sizeof(g1_xyzz), A = sizeof(g1_affine);
@@ -27,8 +29,10 @@ uint64_t run_scratch::total() const {
   return t;
 }
 
+static uint64_t bg2_bytes(uint64_t n) { return n ? n * sizeof(g2_affine) + 1 : 0; }
+
 uint64_t srs_plan::resident_bytes() const {
-  uint64_t t = 0;
+  uint64_t t = bg2_bytes(bg2);
   for (int q = 0; q < 4; q++) t += res[q] * A + 1;
   return t;
 }
@@ -54,6 +58,7 @@ void srs_plan::to_abi(cuzk_plan* o) const {
   o->chunk_lg = chunk_lg;
   o->pairs_lg = pairs_lg;
   o->pinned = pinned;
+  o->bg2_bytes = bg2_bytes(bg2);
 }
 
 msm_config plan_msm_config(const srs_plan& p, uint64_t acc_slots) {
@@ -70,12 +75,12 @@ msm_config plan_msm_config(const srs_plan& p, uint64_t acc_slots) {
 // bucket count of a batch (windows × 2^(c-1)) falls within each window size,
 // so it peaks where a window size begins or the windows per batch step (powers
 // of two); the segments, reductions and chunks have fixed ceilings.
-static msm_scratch msm_bound(uint64_t nmax, const msm_config& cfg) {
-  msm_scratch s = msm_scratch_for(nmax ? nmax : 1, cfg);
+static msm_scratch msm_bound(uint64_t nmax, const msm_config& cfg, uint64_t P = sizeof(g1_xyzz)) {
+  msm_scratch s = msm_scratch_for(nmax ? nmax : 1, cfg, P);
   const uint64_t starts[] = {1, 1ull << 6, 1ull << 12, 1ull << 17, 1ull << 24, 3ull << 25};
   for (uint64_t x : starts)
-    if (x <= nmax) s.max_with(msm_scratch_for(x, cfg));
-  for (uint64_t x = 1; x <= nmax; x <<= 1) s.max_with(msm_scratch_for(x, cfg));
+    if (x <= nmax) s.max_with(msm_scratch_for(x, cfg, P));
+  for (uint64_t x = 1; x <= nmax; x <<= 1) s.max_with(msm_scratch_for(x, cfg, P));
   const uint64_t cap = 1ull << (cfg.pairs_lg ? cfg.pairs_lg : 29);
   s.pairs = std::max<uint64_t>(s.pairs, 4 * std::min(std::max(cap, nmax), 64 * std::max<uint64_t>(nmax, 1)));
   // first-level segments per batch: fewer than 2^(seg_lg+1), and no more than the batch's buckets
@@ -103,7 +108,7 @@ static uint64_t sort_temp_bytes(size_t pairs) {
 }
 
 // batch_add_reserve(n) (msm/msm.cu): chunks of 256 bases, reduced 32 at a time.
-static void batch_bytes(uint64_t n, uint64_t* chunks, uint64_t* rounds) {
+static void batch_bytes(uint64_t n, uint64_t* chunks, uint64_t* rounds, uint64_t P = sizeof(g1_xyzz)) {
   const uint64_t nch = n ? (n + 255) / 256 : 1;
   *chunks = nch * P;
   *rounds = ((nch + 31) / 32 + 1) * P;
@@ -134,15 +139,24 @@ static void fill_scratch(int dev, srs_plan& p, uint64_t acc_slots) {
   }
   const msm_config cfg = plan_msm_config(p, acc_slots);
   s.msm = msm_bound(nmax, cfg);
-  (void)dev;
-  s.sort_temp = sort_temp_bytes(s.msm.pairs);
   batch_bytes(nbatch, &s.batch_chunks, &s.batch_rounds);
+  if (p.bg2) {  // B_G2 over B_G1's tail (at most its n points), in the same buffers
+    msm_config g2 = cfg;
+    g2.acc_slots = msm_resident_threads_g2(dev);
+    cudaGetLastError();  // no device (cuzk_plan_for on the host): 0
+    s.msm.max_with(msm_bound(p.bg2, g2, sizeof(g2_xyzz)));
+    uint64_t ch, rd;
+    batch_bytes(p.bg2, &ch, &rd, sizeof(g2_xyzz));
+    s.batch_chunks = std::max(s.batch_chunks, ch);
+    s.batch_rounds = std::max(s.batch_rounds, rd);
+  }
+  s.sort_temp = sort_temp_bytes(s.msm.pairs);
   if (C) {
     s.slot_bases = C * A;
     s.slot_scalars = C * 32;
     s.slot_idx = C * 4;
   }
-  s.fixed = fixed_bytes();
+  s.fixed = fixed_bytes() + (p.bg2 ? 2 * sizeof(g2_xyzz) * 9 / 8 : 0);
 }
 
 static uint64_t plan_total(const srs_plan& p) { return p.scratch.total() + p.resident_bytes(); }
@@ -199,9 +213,15 @@ int srs_plan_make(int dev, const uint64_t* n, const cuzk_limits* lim, srs_plan* 
   lo.pairs_lg = cmin;
   fill_scratch(dev, lo, acc_slots);
   const uint64_t min_bytes = plan_total(lo);
-  // everything resident, cuzk_run's MSM batches
-  fill_scratch(dev, p, acc_slots);
+  // everything resident, cuzk_run's MSM batches; B_G2 too where asked and it fits
   p.min_bytes = min_bytes;
+  if (lim->bg2 && n[3]) {
+    p.bg2 = n[3];
+    fill_scratch(dev, p, acc_slots);
+    if (plan_total(p) <= p.limit) return 0;
+    p.bg2 = 0;
+  }
+  fill_scratch(dev, p, acc_slots);
   if (plan_total(p) <= p.limit) return 0;
   if (p.limit < min_bytes)
     return set_err(CUZK_ERR_MEM,
@@ -268,6 +288,7 @@ int plan_reserve(cuzk_ctx* ctx, const cuzk_srs* srs) {
     TRY(exact(sl.scalars, s.slot_scalars + 1));
     TRY(exact(sl.idx, s.slot_idx + 1));
   }
+  if (srs->plan.bg2) TRY(exact(ctx->points_g2, 2 * sizeof(g2_xyzz)));
   return exact(ctx->points, 8 * P);
 }
 

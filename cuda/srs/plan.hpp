@@ -23,7 +23,9 @@ struct cuzk_ctx;
 struct cuzk_srs;
 
 // What a run under a plan allocates, per buffer (bytes), exactly as
-// plan_reserve allocates it.
+// plan_reserve allocates it. A plan that holds B_G2 (srs_plan.bg2) has its
+// MSM and batch-addition scratch the larger of G1's and G2's, and the G2
+// result points in fixed.
 struct run_scratch {
   uint64_t hvec;                                   // each of the H vectors a, b, c
   uint64_t tail_scalars[3], tail_idx[3], ones[3];  // cuzk_run's L, A, B_G1 inputs (the resident prefix's tail)
@@ -44,6 +46,7 @@ struct srs_plan {
   uint32_t chunk_lg;  // streamed chunks of 2^chunk_lg points; 0: nothing streams
   uint32_t pairs_lg;  // the MSMs' batch cap (msm_config.pairs_lg; 0: 29)
   uint32_t pinned;    // bit q: query q's streamed part is page-locked (set by the upload)
+  uint64_t bg2;       // B_G2 points the plan holds resident (n[3], or 0: not counted, not uploaded)
   run_scratch scratch;
   uint64_t min_bytes;  // the least limit a run of this shape works under
 

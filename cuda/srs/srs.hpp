@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "../ec/g1.cuh"
+#include "../ec/g2.cuh"
 #include "../util/buffers.hpp"
 #include "plan.hpp"
 
@@ -35,6 +36,11 @@ struct cuzk_srs {
   host_pin pins[4];            // their streamed parts, page-locked in place
 
   const g1_affine* points(int i) const { return q[i].as<g1_affine>(); }
+
+  // B_G2 (cuzk_srs_upload_bg2): n[SRS_B_G1] points when has_bg2.
+  device_buffer bg2;
+  bool has_bg2 = false;
+  const g2_affine* points_bg2() const { return bg2.as<g2_affine>(); }
 };
 
 // The device's memory for n[i] points per query (points not set); NULL on

@@ -1,16 +1,21 @@
-// Kernels of the synthetic SRS (cuzk_srs_synthetic): distinct multiples of
-// the generator, point i of the vector with offset off being
-// ((i + off) mod 4096 + 1)·G + (((i + off) >> 12) mod 2^17 + 1)·4097·G.
+// Kernels of the synthetic SRS (cuzk_srs_synthetic, and its B_G2 through
+// cuzk_srs_synthetic_bg2): distinct multiples of the generator, point i of
+// the vector with offset off being
+// ((i + off) mod 4096 + 1)·G + (((i + off) >> 12) mod n2 + 1)·4097·G.
+// Templates over the point types (A affine, P XYZZ): synthetic.cu
+// instantiates G1's, synthetic_g2.cu G2's.
 #pragma once
 
 #include "../ec/g1.cuh"
+#include "../ec/g2.cuh"
 
 // small multiples: tab[j] = (j+1)*step*G
-__global__ void synth_table(g1_xyzz* tab, uint32_t n, uint64_t step, g1_affine G) {
+template <class A, class P>
+__global__ void synth_table(P* tab, uint32_t n, uint64_t step, A G) {
   uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
   uint64_t k = (uint64_t)(j + 1) * step;
-  g1_xyzz acc = g1_xyzz::inf();
+  P acc = P::inf();
   for (int b = 63; b >= 0; b--) {
     acc = acc.dbl();
     if ((k >> b) & 1) acc.add_affine(G);
@@ -19,15 +24,17 @@ __global__ void synth_table(g1_xyzz* tab, uint32_t n, uint64_t step, g1_affine G
 }
 
 // point i = T1[i & 4095] + T2[(i >> 12) % n2] (+ off): distinct multiples of G; batch inversion per thread.
-__global__ void __launch_bounds__(128) synth_points(g1_affine* out, uint64_t n, uint64_t off,
-                                                    const g1_xyzz* T1, const g1_xyzz* T2, uint32_t n2) {
+template <class A, class P>
+__global__ void __launch_bounds__(128) synth_points(A* out, uint64_t n, uint64_t off,
+                                                    const P* T1, const P* T2, uint32_t n2) {
+  typedef decltype(P::ZZ) F;
   const int CH = 16;
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   uint64_t b = t * CH;
   if (b >= n) return;
-  g1_xyzz p[CH];
-  fp_t acc[CH];
-  fp_t run = fp_t::one();
+  P p[CH];
+  F acc[CH];
+  F run = F::one();
   for (int k = 0; k < CH; k++) {
     uint64_t i = b + k + off;
     p[k] = T1[i & 4095];
@@ -35,13 +42,13 @@ __global__ void __launch_bounds__(128) synth_points(g1_affine* out, uint64_t n, 
     acc[k] = run;
     run = run * (p[k].ZZ * p[k].ZZZ);
   }
-  fp_t inv = run.inv();
+  F inv = run.inv();
   for (int k = CH - 1; k >= 0; k--) {
-    fp_t d = p[k].ZZ * p[k].ZZZ;
-    fp_t zinv = inv * acc[k];
+    F d = p[k].ZZ * p[k].ZZZ;
+    F zinv = inv * acc[k];
     inv = inv * d;
     if (b + k < n) {
-      g1_affine a;
+      A a;
       a.x = p[k].X * (zinv * p[k].ZZZ);
       a.y = p[k].Y * (zinv * p[k].ZZ);
       out[b + k] = a;

@@ -2,10 +2,17 @@
 // against host-side reference computations and times them with CUDA events.
 //
 //   cuzk_harness check          correctness checks (small and medium sizes)
+//   cuzk_harness check-fixed    the fixed-base check alone
+//   cuzk_harness bench fixed LG  cuzk_fixed_base_g1 over 2^LG scalars
 //   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
 //   cuzk_harness bench msm 27 HI LO   MSMs of 2^LO..2^HI points
 //   cuzk_harness bench part-limit LG NAUX LIMIT...   the partition under device memory limits
 //                               (bytes, or 16G = 16 GiB; stream_checks.cuh)
+//   cuzk_harness bench witness LGN NROWS [NAUX] [local|random]   cuzk_run_witness
+//     on a PoRep-shaped system (witness_check.cuh)
+//   cuzk_harness bench msm-g2 HI LO   G2 MSMs of 2^LO..2^HI points (default 25 23)
+//   cuzk_harness bench bshape NB      B_G1 and B_G2 alone at the partition's B shape
+//   cuzk_harness bench part 27 27 LG NAUX g2   the partition with B_G2 on the device
 //   CUZK_MSM_C=c forces the window of the large MSMs; CUZK_RUN_SERIAL=1
 //   keeps the partition's L/A/B MSMs from overlapping its NTTs; CUZK_MSM_SEG
 //   and CUZK_PROFILE as cuzk.h says (cuzk_config).
@@ -25,6 +32,7 @@
 
 #include "../cuzk.h"
 #include "../ec/g1.cuh"
+#include "../ec/g2.cuh"
 
 static int fails = 0;
 #define EXPECT(cond, ...)                  \
@@ -437,6 +445,313 @@ static void check_msm_repeated(cuzk_ctx* ctx, const std::vector<g1_affine>& base
   }
 }
 
+// ---------------------------------------------------------------- G2
+
+static g2_xyzz mul_g2(const fr_t& k_mont) {  // k*G2 on the host
+  fr_t k = k_mont.from_mont();
+  g2_affine G = g2_generator();
+  g2_xyzz acc = g2_xyzz::inf();
+  for (int b = 255; b >= 0; b--) {
+    acc = acc.dbl();
+    if ((k.v[b / 32] >> (b % 32)) & 1) acc.add_affine(G);
+  }
+  return acc;
+}
+
+static bool same_g2(const g2_xyzz& a, const g2_xyzz& b) {
+  g2_affine x = a.to_affine(), y = b.to_affine();
+  return x.x == y.x && x.y == y.y;
+}
+
+// Prints the affine coordinates' first words of got and want (for a failed check).
+static void show_g2(const char* what, const g2_xyzz& got, const g2_xyzz& want) {
+  g2_affine g = got.to_affine(), w = want.to_affine();
+  printf("  %s: got x.a0[0..1] %08x%08x (inf %d), want %08x%08x (inf %d)\n", what, g.x.a0.v[1], g.x.a0.v[0],
+         got.is_inf(), w.x.a0.v[1], w.x.a0.v[0], want.is_inf());
+}
+
+// n G2 bases P_i = (c0 + i*c1)·G2 made on the host (running sums per thread,
+// one batch inversion each) and their discrete logs.
+static void g2_bases(uint64_t n, uint64_t c0, uint64_t c1, std::vector<g2_affine>& pts, std::vector<fr_t>& dl) {
+  pts.resize(n);
+  dl.resize(n);
+  const fr_t f0 = fr_from_u64(c0), f1 = fr_from_u64(c1);
+  const g2_xyzz step = mul_g2(f1);
+#pragma omp parallel
+  {
+    int t = omp_get_thread_num(), T = omp_get_num_threads();
+    uint64_t b = n * t / T, e = n * (t + 1) / T;
+    if (b < e) {
+      fr_t k = f0 + fr_from_u64(b) * f1;
+      g2_xyzz acc = mul_g2(k);
+      std::vector<g2_xyzz> p(e - b);
+      std::vector<fp2_t> pre(e - b);
+      fp2_t run = fp2_t::one();
+      for (uint64_t i = b; i < e; i++) {
+        dl[i] = k;
+        p[i - b] = acc;
+        pre[i - b] = run;
+        run = run * (acc.ZZ * acc.ZZZ);
+        acc.add(step);
+        k = k + f1;
+      }
+      fp2_t inv = run.inv();
+      for (uint64_t i = e; i-- > b;) {
+        const g2_xyzz& q = p[i - b];
+        fp2_t zinv = inv * pre[i - b];
+        inv = inv * (q.ZZ * q.ZZZ);
+        pts[i].x = q.X * (zinv * q.ZZZ);
+        pts[i].y = q.Y * (zinv * q.ZZ);
+      }
+    }
+  }
+}
+
+static fp2_t rand_fp2(rng& r) {
+  fp2_t x;
+  for (int j = 0; j < 12; j++) {
+    x.a0.v[j] = (uint32_t)r.next();
+    x.a1.v[j] = (uint32_t)r.next();
+  }
+  x.a0.v[11] %= 0x1a0111eau;
+  x.a1.v[11] %= 0x1a0111eau;
+  return x;
+}
+
+// Device Fp2 (the wide forms) against the host's (Karatsuba over the portable product).
+__global__ void k_fp2(const fp2_t* a, const fp2_t* b, fp2_t* o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const fp2_t x = a[i], y = b[i], z = a[(i + 1) % n], w = b[(i + 3) % n];
+  o[6 * i] = x * y;
+  o[6 * i + 1] = x.sqr();
+  o[6 * i + 2] = x + y;
+  o[6 * i + 3] = x - y;
+  o[6 * i + 4] = fp2_t::mul_add2(x, y, z, w);
+  o[6 * i + 5] = x.mul_fp(y.a1);
+}
+
+// Device G2 additions and doublings: o[4i..4i+3] = P+Q (mixed), P+Q (XYZZ,
+// Q doubled first so that ZZ != 1), 2P, P + P (mixed: the doubling case).
+__global__ void k_g2(const g2_affine* p, const g2_affine* q, g2_xyzz* o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  g2_xyzz a = g2_xyzz::from_affine(p[i]);
+  a.add_affine(q[i]);
+  o[4 * i] = a;
+  g2_xyzz b = g2_xyzz::from_affine(p[i]);
+  b.add(g2_xyzz::from_affine(q[i]).dbl());
+  o[4 * i + 1] = b;
+  o[4 * i + 2] = g2_xyzz::from_affine(p[i]).dbl();
+  g2_xyzz c = g2_xyzz::from_affine(p[i]);
+  c.add_affine(p[i]);
+  o[4 * i + 3] = c;
+}
+
+static void check_g2_arith() {
+  const int n = 4096;
+  std::vector<fp2_t> a(n), b(n), o(6 * n);
+  rng r(31);
+  for (int i = 0; i < n; i++) {
+    a[i] = rand_fp2(r);
+    b[i] = rand_fp2(r);
+  }
+  a[0] = fp2_t::zero();
+  b[1] = fp2_t::one();
+  a[2] = fp2_t::zero() - fp2_t::one();
+  b[2] = a[2];
+  b[3] = a[3];
+  fp2_t *da, *db, *dout;
+  cudaMalloc(&da, n * sizeof(fp2_t));
+  cudaMalloc(&db, n * sizeof(fp2_t));
+  cudaMalloc(&dout, 6 * n * sizeof(fp2_t));
+  cudaMemcpy(da, a.data(), n * sizeof(fp2_t), cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b.data(), n * sizeof(fp2_t), cudaMemcpyHostToDevice);
+  k_fp2<<<n / 128, 128>>>(da, db, dout, n);
+  cudaMemcpy(o.data(), dout, 6 * n * sizeof(fp2_t), cudaMemcpyDeviceToHost);
+  const char* names[6] = {"mul", "sqr", "add", "sub", "mul_add2", "mul_fp"};
+  int bad[6] = {0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < n; i++) {
+    const fp2_t x = a[i], y = b[i], z = a[(i + 1) % n], w = b[(i + 3) % n];
+    const fp2_t want[6] = {x * y, x.sqr(), x + y, x - y, x * y + z * w, {x.a0 * y.a1, x.a1 * y.a1}};
+    for (int k = 0; k < 6; k++) {
+      if (o[6 * i + k] != want[k]) {
+        if (bad[k] < 3) printf("  fp2 %s differs at %d\n", names[k], i);
+        bad[k]++;
+      }
+    }
+  }
+  for (int k = 0; k < 6; k++) EXPECT(bad[k] == 0, "fp2 %s: %d of %d differ (device vs host)", names[k], bad[k], n);
+  cudaFree(da); cudaFree(db); cudaFree(dout);
+  // points: P_i, Q_i multiples of G2
+  const int np = 256;
+  std::vector<g2_affine> P, Q;
+  std::vector<fr_t> dp, dq;
+  g2_bases(np, 3, 1000003, P, dp);
+  g2_bases(np, 77, 999983, Q, dq);
+  Q[5] = P[5];                                    // equal: P + P
+  Q[6] = P[6].neg();                              // opposite: infinity
+  Q[7].x = fp2_t::zero(); Q[7].y = fp2_t::zero();  // Q infinite
+  P[8].x = fp2_t::zero(); P[8].y = fp2_t::zero();  // P infinite
+  g2_affine *dP, *dQ;
+  g2_xyzz* dO;
+  cudaMalloc(&dP, np * sizeof(g2_affine));
+  cudaMalloc(&dQ, np * sizeof(g2_affine));
+  cudaMalloc(&dO, 4 * np * sizeof(g2_xyzz));
+  cudaMemcpy(dP, P.data(), np * sizeof(g2_affine), cudaMemcpyHostToDevice);
+  cudaMemcpy(dQ, Q.data(), np * sizeof(g2_affine), cudaMemcpyHostToDevice);
+  k_g2<<<np / 128, 128>>>(dP, dQ, dO, np);
+  std::vector<g2_xyzz> go(4 * np);
+  cudaMemcpy(go.data(), dO, 4 * np * sizeof(g2_xyzz), cudaMemcpyDeviceToHost);
+  cudaError_t e = cudaGetLastError();
+  EXPECT(e == cudaSuccess, "g2 kernels: %s", cudaGetErrorString(e));
+  const char* pn[4] = {"P+Q mixed", "P+2Q xyzz", "2P", "P+P mixed"};
+  int pbad = 0;
+  for (int i = 0; i < np; i++) {
+    fr_t kp = i == 8 ? fr_t::zero() : dp[i];
+    fr_t kq = i == 7 ? fr_t::zero() : i == 5 ? dp[5] : i == 6 ? fr_t::zero() - dp[6] : dq[i];
+    const fr_t two = fr_from_u64(2);
+    const fr_t want[4] = {kp + kq, kp + two * kq, two * kp, two * kp};
+    for (int k = 0; k < 4; k++) {
+      g2_xyzz w = mul_g2(want[k]);
+      if (!same_g2(go[4 * i + k], w)) {
+        if (pbad < 5) {
+          printf("  g2 %s differs at %d\n", pn[k], i);
+          show_g2(pn[k], go[4 * i + k], w);
+        }
+        pbad++;
+      }
+    }
+  }
+  EXPECT(pbad == 0, "g2 point operations: %d of %d differ", pbad, 4 * np);
+  cudaFree(dP); cudaFree(dQ); cudaFree(dO);
+  printf("g2 arithmetic: ok=%d\n", fails == 0);
+}
+
+// G2 MSMs against the host: random scalars with 0, 1, -1, a repeat and 2;
+// split (ones + tail); repeated and infinite bases (doublings, cancellations).
+static void check_msm_g2(cuzk_ctx* ctx) {
+  const uint64_t NB = (1ull << 17) + 5;  // c = 16 at the top size
+  std::vector<g2_affine> bases;
+  std::vector<fr_t> dl;
+  auto t0 = std::chrono::steady_clock::now();
+  g2_bases(NB, 12345, 1000000007, bases, dl);
+  printf("g2 bases: %llu on the host in %.1f s\n", (unsigned long long)NB,
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  for (uint64_t n : std::vector<uint64_t>{1, 2, 3, 31, 100, 1000, 4097, (1ull << 16) + 3, NB}) {
+    std::vector<fr_t> s(n);
+    fill_random(s.data(), n, 900 + n);
+    if (n > 10) {
+      s[0] = fr_t::zero();
+      s[1] = fr_t::one();
+      s[2] = fr_t::zero() - fr_t::one();
+      s[3] = s[4];
+      s[7] = fr_from_u64(2);
+    }
+    g2_xyzz got;
+    OK(cuzk_msm_g2(ctx, bases.data(), s.data(), n, &got));
+    fr_t acc = fr_t::zero();
+    for (uint64_t i = 0; i < n; i++) acc = acc + s[i] * dl[i];
+    g2_xyzz want = mul_g2(acc);
+    EXPECT(same_g2(got, want), "msm g2 n=%llu wrong", (unsigned long long)n);
+    if (!same_g2(got, want)) show_g2("msm g2", got, want);
+  }
+  // skewed: few distinct small scalars and r-1 (huge buckets)
+  {
+    const uint64_t n = NB;
+    std::vector<fr_t> s(n);
+    rng r(n + 3);
+    const fr_t vals[4] = {fr_from_u64(2), fr_from_u64(3), fr_from_u64(5), fr_t::zero() - fr_t::one()};
+    fr_t acc = fr_t::zero();
+    for (uint64_t i = 0; i < n; i++) {
+      s[i] = vals[r.next() % 4];
+      acc = acc + s[i] * dl[i];
+    }
+    g2_xyzz got;
+    OK(cuzk_msm_g2(ctx, bases.data(), s.data(), n, &got));
+    EXPECT(same_g2(got, mul_g2(acc)), "skewed msm g2 n=%llu wrong", (unsigned long long)n);
+  }
+  // split: ones bitmap + tail with indices
+  for (uint64_t n : std::vector<uint64_t>{5, 1000, NB}) {
+    std::vector<uint32_t> bits((n + 31) / 32, 0), idx;
+    std::vector<fr_t> tail;
+    rng r(n + 5);
+    fr_t acc = fr_t::zero();
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t x = r.next() % 4;
+      if (x == 1) {
+        bits[i / 32] |= 1u << (i % 32);
+        acc = acc + dl[i];
+      } else if (x >= 2) {
+        fr_t v = rand_fr(r);
+        tail.push_back(v);
+        idx.push_back((uint32_t)i);
+        acc = acc + v * dl[i];
+      }
+    }
+    g2_xyzz got;
+    OK(cuzk_msm_split_g2(ctx, bases.data(), n, bits.data(), tail.data(), idx.data(), tail.size(), &got));
+    EXPECT(same_g2(got, mul_g2(acc)), "split msm g2 n=%llu wrong", (unsigned long long)n);
+  }
+  // repeated and infinite bases in one tail, ones over infinite bases too
+  for (uint64_t nb : std::vector<uint64_t>{64, 700, 1ull << 15}) {
+    const uint64_t nbases = 4 * nb;
+    std::vector<g2_affine> bb(bases.begin(), bases.begin() + nbases);
+    std::vector<bool> inf(nbases, false);
+    for (uint64_t i = 3; i < nbases; i += 61) {
+      bb[i].x = fp2_t::zero();
+      bb[i].y = fp2_t::zero();
+      inf[i] = true;
+    }
+    std::vector<uint32_t> bits((nbases + 31) / 32, 0), idx;
+    std::vector<fr_t> tail;
+    rng r(nb + 19);
+    fr_t acc = fr_t::zero();
+    auto put = [&](uint64_t i, const fr_t& v) {
+      tail.push_back(v);
+      idx.push_back((uint32_t)i);
+      if (!inf[i]) acc = acc + v * dl[i];
+    };
+    for (uint64_t i = 0; i < nb; i++) {
+      const fr_t v = rand_fr(r);
+      put(i, v);
+      switch (i % 4) {
+        case 0: put(i, v); break;                 // doubling
+        case 1: put(i, fr_t::zero() - v); break;  // cancels
+        case 2: put(i, v); put(i, v); break;      // three of a kind
+        default: break;
+      }
+    }
+    for (uint64_t i = nb; i < nbases; i += 2) {  // ones, some infinite
+      bits[i / 32] |= 1u << (i % 32);
+      if (!inf[i]) acc = acc + dl[i];
+    }
+    g2_xyzz got;
+    OK(cuzk_msm_split_g2(ctx, bb.data(), nbases, bits.data(), tail.data(), idx.data(), tail.size(), &got));
+    EXPECT(same_g2(got, mul_g2(acc)), "msm g2 with repeated bases nb=%llu wrong", (unsigned long long)nb);
+  }
+  // the synthetic B_G2 is what it claims (spot check; benchmarks use it)
+  {
+    const uint64_t n = 5000;
+    cuzk_srs* srs = cuzk_srs_synthetic(0, 0, 0, 0, n);
+    if (!srs) {
+      printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+      exit(2);
+    }
+    OK(cuzk_srs_synthetic_bg2(srs));
+    std::vector<g2_affine> sp(n);
+    OK(cuzk_srs_read_bg2(srs, 0, n, sp.data()));
+    int bad = 0;
+    for (uint64_t i : std::vector<uint64_t>{0, 1, 4095, 4096, 4999}) {
+      g2_affine w = mul_g2(synth_dlog(i, 0)).to_affine();
+      if (!(w.x == sp[i].x && w.y == sp[i].y)) bad++;
+    }
+    EXPECT(bad == 0, "synthetic b_g2 points: %d of 5 wrong", bad);
+    cuzk_srs_free(srs);
+  }
+  printf("msm g2: ok=%d\n", fails == 0);
+}
+
 // cuzk_run on a small partition against host sums: H from cuzk_h (checked
 // above) against the h query, L, A and B_G1 from their ones and tails; once
 // with c uploaded and once with c = NULL (c = a∘b on the device), twice each
@@ -489,19 +804,47 @@ static void check_run(cuzk_ctx* ctx) {
   }
   g1_xyzz wantp[4];
   for (int q = 0; q < 4; q++) wantp[q] = mul_g(want[q]);
+  // B_G2 over the B part's scalars: bases with known discrete logs, uploaded
+  // after the first round (which must report has_bg2 = 0)
+  std::vector<g2_affine> bg2;
+  std::vector<fr_t> dl2;
+  g2_bases(nb, 5, 7919, bg2, dl2);
+  bg2[9].x = fp2_t::zero();  // an infinite base
+  bg2[9].y = fp2_t::zero();
+  fr_t want2 = fr_t::zero();
+  for (uint64_t i = 0; i < nb; i++) {
+    if (i == 9) continue;
+    if (kind[i * 4] == 1) want2 = want2 + dl2[i];
+    if (kind[i * 4] == 2) want2 = want2 + aux[i * 4] * dl2[i];
+  }
+  const g2_xyzz wantb2 = mul_g2(want2);
   const char* names[4] = {"H", "L", "A", "B_G1"};
-  for (int withc = 1; withc >= 0; withc--) {
-    job.c = withc ? c.data() : nullptr;
-    for (int rep = 0; rep < 2; rep++) {
-      cuzk_result res;
-      OK(cuzk_run(ctx, srs, &job, &res));
-      for (int q = 0; q < 4; q++) {
-        g1_xyzz got;
-        memcpy(&got, res.points[q], sizeof got);
-        EXPECT(same_point(got, wantp[q]), "run (c %s, rep %d): %s wrong", withc ? "given" : "NULL", rep, names[q]);
+  for (int withg2 = 0; withg2 < 2; withg2++) {
+    if (withg2) OK(cuzk_srs_upload_bg2(srs, bg2.data(), nb));
+    for (int withc = 1; withc >= 0; withc--) {
+      job.c = withc ? c.data() : nullptr;
+      for (int rep = 0; rep < 2; rep++) {
+        cuzk_result res;
+        OK(cuzk_run(ctx, srs, &job, &res));
+        for (int q = 0; q < 4; q++) {
+          g1_xyzz got;
+          memcpy(&got, res.points[q], sizeof got);
+          EXPECT(same_point(got, wantp[q]), "run (c %s, rep %d, b_g2 %d): %s wrong", withc ? "given" : "NULL", rep,
+                 withg2, names[q]);
+        }
+        EXPECT(res.has_bg2 == withg2, "run (b_g2 %d): has_bg2 = %d", withg2, res.has_bg2);
+        if (withg2) {
+          g2_xyzz got;
+          memcpy(&got, res.bg2, sizeof got);
+          EXPECT(same_g2(got, wantb2), "run (c %s, rep %d): B_G2 wrong", withc ? "given" : "NULL", rep);
+          if (!same_g2(got, wantb2)) show_g2("run B_G2", got, wantb2);
+        }
       }
     }
   }
+  // a B_G2 count other than B_G1's is refused
+  EXPECT(cuzk_srs_upload_bg2(srs, bg2.data(), nb - 1) == CUZK_ERR_ARG, "upload_bg2 with %llu points accepted",
+         (unsigned long long)(nb - 1));
   cuzk_srs_free(srs);
   printf("run: ok=%d\n", fails == 0);
 }
@@ -690,7 +1033,8 @@ struct part_tail {
 
 // PoRep-shaped partition: 2^27 domain, 130 M aux, 75 % of the witness in {0,1},
 // B-aux density 25 %.
-static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
+// With g2, the srs holds a synthetic B_G2 too and the run computes B_G2.
+static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux, bool g2) {
   auto t0 = std::chrono::steady_clock::now();
   uint64_t m = 1ull << lgn;
   uint64_t nb = naux / 4;
@@ -699,6 +1043,7 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
     printf("ERROR synthetic srs: %s\n", cuzk_last_error());
     exit(2);
   }
+  if (g2) OK(cuzk_srs_synthetic_bg2(srs));
   auto t1 = std::chrono::steady_clock::now();
   printf("synthetic srs: %.2f s (h %llu, l %llu, a %llu, b_g1 %llu points)\n",
          std::chrono::duration<double>(t1 - t0).count(), (unsigned long long)(m - 1),
@@ -736,17 +1081,77 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux) {
   printf("host to device per partition: %.2f GiB (a, b %llu rows each; tails; bitmaps)\n", h2d / (1ull << 30),
          (unsigned long long)rows);
   cuzk_result res;
-  printf("%-5s %9s %9s %9s %9s %9s %9s %9s\n", "run", "total", "h2d", "ntt", "msm_h", "msm_l", "msm_a", "msm_b");
+  printf("%-5s %9s %9s %9s %9s %9s %9s %9s %9s\n", "run", "total", "h2d", "ntt", "msm_h", "msm_l", "msm_a", "msm_b",
+         "msm_b2");
   for (int r = 0; r < 3; r++) {
     OK(cuzk_run(ctx, srs, &job, &res));
-    printf("%-5d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", r, res.ms_total, res.ms_h2d, res.ms_ntt,
-           res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b);
+    printf("%-5d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", r, res.ms_total, res.ms_h2d, res.ms_ntt,
+           res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b, res.ms_msm_b2);
     fflush(stdout);
   }
   cuzk_srs_free(srs);
 }
 
 #include "stream_checks.cuh"
+// G2 MSMs of 2^lo..2^hi random scalars over a synthetic B_G2 (CUDA events).
+static void bench_msm_g2(cuzk_ctx* ctx, uint32_t lo, uint32_t hi) {
+  const uint64_t N = 1ull << hi;
+  cuzk_srs* srs = cuzk_srs_synthetic(0, 0, 0, 0, N);
+  if (!srs) {
+    printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  OK(cuzk_srs_synthetic_bg2(srs));
+  printf("%-8s %12s %10s\n", "lg n", "G2 MSM ms", "Madd/s");
+  for (uint32_t lg = lo; lg <= hi; lg++) {
+    const uint64_t n = 1ull << lg;
+    float ms;
+    uint32_t c;
+    OK(cuzk_bench_msm_g2(ctx, srs, n, lg >= 25 ? 2 : 4, &ms, &c));
+    const uint32_t W = (256 + c - 1) / c;
+    printf("%-8u %12.3f %10.0f  (c=%u)\n", lg, ms, n * (double)W / (ms * 1e3), c);
+    fflush(stdout);
+  }
+  cuzk_srs_free(srs);
+}
+
+// The B query alone at a partition's shape: nb bases (the 32 GiB PoRep's
+// b_aux: 33.1 M), scalars 37.5 % zero, 37.5 % one, 25 % random (the ones
+// batch-added, the rest a tail), B_G1 and B_G2 through cuzk_run with a
+// 2-point domain and no rows (so nothing else runs beside them).
+static void bench_bshape(cuzk_ctx* ctx, uint64_t nb) {
+  cuzk_srs* srs = cuzk_srs_synthetic(0, 1, 0, 0, nb);
+  if (!srs) {
+    printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  OK(cuzk_srs_synthetic_bg2(srs));
+  std::vector<fr_t> vals(nb);
+  std::vector<uint8_t> kind(nb);
+  {
+    rng r(14);
+    fill_random(vals.data(), nb, 15);
+    for (uint64_t i = 0; i < nb; i++) {
+      const uint64_t x = r.next() % 8;
+      kind[i] = x < 3 ? 0 : (x < 6 ? 1 : 2);
+    }
+  }
+  part_tail b(0, nb, kind, vals);  // as part 0: variable i is base i
+  cuzk_job job = {};
+  job.lgn = 1;
+  job.part[2] = {b.bits.p, b.tail.p, b.idx.p, b.n};
+  printf("B shape: %llu bases, tail %llu\n", (unsigned long long)nb, (unsigned long long)b.n);
+  printf("%-5s %9s %9s %9s\n", "run", "total", "msm_b", "msm_b2");
+  for (int r = 0; r < 3; r++) {
+    cuzk_result res;
+    OK(cuzk_run(ctx, srs, &job, &res));
+    printf("%-5d %9.1f %9.1f %9.1f\n", r, res.ms_total, res.ms_msm_b, res.ms_msm_b2);
+    fflush(stdout);
+  }
+  cuzk_srs_free(srs);
+}
+
+#include "witness_check.cuh"
 
 // The library's switches from the environment, read as the Go device reads
 // them (a value out of range is the default).
@@ -767,6 +1172,8 @@ static cuzk_config config_from_env() {
   if (g >= 12 && g <= 20) c.msm_seg_lg = g;
   return c;
 }
+
+#include "fixed_base_check.cuh"
 
 int main(int argc, char** argv) {
   const char* cmd = argc > 1 ? argv[1] : "check";
@@ -801,8 +1208,15 @@ int main(int argc, char** argv) {
     check_ntt(ctx);
     check_h(ctx);
     check_msm(ctx);
+    check_g2_arith();
+    check_msm_g2(ctx);
     check_run(ctx);
     check_stream();
+    check_witness(ctx);
+    check_fixed_base(ctx);
+    printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
+  } else if (!strcmp(cmd, "check-fixed")) {
+    check_fixed_base(ctx);
     printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
   } else if (!strcmp(cmd, "bench")) {
     const char* what = argc > 2 ? argv[2] : "all";
@@ -814,16 +1228,25 @@ int main(int argc, char** argv) {
     }
     if (!strcmp(what, "all") || !strcmp(what, "ntt")) bench_ntt(ctx, 20, hi_ntt);
     if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, argc > 5 ? atoi(argv[5]) : 20, hi_msm);
+    if (!strcmp(what, "fixed")) bench_fixed_base(ctx, argc > 3 ? atoi(argv[3]) : 24);
     if (!strcmp(what, "traffic")) bench_traffic(argc > 3 ? atoi(argv[3]) : 27);
     if (!strcmp(what, "part-limit")) {
       std::vector<uint64_t> limits;
       for (int i = 5; i < argc; i++) limits.push_back(parse_bytes(argv[i]));
       bench_part_limit(argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull, limits);
     }
+    if (!strcmp(what, "msm-g2")) bench_msm_g2(ctx, argc > 4 ? atoi(argv[4]) : 23, argc > 3 ? atoi(argv[3]) : 25);
+    if (!strcmp(what, "bshape")) bench_bshape(ctx, argc > 3 ? strtoull(argv[3], 0, 10) : 33100000ull);
     if (!strcmp(what, "all") || !strcmp(what, "part")) {
       uint32_t lg = argc > 5 ? atoi(argv[5]) : 27;
       uint64_t naux = argc > 6 ? strtoull(argv[6], 0, 10) : 130000000ull;
-      bench_part(ctx, lg, naux);
+      bench_part(ctx, lg, naux, argc > 7 && !strcmp(argv[7], "g2"));
+    }
+    if (!strcmp(what, "witness")) {  // bench witness LGN NROWS [NAUX] [local|random]
+      const uint32_t lg = argc > 3 ? atoi(argv[3]) : 27;
+      const uint64_t nrows = argc > 4 ? strtoull(argv[4], 0, 10) : (1ull << lg) - 1000;
+      const uint64_t naux = argc > 5 ? strtoull(argv[5], 0, 10) : nrows / 134 * 130;
+      bench_witness(ctx, lg, nrows, naux, !(argc > 6 && !strcmp(argv[6], "random")));
     }
   }
   cuzk_ctx_free(ctx);

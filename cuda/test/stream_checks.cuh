@@ -206,6 +206,92 @@ static void check_stream_unsorted() {
   cuzk_srs_free(s);
 }
 
+// B_G2 under a limit (cuzk_limits.bg2): held where the whole set fits with it
+// (cuzk_run's B_G2 then matches the unlimited run's, the device memory held
+// stays under the limit), else not planned and cuzk_srs_upload_bg2 refuses it
+// (the run reports has_bg2 = 0; the G1 points still match).
+static void check_stream_bg2() {
+  const uint32_t lgn = 12;
+  const uint64_t m = 1ull << lgn, nq[4] = {m - 1, 3000, 3000, 750};
+  cuzk_srs* srs = cuzk_srs_synthetic(0, nq[0], nq[1], nq[2], nq[3]);
+  if (!srs) {
+    printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  OK(cuzk_srs_synthetic_bg2(srs));
+  std::vector<g1_affine> host[4];
+  for (int q = 0; q < 4; q++) {
+    host[q].resize(nq[q] + 1);
+    OK(cuzk_srs_read(srs, q, 0, nq[q], host[q].data()));
+  }
+  std::vector<g2_affine> hbg2(nq[3] + 1);
+  OK(cuzk_srs_read_bg2(srs, 0, nq[3], hbg2.data()));
+  stream_job sj(lgn, nq, 515);
+  cuzk_result want;
+  {
+    cuzk_ctx* c0 = cuzk_ctx_new(0, nullptr);
+    OK(cuzk_run(c0, srs, &sj.job, &want));
+    cuzk_ctx_free(c0);
+  }
+  cuzk_srs_free(srs);
+  EXPECT(want.has_bg2 == 1, "stream bg2: the unlimited run has no B_G2");
+  g2_xyzz wb2;
+  memcpy(&wb2, want.bg2, sizeof wb2);
+  int rc;
+  cuzk_limits big = {1ull << 62, 8, 1};
+  cuzk_plan all;
+  OK(cuzk_plan_for(0, nq[0], nq[1], nq[2], nq[3], &big, &all));
+  const uint64_t want_bytes = nq[3] * sizeof(g2_affine) + 1;
+  EXPECT(all.bg2_bytes == want_bytes, "stream bg2: the plan of no real limit holds %llu B of B_G2, want %llu",
+         (unsigned long long)all.bg2_bytes, (unsigned long long)want_bytes);
+  const uint64_t Lg = all.resident_bytes + all.scratch_bytes, L0 = plan_of(1, nq, 8, &rc).min_bytes;
+  const uint64_t limits[3] = {Lg, Lg - 1, L0};
+  for (uint64_t limit : limits) {
+    const uint64_t held0 = cuzk_mem_held(0);
+    cuzk_ctx* ctx = cuzk_ctx_new(0, nullptr);
+    cuzk_limits lim = {limit, 8, 1};
+    cuzk_srs* s = cuzk_srs_upload_limited(0, host[0].data(), nq[0], host[1].data(), nq[1], host[2].data(), nq[2],
+                                          host[3].data(), nq[3], &lim);
+    EXPECT(s, "stream bg2: limit %llu B refused: %s", (unsigned long long)limit, cuzk_last_error());
+    if (!s) {
+      cuzk_ctx_free(ctx);
+      continue;
+    }
+    cuzk_plan p;
+    OK(cuzk_srs_plan(s, &p));
+    print_plan(p);
+    const bool held = limit == Lg;
+    EXPECT(held == (p.bg2_bytes != 0), "stream bg2: limit %llu B: the plan holds %llu B of B_G2", (unsigned long long)limit,
+           (unsigned long long)p.bg2_bytes);
+    const int up = cuzk_srs_upload_bg2(s, hbg2.data(), nq[3]);
+    EXPECT((up == 0) == held, "stream bg2: limit %llu B: upload_bg2 returned %d (plan bg2 %llu B): %s",
+           (unsigned long long)limit, up, (unsigned long long)p.bg2_bytes, up ? cuzk_last_error() : "");
+    if (up) printf("  refused: %s\n", cuzk_last_error());
+    cuzk_result got;
+    const int r = cuzk_run(ctx, s, &sj.job, &got);
+    EXPECT(r == 0, "stream bg2: limit %llu B: run failed: %s", (unsigned long long)limit, cuzk_last_error());
+    if (r == 0) {
+      const std::string d = points_differ(got, want);
+      EXPECT(d.empty(), "stream bg2: limit %llu B: %s differ from the resident run", (unsigned long long)limit,
+             d.c_str());
+      EXPECT(got.has_bg2 == (held ? 1 : 0), "stream bg2: limit %llu B: has_bg2 %d", (unsigned long long)limit,
+             got.has_bg2);
+      if (held && got.has_bg2) {
+        g2_xyzz gb2;
+        memcpy(&gb2, got.bg2, sizeof gb2);
+        EXPECT(same_g2(gb2, wb2), "stream bg2: limit %llu B: B_G2 differs from the resident run",
+               (unsigned long long)limit);
+      }
+    }
+    const uint64_t h = cuzk_mem_held(0) - held0;
+    printf("  device memory held %llu B of %llu\n", (unsigned long long)h, (unsigned long long)limit);
+    EXPECT(h <= limit, "stream bg2: %llu B held over the limit %llu", (unsigned long long)h,
+           (unsigned long long)limit);
+    cuzk_srs_free(s);
+    cuzk_ctx_free(ctx);
+  }
+}
+
 static void plan_check();
 
 static void check_stream() {
@@ -214,6 +300,7 @@ static void check_stream() {
   check_stream_case(16, 50000, 10);
   check_stream_case(20, 700000, 16);
   check_stream_unsorted();
+  check_stream_bg2();
   printf("stream: ok=%d\n", fails == 0);
 }
 

@@ -114,6 +114,9 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	if err := groth16.CheckAssignment(a, p); err != nil {
 		return nil, err
 	}
+	if err := a.Evaluate(); err != nil { // a witness-only assignment: a, b, c from its compiled system
+		return nil, err
+	}
 	m := r1cs.DomainSize(len(a.A))
 	w := &prepared{a: a, p: p, m: m}
 	t := d.tasks()

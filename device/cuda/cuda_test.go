@@ -17,6 +17,7 @@ import (
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // skipReason says why the GPU tests skip: no library, or no device.
@@ -310,6 +311,39 @@ func TestProveVerify(t *testing.T) {
 			}
 			if !s1.B2.Equal(&s2.B2) {
 				t.Errorf("B2 differs from the CPU device")
+			}
+			// The witness-only path (Prepare/Run/Finish of an assignment
+			// with its compiled system, matrices resident after the first
+			// run) gives the same sums.
+			sys, err := compiled.Compile(c, r1cs.Shape{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sys.Close()
+			for run := range 2 {
+				w := &r1cs.WitnessAssignment{}
+				if err := r1cs.Synthesize(w, c); err != nil {
+					t.Fatal(err)
+				}
+				aw, err := groth16.FromWitness(w, sys)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s3, err := groth16.Compute(ctx, d, aw, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range []struct {
+					name string
+					g, c *bls12381.G1Jac
+				}{{"H", &s3.H, &s2.H}, {"L", &s3.L, &s2.L}, {"A", &s3.A, &s2.A}, {"B1", &s3.B1, &s2.B1}} {
+					if !x.g.Equal(x.c) {
+						t.Errorf("witness run %d: %s differs from the CPU device", run, x.name)
+					}
+				}
+				if !s3.B2.Equal(&s2.B2) {
+					t.Errorf("witness run %d: B2 differs from the CPU device", run)
+				}
 			}
 			proof, inputs, err := groth16.Prove(ctx, d, p, c, rnd)
 			if err != nil {

@@ -55,6 +55,8 @@ type Device struct {
 	smu sync.Mutex
 	srs map[*groth16.Params]*resident
 
+	sys systems // compiled systems' matrices, for witness runs
+
 	pool pinnedPool
 }
 
@@ -62,6 +64,7 @@ type resident struct {
 	h    uintptr
 	refs int
 	plan Plan
+	bg2  bool // B_G2 resident too (the plan holds it): Run computes it
 }
 
 var _ groth16.Device = (*Device)(nil)
@@ -98,6 +101,7 @@ func (d *Device) Close() error {
 		return nil
 	}
 	d.closed = true
+	d.closeSystems()
 	d.smu.Lock()
 	for p, r := range d.srs {
 		lib.srsFree(r.h)
@@ -116,11 +120,13 @@ func (d *Device) tasks() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Retain makes p's G1 queries resident on the device (uploading them on
-// first use) and counts a reference; Release drops it. Under the memory
-// limit a query that does not fit stays in p's host memory (page-locked in
-// place, so the host budget that counts p counts it once) and streams at
-// every Run; a limit below what a Run needs fails here with ErrMemoryLimit.
+// Retain makes p's G1 queries and B_G2 resident on the device (uploading
+// them on first use) and counts a reference; Release drops it. Under the
+// memory limit a query that does not fit stays in p's host memory
+// (page-locked in place, so the host budget that counts p counts it once)
+// and streams at every Run; B_G2 is uploaded only where the plan holds it
+// (the whole set fits with it, nothing streaming), else Finish computes it
+// on the CPU; a limit below what a Run needs fails here with ErrMemoryLimit.
 func (d *Device) Retain(p *groth16.Params) error {
 	_, err := d.resident(p, 1)
 	return err
@@ -165,12 +171,19 @@ func (d *Device) resident(p *groth16.Params, ref int) (uintptr, error) {
 	// The library keeps pointers into p's slices for the streamed queries:
 	// p stays referenced by d.srs until the set is freed.
 	h, plan, err := d.uploadLimited([4]uint64{uint64(len(p.H)), uint64(len(p.L)), uint64(len(p.A)), uint64(len(p.BG1))},
-		[4]unsafe.Pointer{g1ptr(p.H), g1ptr(p.L), g1ptr(p.A), g1ptr(p.BG1)})
+		[4]unsafe.Pointer{g1ptr(p.H), g1ptr(p.L), g1ptr(p.A), g1ptr(p.BG1)}, hasBG2(p))
 	runtime.KeepAlive(p)
 	if err != nil {
 		return 0, err
 	}
-	d.srs[p] = &resident{h: h, refs: ref, plan: plan}
+	bg2 := false
+	if plan.BG2Bytes > 0 {
+		if bg2, err = uploadBG2(h, p); err != nil {
+			lib.srsFree(h)
+			return 0, err
+		}
+	}
+	d.srs[p] = &resident{h: h, refs: ref, plan: plan, bg2: bg2}
 	return h, nil
 }
 
@@ -197,13 +210,20 @@ type prepared struct {
 // Timing is the device time of one Run, measured with CUDA events.
 type Timing struct {
 	Total, H2D, NTT, MSMH, MSML, MSMA, MSMB time.Duration
+	MSMB2                                   time.Duration // B_G2 (0 when Finish computes it)
+	SpMV, Split                             time.Duration // witness runs: a = A·w, b = B·w; the L, A, B split
+	HostBG2                                 time.Duration // witness runs: Finish's B_G2 on the CPU, where Run did not
 }
 
 // Partial is the state between Run and Finish; it reports its kernel
 // interval (engine.KernelTimed).
 type Partial struct {
 	w          *prepared
+	wp         *witnessPrepared // a witness run's (w nil)
+	wb         *bSplit          // its B split, for B_G2 on the CPU
 	h, l, a, b bls12381.G1Jac
+	b2         bls12381.G2Jac // when hasB2: computed by Run
+	hasB2      bool
 	start, end time.Time
 	Timing     Timing
 	Stream     StreamStats // what Run streamed (zero when every query is resident)
@@ -233,6 +253,19 @@ func domainOf(n int) (int, error) {
 func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
 	if err := groth16.CheckAssignment(a, p); err != nil {
 		return nil, err
+	}
+	if a.WitnessOnly() {
+		dev, err := d.witnessOnDevice(p)
+		if err != nil {
+			return nil, err
+		}
+		if dev {
+			return d.prepareWitness(ctx, a, p, nil)
+		}
+		// the classic path: a, b and c on the CPU
+		if err := a.Evaluate(); err != nil {
+			return nil, err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -364,9 +397,13 @@ func le64(b []byte) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// Run computes H and the four G1 sums on the GPU. It holds the device
-// for the kernels only and drops a, b, c from the assignment.
+// Run computes H and the four G1 sums on the GPU, and B_G2 where the
+// parameters' B_G2 is resident. It holds the device for the kernels only
+// and drops a, b, c from the assignment.
 func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial, error) {
+	if w, ok := wp.(*witnessPrepared); ok && w != nil {
+		return d.runWitnessPrepared(ctx, w)
+	}
 	w, ok := wp.(*prepared)
 	if !ok || w == nil {
 		return nil, fmt.Errorf("cuda: Run got %T, not this device's Prepared", wp)
@@ -404,21 +441,24 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	}
 	ms := func(f float32) time.Duration { return time.Duration(float64(f) * 1e6) }
 	r := &Partial{w: w, end: end, Stream: stream}
-	r.Timing = Timing{ms(res.Total), ms(res.H2D), ms(res.NTT), ms(res.MSMH), ms(res.MSML), ms(res.MSMA), ms(res.MSMB)}
+	r.Timing = Timing{Total: ms(res.Total), H2D: ms(res.H2D), NTT: ms(res.NTT), MSMH: ms(res.MSMH), MSML: ms(res.MSML),
+		MSMA: ms(res.MSMA), MSMB: ms(res.MSMB)}
 	r.start = end.Add(-r.Timing.Total)
 	r.h = xyzzToJac(res.Points[0][:])
 	r.l = xyzzToJac(res.Points[1][:])
 	r.a = xyzzToJac(res.Points[2][:])
 	r.b = xyzzToJac(res.Points[3][:])
+	r.readBG2(&res)
 	w.a.ReleaseABC()
 	d.pool.put(w.ab)
 	w.ab = pinned{}
 	return r, nil
 }
 
-// Finish computes B_G2 on the CPU with the CPU device's code (cpu.SumG2:
-// the B split's ones by batched affine additions, the tail by gnark-crypto's
-// MSM over chunks of gathered bases) and returns the sums.
+// Finish returns the sums. B_G2 is Run's where the device holds B_G2;
+// otherwise Finish computes it on the CPU with the CPU device's code
+// (cpu.SumG2: the B split's ones by batched affine additions, the tail by
+// gnark-crypto's MSM over chunks of gathered bases).
 func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums, error) {
 	r, ok := rp.(*Partial)
 	if !ok || r == nil {
@@ -427,10 +467,16 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	if r.finished.Swap(true) {
 		return nil, ErrReused
 	}
+	if r.wp != nil {
+		return d.finishWitness(ctx, r)
+	}
 	w := r.w
 	defer d.release(w)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if r.hasB2 {
+		return &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: r.b2}, nil
 	}
 	s := &w.st[2]
 	bg2 := w.p.BG2

@@ -6,21 +6,32 @@
 // The library is looked for at $CUZK_CUDA_LIB, next to the executable, in
 // ./bin and ../../bin, then by the dynamic loader's search path.
 //
-// Per device, a parameter set's G1 queries (h, l, a, b_g1) are uploaded
-// once and stay resident, reference-counted (Retain/Release; Prepare
-// uploads on first use and keeps them until Release or Close). Under the
-// device's memory limit (MemoryLimit, config device.memory_limit; default
-// its free memory less DefaultMemoryMargin) the library plans what stays
-// resident (Plan: a prefix of each query, h first) and streams the rest
-// from the parameters' own host pages in chunks at every Run; a limit
-// below what a Run needs fails at the upload with ErrMemoryLimit. Prepare
+// Per device, a parameter set's G1 queries (h, l, a, b_g1) and b_g2 are
+// uploaded once and stay resident, reference-counted (Retain/Release;
+// Prepare uploads on first use and keeps them until Release or Close).
+// Under the device's memory limit (MemoryLimit, config device.memory_limit;
+// default its free memory less DefaultMemoryMargin) the library plans what
+// stays resident (Plan: a prefix of each query, h first) and streams the
+// rest from the parameters' own host pages in chunks at every Run; b_g2 is
+// resident only where the whole set fits with it and nothing streams
+// (Plan.BG2Bytes), else Finish computes B_G2 on the CPU; a limit below what
+// a Run needs fails at the upload with ErrMemoryLimit. Prepare
 // works on the CPU: shape checks, the 0/1 split of the L, A and B scalars,
 // staging of a, b and the split vectors into pinned buffers the library
 // allocates (c is not staged: the device computes c = a∘b, which is c for
 // a witness that satisfies the constraints). The split is device/internal/split,
 // the CPU device's too. Run launches only device work (the H sequence and
-// the four G1 MSMs) and reports its kernel interval measured with CUDA
-// events; a Run after Close returns ErrClosed and frees the job's pinned
-// buffers. Finish computes B_G2 on the CPU with the CPU device's code
-// (cpu.SumG2).
+// the four G1 MSMs, and the B_G2 MSM over B_G1's split where b_g2 is
+// resident) and reports its kernel interval measured with CUDA events; a
+// Run after Close returns ErrClosed and frees the job's pinned buffers.
+// Finish computes B_G2 on the CPU with the CPU device's code (cpu.SumG2)
+// only where Run did not.
+//
+// Witness runs (witness.go): UploadMatrices makes a circuit shape's A and B
+// (CSR, with the coefficient table and the densities) resident beside the
+// parameters; RunWitness and RunWitnessCompact take only the witness (input
+// and aux, aux dense or in the compact 0/1 form) and compute a = A·w,
+// b = B·w, c = a∘b, H, the split of the L, A, B scalars and the four G1
+// MSMs on the device, B_G2 on the CPU from the B split read back. They do
+// not go through Prepare/Run/Finish yet.
 package cuda

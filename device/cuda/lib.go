@@ -102,6 +102,10 @@ func (c Config) c() cConfig {
 type cResult struct {
 	Points                                        [4][192]byte
 	Total, H2D, NTT, MSMH, MSML, MSMA, MSMB, _pad float32
+	SpMV, Split                                   float32   // cuzk_run_witness only
+	BG2                                           [384]byte // B_G2 (XYZZ) when HasBG2 != 0
+	HasBG2                                        int32
+	MSMB2                                         float32
 }
 
 type cPart struct {
@@ -211,6 +215,8 @@ func load() error {
 		reg(&lib.benchNTT, "cuzk_bench_ntt")
 		reg(&lib.benchMSM, "cuzk_bench_msm")
 		registerStream(reg)
+		registerWitness(reg)
+		regG2(reg)
 	})
 	return lib.err
 }

@@ -25,13 +25,18 @@ type Plan struct {
 	Limit         uint64    // the limit it was made for (0: none)
 	Points        [4]uint64 // h, l, a, b_g1
 	Resident      [4]uint64 // of which resident (a prefix of each)
-	ResidentBytes uint64    // the resident points
+	ResidentBytes uint64    // the resident points (B_G2's included)
 	ScratchBytes  uint64    // what a Run allocates for this set under the limit
 	StreamBytes   uint64    // host to device bytes of points per Run
 	MinBytes      uint64    // the least limit a Run of this set works under
 	ChunkLog      uint32    // streamed chunks of 2^ChunkLog points (0: nothing streams)
 	PairsLog      uint32    // the MSMs' sorted pairs per batch of windows, at most 2^PairsLog
 	Pinned        uint32    // bit q: query q streams from page-locked memory
+	// BG2Bytes is the resident B_G2 (192 B a point; its G2 MSM scratch is
+	// in ScratchBytes): held only where the parameters have B_G2 and the
+	// whole set fits with it, nothing streaming; 0: Finish computes B_G2
+	// on the CPU.
+	BG2Bytes uint64
 }
 
 // Streams reports whether some query is not resident.
@@ -49,7 +54,7 @@ type StreamStats struct {
 type cLimits struct {
 	Limit      uint64
 	ChunkLgMax uint32
-	_          uint32
+	BG2        uint32 // 1: plan B_G2 resident where it fits
 }
 
 // cPlan mirrors cuzk_plan.
@@ -58,12 +63,13 @@ type cPlan struct {
 	N, Resident                                        [4]uint64
 	ResidentBytes, ScratchBytes, StreamBytes, MinBytes uint64
 	Lgn, ChunkLg, PairsLg, Pinned                      uint32
+	BG2Bytes                                           uint64
 }
 
 func (c cPlan) plan() Plan {
 	return Plan{Limit: c.Limit, Points: c.N, Resident: c.Resident, ResidentBytes: c.ResidentBytes,
 		ScratchBytes: c.ScratchBytes, StreamBytes: c.StreamBytes, MinBytes: c.MinBytes, ChunkLog: c.ChunkLg,
-		PairsLog: c.PairsLg, Pinned: c.Pinned}
+		PairsLog: c.PairsLg, Pinned: c.Pinned, BG2Bytes: c.BG2Bytes}
 }
 
 // cStreamStats mirrors cuzk_stream_stats.
@@ -146,11 +152,18 @@ func (d *Device) Plan(p *groth16.Params) (Plan, bool) {
 // uploadLimited makes p's queries (points n, host memory src) resident
 // under the device's limit, less what the other resident sets hold; the
 // whole (every set's resident points plus the largest run scratch) must
-// stay under the limit. Called with smu held.
-func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer) (uintptr, Plan, error) {
+// stay under the limit. bg2: the set has B_G2, to be planned resident
+// where it fits (the caller uploads it when the plan's BG2Bytes is not 0).
+// Called with smu held.
+func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer, bg2 bool) (uintptr, Plan, error) {
 	limit := d.memoryLimit()
+	var wantBG2 uint32
+	if bg2 {
+		wantBG2 = 1
+	}
 	if d.testLimit != nil {
 		lo, _ := planFor(d.index, n, cLimits{Limit: 1, ChunkLgMax: d.chunkLgMax})
+		// (all: the G1 queries alone, so that all-1 streams; B_G2 then stays on the CPU)
 		all, err := planFor(d.index, n, cLimits{Limit: 1 << 62, ChunkLgMax: d.chunkLgMax})
 		if err != nil {
 			return 0, Plan{}, err
@@ -166,7 +179,7 @@ func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer) (uintptr, Pla
 		return 0, Plan{}, fmt.Errorf("%w: device %d: the %d resident parameter sets hold %d of the %d bytes of the limit",
 			ErrMemoryLimit, d.index, len(d.srs), others, limit)
 	}
-	lim := cLimits{Limit: limit - others, ChunkLgMax: d.chunkLgMax}
+	lim := cLimits{Limit: limit - others, ChunkLgMax: d.chunkLgMax, BG2: wantBG2}
 	if _, err := planFor(d.index, n, lim); err != nil {
 		return 0, Plan{}, err
 	}

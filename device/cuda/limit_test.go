@@ -16,6 +16,7 @@ import (
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 func TestDefaultLimitOf(t *testing.T) {
@@ -184,7 +185,8 @@ func TestEngineTwoWorkersLimited(t *testing.T) {
 }
 
 // TestStreamLayout: the mirrors have the C structs' sizes and offsets
-// (cuzk_limits 16 B; cuzk_plan 120 B, lgn at 104; cuzk_stream_stats 32 B).
+// (cuzk_limits 16 B, bg2 at 12; cuzk_plan 128 B, lgn at 104, bg2_bytes at 120;
+// cuzk_stream_stats 32 B).
 func TestStreamLayout(t *testing.T) {
 	var l cLimits
 	var p cPlan
@@ -194,15 +196,108 @@ func TestStreamLayout(t *testing.T) {
 		got, want uintptr
 	}{
 		{"cLimits", unsafe.Sizeof(l), 16},
-		{"cPlan", unsafe.Sizeof(p), 120},
+		{"cLimits.BG2", unsafe.Offsetof(l.BG2), 12},
+		{"cPlan", unsafe.Sizeof(p), 128},
 		{"cPlan.MinBytes", unsafe.Offsetof(p.MinBytes), 96},
 		{"cPlan.Lgn", unsafe.Offsetof(p.Lgn), 104},
 		{"cPlan.Pinned", unsafe.Offsetof(p.Pinned), 116},
+		{"cPlan.BG2Bytes", unsafe.Offsetof(p.BG2Bytes), 120},
 		{"cStreamStats", unsafe.Sizeof(s), 32},
 		{"cStreamStats.Stall", unsafe.Offsetof(s.Stall), 24},
 	} {
 		if x.got != x.want {
 			t.Errorf("%s: %d, want %d", x.name, x.got, x.want)
 		}
+	}
+}
+
+// TestEvaluatesWitnessLimit: an explicit memory limit turns the witness-only
+// path off (the plan does not count the matrices), so that the engine
+// reserves host memory for a, b and c.
+func TestEvaluatesWitnessLimit(t *testing.T) {
+	d := &Device{}
+	if !d.EvaluatesWitness() {
+		t.Error("no explicit limit: EvaluatesWitness is false")
+	}
+	d.MemoryLimit = 16 << 30
+	if d.EvaluatesWitness() {
+		t.Error("an explicit limit: EvaluatesWitness is true")
+	}
+}
+
+// TestMemoryLimitWitness: a witness-only assignment under a plan that
+// streams goes the classic path (a, b, c evaluated on the CPU in Prepare),
+// under one that does not through cuzk_run_witness; the sums are the CPU
+// device's either way (B_G2 on the CPU in Finish: the test limits do not
+// plan it).
+func TestMemoryLimitWitness(t *testing.T) {
+	if !Available() {
+		t.Skip(skipReason())
+	}
+	ctx := context.Background()
+	cd := cpu.New(0)
+	c, err := synthetic.New(synthetic.Default(300))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := groth16.Setup(c, []byte("device/cuda limit witness"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := compiled.Compile(c, r1cs.Shape{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sys.Close()
+	a2, err := groth16.Synthesize(c, r1cs.Shape{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := groth16.Compute(ctx, cd, a2, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lc := range []int{0, len(limitCases) - 1} { // min (streams), all (resident)
+		lc := limitCases[lc]
+		t.Run(lc.name, func(t *testing.T) {
+			d := limited(t, 8, lc.pick)
+			w := &r1cs.WitnessAssignment{}
+			if err := r1cs.Synthesize(w, c); err != nil {
+				t.Fatal(err)
+			}
+			aw, err := groth16.FromWitness(w, sys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pw, err := d.Prepare(ctx, aw, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, onDevice := pw.(*witnessPrepared); onDevice == lc.streams {
+				t.Errorf("plan streams %v: witness run on the device %v", lc.streams, onDevice)
+			}
+			if plan, _ := d.Plan(p); plan.Streams() != lc.streams {
+				t.Errorf("plan streams %v, want %v", plan.Streams(), lc.streams)
+			}
+			pr, err := d.Run(ctx, pw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := d.Finish(ctx, pr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range []struct {
+				name string
+				g, c *bls12381.G1Jac
+			}{{"H", &got.H, &want.H}, {"L", &got.L, &want.L}, {"A", &got.A, &want.A}, {"B1", &got.B1, &want.B1}} {
+				if !x.g.Equal(x.c) {
+					t.Errorf("%s differs from the CPU device", x.name)
+				}
+			}
+			if !got.B2.Equal(&want.B2) {
+				t.Error("B2 differs from the CPU device")
+			}
+		})
 	}
 }

@@ -10,6 +10,9 @@ import (
 // element's bit decomposition.
 const FieldBits = 255
 
+// bit01 holds the aux values of a false and a true bit.
+var bit01 = [2]fr.Element{{}, fr.One()}
+
 // FieldCapacity is the scalar field's CAPACITY (254): how many bits always
 // fit in a field element.
 const FieldCapacity = 254
@@ -26,10 +29,21 @@ func U64IntoBooleanVecLE(cs r1cs.ConstraintSystem, v uint64) []Boolean {
 
 // FieldIntoAllocatedBitsLE allocates the 255 bits of v, least significant
 // first (bellpepper's field_into_allocated_bits_le). No packing constraint
-// is added; see num.AllocatedNum.ToBitsLE for that.
+// is added; see num.AllocatedNum.ToBitsLE for that. An r1cs.AuxBatcher gets
+// the 255 values in one run.
 func FieldIntoAllocatedBitsLE(cs r1cs.ConstraintSystem, v fr.Element) []AllocatedBit {
 	limbs := v.Bits()
 	out := make([]AllocatedBit, FieldBits)
+	if b, ok := r1cs.AsAuxBatcher(cs); ok {
+		first, vals := b.AllocAuxBatch(FieldBits)
+		for i := range out {
+			bit := limbs[i/64] >> (uint(i) % 64) & 1
+			vals[i] = bit01[bit]
+			out[i] = AllocatedBit{Var: first + r1cs.Variable(i), Value: bit == 1}
+		}
+		b.EnforceSkipped(FieldBits)
+		return out
+	}
 	for i := range out {
 		out[i] = Alloc(cs, limbs[i/64]>>(uint(i)%64)&1 == 1)
 	}

@@ -62,3 +62,20 @@ func NumFromBits(bits []boolean.Boolean) Num {
 	}
 	return n
 }
+
+// ValueFromBits is NumFromBits(bits).Value without the combination: bits
+// are packed into integer limbs (up to 256 bits) and reduced once.
+func ValueFromBits(bits []boolean.Boolean) fr.Element {
+	if len(bits) > 256 {
+		return NumFromBits(bits).Value
+	}
+	var be [32]byte
+	for i, b := range bits {
+		if b.Value() {
+			be[31-i/8] |= 1 << (uint(i) % 8)
+		}
+	}
+	var v fr.Element
+	v.SetBytes(be[:])
+	return v
+}

@@ -20,8 +20,11 @@
 // hash of an arity and tag records its rows with variables written as slots
 // (preimage i, k-th allocation) and every later hash computes only its
 // values and binds the recorded rows to its variables; a test checks the
-// bound rows equal the direct synthesis term for term. An
-// r1cs.WitnessAssignment, which ignores constraints, gets empty rows.
+// bound rows equal the direct synthesis term for term. A system that
+// ignores constraints gets empty rows; an r1cs.AuxBatcher (the
+// r1cs.WitnessAssignment) gets the permutation run on plain field elements,
+// its values written into one run of aux variables in the order the
+// circuit allocates them (tested bit for bit against the generic gadget).
 //
 // The package depends on r1cs, gadgets/num and hash/poseidon only.
 package poseidon

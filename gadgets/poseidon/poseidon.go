@@ -98,11 +98,15 @@ type circuit struct {
 //
 // The rows are those neptune's circuit builds; they are built once per
 // arity and tag (see template) and bound to this call's variables, so a
-// hash costs its values plus copying its rows. An r1cs.WitnessAssignment
-// gets empty rows (it ignores them).
+// hash costs its values plus copying its rows. A system that ignores
+// constraints gets empty rows; an r1cs.AuxBatcher (r1cs.WitnessAssignment)
+// gets the values computed on plain field elements (hashWitness).
 func Hash(cs r1cs.ConstraintSystem, preimage []num.AllocatedNum, c *native.Constants) (num.AllocatedNum, error) {
 	if len(preimage) != c.Arity {
 		return num.AllocatedNum{}, fmt.Errorf("%w: got %d numbers, arity %d", native.ErrPreimage, len(preimage), c.Arity)
+	}
+	if b, ok := r1cs.AsAuxBatcher(cs); ok {
+		return hashWitness(b, preimage, c), nil
 	}
 	if r1cs.SkipsConstraints(cs) {
 		return synthesize(cs, preimage, c, false), nil

@@ -258,3 +258,39 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// The witness-only path (plain field elements into one aux run) against
+// the generic gadget, bit for bit: aux values, rows and the digest.
+func TestHashWitness(t *testing.T) {
+	tests := []struct {
+		name  string
+		c     func() (*native.Constants, error)
+		arity int
+	}{
+		{"tree 2", func() (*native.Constants, error) { return native.MerkleTree(2) }, 2},
+		{"tree 4", func() (*native.Constants, error) { return native.MerkleTree(4) }, 4},
+		{"tree 8", func() (*native.Constants, error) { return native.MerkleTree(8) }, 8},
+		{"tree 11", func() (*native.Constants, error) { return native.MerkleTree(11) }, 11},
+		{"tree 16 (state at the stack bound)", func() (*native.Constants, error) { return native.MerkleTree(16) }, 16},
+		{"tree 24 (state on the heap)", func() (*native.Constants, error) { return native.MerkleTree(24) }, 24},
+		{"custom tag 4", func() (*native.Constants, error) { return native.Custom(4, 7) }, 4},
+	}
+	for _, tc := range tests {
+		c, err := tc.c()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for seed := range uint64(3) {
+			t.Run(tc.name+"/"+strconv.Itoa(int(seed)), func(t *testing.T) {
+				in := preimage(tc.arity, seed)
+				gadgettest.SameWitness(t, func(cs r1cs.ConstraintSystem) any {
+					out, err := synth(cs, c, in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return out
+				})
+			})
+		}
+	}
+}

@@ -10,6 +10,13 @@
 // (HashBits, HashLeafBits, HashMultiLeaf): digest bytes read with the bit
 // order reversed in each byte, the first 254 bits packed into one number.
 //
+// Witness-only path: on an r1cs.AuxBatcher (the r1cs.WitnessAssignment)
+// the compression runs on uint32 masks (values, constant bits, negated
+// bits) and writes runs of aux values: the same values, rows and returned
+// bits as the generic gadget, several times faster (tested bit for bit
+// against the generic gadget for every mix of constant, negated and
+// allocated bits).
+//
 // Native twins: Compress and Sum implement SHA-256 from FIPS 180-4 in plain
 // Go; Sha254 masks the top two bits of the last digest byte.
 package sha256

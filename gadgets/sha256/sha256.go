@@ -35,10 +35,15 @@ func (m maybe) compute(meq *uint32.MultiEq, others ...uint32.UInt32) uint32.UInt
 
 // Compression is the SHA-256 compression function on 512 input bits (most
 // significant bit of each big-endian word first) and the current state. It
-// panics on wrong lengths, which are circuit-construction errors.
+// panics on wrong lengths, which are circuit-construction errors. On an
+// r1cs.AuxBatcher (a witness-only system) it computes the same aux values
+// with uint32 operations (see compressionWitness).
 func Compression(cs r1cs.ConstraintSystem, input []boolean.Boolean, current []uint32.UInt32) []uint32.UInt32 {
 	if len(input) != 512 || len(current) != 8 {
 		panic(fmt.Sprintf("sha256: compression of %d bits and %d words, want 512 and 8", len(input), len(current)))
+	}
+	if wb, ok := r1cs.AsAuxBatcher(cs); ok {
+		return compressionWitness(wb, input, current)
 	}
 	w := make([]uint32.UInt32, 64)
 	for i := 0; i < 16; i++ {

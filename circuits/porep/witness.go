@@ -1,0 +1,129 @@
+package porep
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// Witness is r1cs.Synthesize of p into an r1cs.WitnessAssignment (ONE and
+// the inputs, the aux values, the rows with the input rows), with the
+// challenges synthesized by up to workers goroutines.
+//
+// The challenges are independent: each reads only the partition's own
+// variables (the commitments and the replica id's bits), and each
+// allocates the same number of inputs and aux variables (its rows and
+// variables depend on the configuration, not on values). So challenge i's
+// values are a fixed window of the vectors, after the partition's own part
+// and i earlier challenges; each goroutine writes its challenges into their
+// windows of the preallocated vectors (r1cs.WitnessAssignment with bases,
+// so it names the variables the sequential synthesis names). The result is
+// the sequential one bit for bit. On an error the lowest challenge's is
+// returned, as the sequential synthesis would.
+func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
+	w := &r1cs.WitnessAssignment{}
+	if err := p.WitnessInto(w, workers); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// WitnessInto is Witness into w, reusing the capacity of w.Input and w.Aux
+// when it suffices (their old values are overwritten, not cleared). A 32 GiB
+// partition's aux vector is 4.2 GB: a fresh one costs its zeroing and page
+// faults, about twice the synthesis itself on one core, so a caller that
+// proves partition after partition keeps its vectors. On an error w holds
+// no values (its vectors keep their capacity).
+func (p *Partition) WitnessInto(w *r1cs.WitnessAssignment, workers int) error {
+	*w = r1cs.WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	sh, err := p.Config.Shape()
+	if err != nil {
+		return err
+	}
+	w.Input, w.Aux = reuse(w.Input, sh.Inputs), reuse(w.Aux, sh.Aux)
+	if err := p.witnessInto(w, sh, workers); err != nil {
+		*w = r1cs.WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
+		return err
+	}
+	return nil
+}
+
+// reuse is v emptied when it has room for n values, else a new vector.
+func reuse(v []fr.Element, n int) []fr.Element {
+	if cap(v) >= n {
+		return v[:0]
+	}
+	return make([]fr.Element, 0, n)
+}
+
+func (p *Partition) witnessInto(w *r1cs.WitnessAssignment, sh r1cs.Shape, workers int) error {
+	w.AllocInput(fr.One())
+	rt, replicaIDBits, err := p.synthesizeOwn(w)
+	if err != nil {
+		return err
+	}
+	n := len(p.Challenges)
+	ownIn, ownAux := len(w.Input), len(w.Aux)
+	perIn, perAux := (sh.Inputs-ownIn)/n, (sh.Aux-ownAux)/n
+	if ownIn+n*perIn != sh.Inputs || ownAux+n*perAux != sh.Aux {
+		return fmt.Errorf("porep: shape of %d inputs and %d aux does not split into %d challenges after %d and %d", sh.Inputs, sh.Aux, n, ownIn, ownAux)
+	}
+	input, aux := w.Input[:sh.Inputs], w.Aux[:sh.Aux]
+
+	rows := make([]int, n)
+	errs := make([]error, n)
+	var failed atomic.Bool
+	one := func(i int) {
+		in0, aux0 := ownIn+i*perIn, ownAux+i*perAux
+		win := &r1cs.WitnessAssignment{
+			Input: input[in0 : in0 : in0+perIn], Aux: aux[aux0 : aux0 : aux0+perAux],
+			InputBase: in0, AuxBase: aux0,
+		}
+		if err := p.synthesizeChallenge(win, i, rt, replicaIDBits); err != nil {
+			errs[i] = err
+			failed.Store(true)
+			return
+		}
+		// A window that grew past its capacity was copied elsewhere.
+		if len(win.Input) != perIn || len(win.Aux) != perAux ||
+			(perIn > 0 && &win.Input[0] != &input[in0]) || (perAux > 0 && &win.Aux[0] != &aux[aux0]) {
+			errs[i] = fmt.Errorf("porep: challenge %d allocated %d inputs and %d aux, its window holds %d and %d", i, len(win.Input), len(win.Aux), perIn, perAux)
+			failed.Store(true)
+			return
+		}
+		rows[i] = win.Constraints
+	}
+	workers = max(1, min(workers, n))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				one(i)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	w.Input, w.Aux = input, aux
+	for _, r := range rows {
+		w.Constraints += r
+	}
+	r1cs.Finalize(w)
+	return nil
+}

@@ -1,0 +1,69 @@
+package circuits
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
+)
+
+// systemsVersion names the gadget code's constraint layout in the cache
+// keys of compiled systems: bump it whenever a gadget's constraints change.
+const systemsVersion = "c1"
+
+// Systems provides each circuit's pre-compiled constraint system for the
+// witness-only path: opened once per process from its cache directory, and
+// compiled there from a partition's circuit the first time a circuit id is
+// seen (a 32 GiB PoRep partition: about a minute and 6 GB on disk). Safe
+// for concurrent use.
+type Systems struct {
+	cache compiled.Cache
+	open  shared[*compiled.System]
+}
+
+// NewSystems keeps compiled systems under dir.
+func NewSystems(dir string) *Systems {
+	return &Systems{cache: compiled.Cache{Dir: dir}}
+}
+
+// SetSystems makes the registry's plans offer the witness-only path
+// (engine.Plan.System, engine.Partition.Witness) with s; nil removes it.
+// Call before the first Plan.
+func (r *Registry) SetSystems(s *Systems) { r.systems = s }
+
+// provider is a plan's System: circuitID's compiled system, built from
+// circuit (any partition's: only its constraints are recorded).
+func (s *Systems) provider(circuitID string, circuit func() (r1cs.Circuit, r1cs.Shape, error)) func(context.Context) (*compiled.System, error) {
+	return func(ctx context.Context) (*compiled.System, error) {
+		return s.open.get(ctx, circuitID, true, func() (*compiled.System, error) {
+			return s.cache.Load(circuitID+"-"+systemsVersion, func() (*compiled.System, error) {
+				c, hint, err := circuit()
+				if err != nil {
+					return nil, err
+				}
+				sys, err := compiled.Compile(c, hint)
+				if err != nil {
+					return nil, fmt.Errorf("compiling %s: %w", circuitID, err)
+				}
+				return sys, nil
+			})
+		})
+	}
+}
+
+// witnessOf is the witness-only synthesis of a circuit without a
+// concurrent witness path of its own.
+func witnessOf(c r1cs.Circuit, hint r1cs.Shape) (*r1cs.WitnessAssignment, error) {
+	w := &r1cs.WitnessAssignment{Input: make([]fr.Element, 0, hint.Inputs), Aux: make([]fr.Element, 0, hint.Aux)}
+	if err := r1cs.Synthesize(w, c); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// witnessWorkers is how many goroutines one partition's witness may use.
+func witnessWorkers() int { return runtime.GOMAXPROCS(0) }

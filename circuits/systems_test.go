@@ -1,0 +1,125 @@
+package circuits
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
+	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/filecoin/gen"
+	fpost "github.com/cuzk-project/cuzk/filecoin/post"
+	fupdate "github.com/cuzk-project/cuzk/filecoin/update"
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// TestWitnessPathEqualsProver: for every kind of plan, the witness-only
+// path (the plan's compiled system, the partition's witness, a, b and c
+// evaluated from the matrices) gives the prover's assignment bit for bit:
+// rows, inputs, aux and densities. The compiled system is built once per
+// circuit id and then opened from the cache directory.
+func TestWitnessPathEqualsProver(t *testing.T) {
+	ctx := context.Background()
+	win, err := gen.GenerateWinningPoSt(ctx, gen.WinningOptions{Proof: fpost.StackedDrgWinning2KiBV1, Seed: 3, Miner: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wdp, err := gen.GenerateWindowPoSt(ctx, gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1_1, Seed: 4, Miner: 1000, Partition: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := gen.GenerateSnap(ctx, gen.SnapOptions{Proof: fupdate.StackedDrg2KiBV1, Seed: 5, Miner: 1000, Sector: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	syn := synthetic.Default(300)
+	syn.Seed = 2
+	cases := []struct {
+		name string
+		req  engine.Request
+	}{
+		{"synthetic", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: SyntheticDescriptor(syn, 2)}},
+		{"winning", postRequest(engine.KindWinningPoSt, win.Request)},
+		{"window", postRequest(engine.KindWindowPoStPartition, wdp.Request)},
+		{"snap", snapRequest(snap)},
+	}
+	if !testing.Short() {
+		cases = append(cases, struct {
+			name string
+			req  engine.Request
+		}{"porep 2KiB", poRepRequest(generated2K(t))})
+	}
+	dir := t.TempDir()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for round := range 2 { // compiled, then opened from the cache
+				reg := New()
+				reg.SetSystems(NewSystems(dir))
+				plan, err := reg.Plan(ctx, &tc.req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if plan.System == nil {
+					t.Fatal("plan offers no compiled system")
+				}
+				sys, err := plan.System(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k, part := range plan.Partitions {
+					want, err := part.Synthesize(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					w, err := part.Witness(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := groth16.FromWitness(w, sys)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := got.Evaluate(); err != nil {
+						t.Fatal(err)
+					}
+					if d := diffAssignments(got, want); d != "" {
+						t.Fatalf("round %d partition %d: %s", round, k, d)
+					}
+				}
+			}
+		})
+	}
+}
+
+func diffAssignments(got, want *groth16.Assignment) string {
+	for _, v := range []struct {
+		name      string
+		got, want []fr.Element
+	}{{"a", got.A, want.A}, {"b", got.B, want.B}, {"c", got.C, want.C}, {"input", got.Input, want.Input}, {"aux", got.Aux, want.Aux}} {
+		if len(v.got) != len(v.want) {
+			return fmt.Sprintf("%s: %d values, want %d", v.name, len(v.got), len(v.want))
+		}
+		for i := range v.got {
+			if !v.got[i].Equal(&v.want[i]) {
+				return fmt.Sprintf("%s[%d] differs", v.name, i)
+			}
+		}
+	}
+	for _, d := range []struct {
+		name      string
+		got, want *r1cs.Bitmap
+	}{{"A-aux density", got.ADensityAux, want.ADensityAux}, {"B-input density", got.BDensityInput, want.BDensityInput}, {"B-aux density", got.BDensityAux, want.BDensityAux}} {
+		if d.got.Len() != d.want.Len() {
+			return fmt.Sprintf("%s over %d variables, want %d", d.name, d.got.Len(), d.want.Len())
+		}
+		for i := range d.got.Len() {
+			if d.got.Get(i) != d.want.Get(i) {
+				return fmt.Sprintf("%s: bit %d differs", d.name, i)
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/cuzk-project/cuzk/circuits"
+	"github.com/cuzk-project/cuzk/config"
+	"github.com/cuzk-project/cuzk/engine"
+)
+
+// admissionPlanner refuses at submit a job that could never run, instead
+// of accepting it and failing it on every retry: one whose parameter file
+// is missing from srs.param_cache (FailedPrecondition naming the file;
+// with daemon.dev the file is generated instead), and one a partition of
+// which does not fit in the memory budget beside its parameters
+// (ResourceExhausted with the bytes).
+type admissionPlanner struct {
+	engine.Planner
+	params *daemonParams
+}
+
+func (p admissionPlanner) Plan(ctx context.Context, req *engine.Request) (*engine.Plan, error) {
+	plan, err := p.Planner.Plan(ctx, req)
+	if err != nil || plan == nil {
+		return plan, err
+	}
+	if err := p.params.checkFile(plan.CircuitID); err != nil {
+		return nil, err
+	}
+	size := p.params.sizeOf(plan.CircuitID)
+	for i, part := range plan.Partitions {
+		if need := part.Reserve + size; need > p.params.budget {
+			return nil, fmt.Errorf("%w: %s partition %d needs %d bytes (%s) beside its parameters' %d (%s): %d bytes, more than the memory budget of %d (%s)",
+				engine.ErrNoMemory, plan.CircuitID, i, part.Reserve, config.Size(part.Reserve).Human(), size, config.Size(size).Human(),
+				need, p.params.budget, config.Size(p.params.budget).Human())
+		}
+	}
+	return plan, nil
+}
+
+// checkFile is ErrParamsMissing naming the file when id is a Filecoin
+// circuit whose parameter file is not in the cache and cannot be
+// generated (no daemon.dev).
+func (d *daemonParams) checkFile(id string) error {
+	if d.files.Dev {
+		return nil
+	}
+	path, err := d.files.Path(id)
+	if err != nil {
+		return nil // not a Filecoin circuit id
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s parameters not found: %s (fetch the Filecoin parameters into srs.param_cache, or run a daemon with --dev to generate development ones)",
+			engine.ErrParamsMissing, id, path)
+	}
+	return nil
+}
+
+// sizeOf is what the parameters of id take in memory, as far as it is
+// known before they are loaded: the cache's figure, else the bound of a
+// synthetic id, else the size of the parameter file (points are stored
+// uncompressed, as in memory); 0 when unknown.
+func (d *daemonParams) sizeOf(id string) uint64 {
+	for _, e := range d.cache.Status() {
+		if e.CircuitID == id && e.SizeBytes > 0 {
+			return e.SizeBytes
+		}
+	}
+	if isSynthetic(id) {
+		n, _ := circuits.DevParamsBytes(id)
+		return n
+	}
+	if path, err := d.files.Path(id); err == nil {
+		if fi, err := os.Stat(path); err == nil {
+			return uint64(fi.Size())
+		}
+	}
+	return 0
+}
+
+// maxDevParamSets bounds the synthetic circuits a --dev daemon will set
+// up: each new id a request names costs a setup (CPU) and a file in the
+// user cache directory, so without a bound a client could fill the disk.
+const maxDevParamSets = 64
+
+// devIDs is the set of synthetic ids a daemon has taken in.
+type devIDs struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// admit takes id in, or refuses it with ErrNoMemory (ResourceExhausted)
+// when maxDevParamSets others were taken in.
+func (d *devIDs) admit(id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ids[id] {
+		return nil
+	}
+	if len(d.ids) >= maxDevParamSets {
+		return fmt.Errorf("%w: %s: this daemon already set up %d synthetic circuits (the most it will); use one of those or restart it",
+			engine.ErrNoMemory, id, maxDevParamSets)
+	}
+	if d.ids == nil {
+		d.ids = map[string]bool{}
+	}
+	d.ids[id] = true
+	return nil
+}

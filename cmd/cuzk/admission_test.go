@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/cuzk-project/cuzk/config"
+	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/memory"
+)
+
+// planOf plans every request as the given circuit, with one partition
+// of reserve bytes.
+type planOf struct {
+	circuit string
+	reserve uint64
+}
+
+func (p planOf) Plan(context.Context, *engine.Request) (*engine.Plan, error) {
+	return &engine.Plan{CircuitID: p.circuit, Partitions: []engine.Partition{{Reserve: p.reserve}}}, nil
+}
+
+func TestAdmissionPlanner(t *testing.T) {
+	dir := t.TempDir()
+	cfg := config.Default()
+	cfg.SRS.ParamCache = dir
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	params, _ := newDaemonParams(cfg, memory.New(1<<30), log)
+	path, err := params.files.Path("porep-2k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = admissionPlanner{planOf{"porep-2k", 1 << 20}, params}.Plan(context.Background(), &engine.Request{})
+	if !errors.Is(err, engine.ErrParamsMissing) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("missing parameter file: %v, want ErrParamsMissing naming %s", err, path)
+	}
+	if err := os.WriteFile(path, make([]byte, 600<<20>>4), 0o600); err != nil { // a 37.5 MiB "file"
+		t.Fatal(err)
+	}
+	if _, err := (admissionPlanner{planOf{"porep-2k", 1 << 20}, params}).Plan(context.Background(), &engine.Request{}); err != nil {
+		t.Errorf("a partition that fits beside its parameters: %v", err)
+	}
+	_, err = admissionPlanner{planOf{"porep-2k", 1<<30 - 1<<20}, params}.Plan(context.Background(), &engine.Request{})
+	if !errors.Is(err, engine.ErrNoMemory) || !strings.Contains(err.Error(), "beside its parameters") {
+		t.Errorf("a partition that fits alone but not beside its parameters: %v, want ErrNoMemory", err)
+	}
+	cfg.Daemon.Dev = true // the file would be generated
+	devParams, _ := newDaemonParams(cfg, memory.New(1<<30), log)
+	os.Remove(path)
+	if _, err := (admissionPlanner{planOf{"porep-2k", 1 << 20}, devParams}).Plan(context.Background(), &engine.Request{}); err != nil {
+		t.Errorf("--dev, missing file: %v", err)
+	}
+}
+
+// PreloadSRS of a circuit whose file is missing is FailedPrecondition
+// naming the file.
+func TestDaemonPreloadMissingFile(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cuzkm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := testDaemonConfig(t, dir)
+	cfg.Daemon.Dev = false
+	c, _ := startDaemon(t, cfg)
+	_, _, err = c.Preload(context.Background(), "porep-2k")
+	st := status.Convert(errors.Unwrap(err))
+	if st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), filepath.Join(dir, "params")) {
+		t.Fatalf("preload with the file missing: %v, want FailedPrecondition naming the file", err)
+	}
+}
+
+func TestDevIDsBounded(t *testing.T) {
+	var d devIDs
+	for i := range maxDevParamSets {
+		if err := d.admit(fmt.Sprint("synthetic-", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.admit("synthetic-0"); err != nil {
+		t.Errorf("an id taken in before: %v", err)
+	}
+	if err := d.admit("synthetic-new"); !errors.Is(err, engine.ErrNoMemory) {
+		t.Errorf("id %d: %v, want ErrNoMemory", maxDevParamSets+1, err)
+	}
+}

@@ -1,0 +1,67 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// TLS is [daemon.tls]: the daemon's certificate for a TCP listener.
+// ClientCA turns on mutual TLS. The files are read again on SIGHUP.
+type TLS struct {
+	Cert     string `toml:"cert"`
+	Key      string `toml:"key"`
+	ClientCA string `toml:"client_ca"`
+}
+
+// Enabled reports whether a certificate is configured.
+func (t TLS) Enabled() bool { return t.Cert != "" || t.Key != "" }
+
+// Auth is [daemon.auth]: the secret that API tokens are signed with
+// (`cuzk auth init --secret FILE`). With it, a TCP listener and an HTTP
+// listener off loopback require a token; the unix socket never does.
+type Auth struct {
+	SecretFile string `toml:"secret_file"`
+}
+
+// Defaults of the connection bounds.
+const (
+	DefaultMaxConnections = 1024
+	DefaultIdleTimeout    = 5 * time.Minute
+)
+
+// validateSecurity checks [daemon.tls], [daemon.auth] and the connection
+// bounds; Validate calls it.
+func (c *Config) validateSecurity() []error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	t := c.Daemon.TLS
+	if t.Enabled() && (t.Cert == "" || t.Key == "") {
+		bad("daemon.tls", "cert and key go together (cert %q, key %q)", t.Cert, t.Key)
+	}
+	if t.ClientCA != "" && !t.Enabled() {
+		bad("daemon.tls.client_ca", "needs daemon.tls.cert and key")
+	}
+	if c.Daemon.MaxConnections < 0 {
+		bad("daemon.max_connections", "%d is negative", c.Daemon.MaxConnections)
+	}
+	if c.Daemon.IdleTimeout < 0 {
+		bad("daemon.idle_timeout", "negative")
+	}
+	return errs
+}
+
+// ErrBudgetOverMemory refuses an explicit memory.total_budget larger than
+// the machine's memory: the budget could never be honoured and the kernel
+// would kill the daemon first.
+var ErrBudgetOverMemory = errors.New("memory.total_budget exceeds the machine's memory")
+
+// checkBudget refuses an explicit budget above total (MemTotal).
+func checkBudget(budget, total uint64) error {
+	if budget > total {
+		return fmt.Errorf("%w: %s > MemTotal %s; lower it or use \"auto\"", ErrBudgetOverMemory, Size(budget).Human(), Size(total).Human())
+	}
+	return nil
+}

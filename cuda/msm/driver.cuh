@@ -1,0 +1,160 @@
+// The MSM host driver, generic over the point types (A affine, P XYZZ):
+// the phases of one batch of windows, the whole MSM and the batch addition,
+// queued on a stream with a context's scratch. Included by msm.cu (G1) and
+// msm_g2.cu (G2), each instantiating its own types; the digits and the sort
+// know only the scalars and live in msm.cu (msm_sort_batch).
+#pragma once
+
+#include <string>
+
+#include "../context.hpp"
+#include "../util/profile.hpp"
+#include "kernels.cuh"
+#include "msm.hpp"
+
+// The profile marks of one MSM's phases, named "msm lg<n> <phase>".
+struct msm_marks {
+  profile& pf;
+  std::string prefix;
+  void operator()(const char* phase) {
+    if (pf.on()) pf.mark(prefix + phase);
+  }
+};
+
+// One batch of windows [w0, w0 + nb): what msm_dev's steps share.
+struct msm_batch {
+  const msm_plan& p;
+  uint32_t w0, nb;
+  uint64_t np;     // sorted pairs: nb·n
+  uint32_t nkeys;  // buckets: nb·B
+};
+
+// The batch's digits, sorted by bucket, and each bucket's first entry (msm.cu).
+int msm_sort_batch(cuzk_ctx* ctx, const msm_batch& bt, const fr_t* scalars, const uint32_t* idx, uint64_t n,
+                   int brev_lg, cudaStream_t st, msm_marks& mark);
+
+// The batch's bucket sums, by balanced chunks of the sorted entries.
+template <class A, class P>
+static int msm_accumulate(cuzk_ctx* ctx, const msm_batch& bt, const A* bases, uint64_t acc_slots, cudaStream_t st,
+                          msm_marks& mark) {
+  msm_buffers& b = ctx->msm_scratch;
+  uint64_t C = msm_chunk(bt.np, acc_slots);
+  uint64_t nch = (bt.np + C - 1) / C;
+  msm_acc_chunks<A, P><<<(nch + 127) / 128, 128, 0, st>>>(
+      bases, b.keys_sorted.as<uint32_t>(), b.vals_sorted.as<uint32_t>(), b.starts.as<uint32_t>(), bt.nkeys,
+      (uint32_t)C, b.chunk_head.as<P>(), b.chunk_tail.as<P>(), b.buckets.as<P>());
+  CKL();
+  mark("4 acc chunks");
+  msm_acc_merge<P><<<(bt.nkeys + 127) / 128, 128, 0, st>>>(b.starts.as<uint32_t>(), bt.nkeys, (uint32_t)C,
+                                                          b.chunk_head.as<P>(), b.chunk_tail.as<P>(),
+                                                          b.buckets.as<P>());
+  CKL();
+  mark("5 acc merge");
+  return 0;
+}
+
+// The batch's windows from its bucket sums: level 1, segments of L1
+// buckets; level 2, segments of L2 of the level-1 sums; the level-1 weighted
+// sums of each window reduced msm_red_fan at a time (a small fan keeps each
+// thread's chain of additions short); then one block per window.
+template <class P>
+static int msm_reduce_windows(cuzk_ctx* ctx, const msm_batch& bt, cudaStream_t st, msm_marks& mark) {
+  msm_buffers& b = ctx->msm_scratch;
+  const msm_plan& p = bt.p;
+  P* T1 = b.level1_weighted.as<P>();
+  P* S1 = b.level1_sums.as<P>();
+  P* T2 = b.level2_weighted.as<P>();
+  P* S2 = b.level2_sums.as<P>();
+  uint32_t nseg1 = bt.nb * p.K1, nseg2 = bt.nb * p.K2;
+  msm_segments<P><<<(nseg1 + 127) / 128, 128, 0, st>>>(b.buckets.as<P>(), nseg1, p.L1, T1, S1);
+  CKL();
+  mark("6 segments 1");
+  msm_segments<P><<<(nseg2 + 127) / 128, 128, 0, st>>>(S1, nseg2, p.L2, T2, S2);
+  CKL();
+  const P* in = T1;
+  uint64_t K = p.K1;
+  for (int r = 0; K > 1; r ^= 1) {
+    uint32_t F = K > msm_red_fan ? msm_red_fan : (uint32_t)K;
+    uint64_t nout = (uint64_t)bt.nb * (K / F);
+    P* out = b.t1_rounds[r].as<P>();
+    reduce_xyzz<P><<<(nout + 127) / 128, 128, 0, st>>>(in, (uint64_t)bt.nb * K, F, out, nout);
+    CKL();
+    in = out;
+    K /= F;
+  }
+  msm_windows<P><<<bt.nb, p.K2, 0, st>>>(in, T2, S2, p.K2, p.lgL1, p.lgL2, b.windows.as<P>() + bt.w0);
+  CKL();
+  mark("7 segments 2, windows");
+  return 0;
+}
+
+// msm_dev for points A/P; cfg is the context's MSM config with acc_slots
+// those of msm_acc_chunks<A, P>.
+template <class A, class P>
+static int msm_dev_t(cuzk_ctx* ctx, const msm_config& cfg, const A* bases, const fr_t* scalars, const uint32_t* idx,
+                     uint64_t n, int brev_lg, const P* extra, P* out, cudaStream_t st) {
+  if (n == 0) {
+    P inf = P::inf();
+    CK(cudaMemcpyAsync(out, &inf, sizeof inf, cudaMemcpyHostToDevice, st));
+    if (extra) {
+      add_xyzz<P><<<1, 1, 0, st>>>(out, extra);
+      CKL();
+    }
+    CK(cudaStreamSynchronize(st));  // &inf is on the stack
+    return 0;
+  }
+  if (n >= (1ull << 31)) return set_err(CUZK_ERR_ARG, "msm: %llu points", (unsigned long long)n);
+  const msm_plan p = msm_plan_for(n, cfg);
+  TRY(msm_reserve(ctx, msm_scratch_for(n, cfg, sizeof(P))));
+  profile pf(st, ctx->cfg.profile);
+  msm_marks mark{pf, std::string(sizeof(P) > sizeof(g1_xyzz) ? "msm g2 lg" : "msm lg") + std::to_string(lg2(n)) + " "};
+  for (uint32_t w0 = 0; w0 < p.W; w0 += p.wb) {
+    const uint32_t nb = (uint32_t)((p.W - w0) < p.wb ? (p.W - w0) : p.wb);
+    const msm_batch bt = {p, w0, nb, (uint64_t)nb * n, nb * p.B};
+    TRY(msm_sort_batch(ctx, bt, scalars, idx, n, brev_lg, st, mark));
+    TRY((msm_accumulate<A, P>(ctx, bt, bases, cfg.acc_slots, st, mark)));
+    TRY(msm_reduce_windows<P>(ctx, bt, st, mark));
+  }
+  msm_combine<P><<<1, 1, 0, st>>>(ctx->msm_scratch.windows.as<P>(), p.W, p.c, extra, out);
+  CKL();
+  mark("8 combine");
+  return 0;
+}
+
+// Batch addition: bases per first-level chunk; the partial sums are reduced 32 at a time.
+static const uint32_t batch_chunk = 256;
+
+static inline uint64_t batch_chunks(uint64_t n) { return n ? (n + batch_chunk - 1) / batch_chunk : 1; }
+
+template <class A, class P>
+static int batch_add_dev_t(cuzk_ctx* ctx, const A* bases, uint64_t n, const uint32_t* bits, P* out, cudaStream_t st) {
+  const uint64_t nch = batch_chunks(n);
+  TRY(batch_add_reserve(ctx, n, sizeof(P)));
+  profile pf(st, ctx->cfg.profile);
+  P* in = ctx->msm_scratch.batch_chunks.as<P>();
+  P* o = ctx->msm_scratch.batch_rounds.as<P>();
+  batch_add_chunks<A, P><<<(nch + 127) / 128, 128, 0, st>>>(bases, n, bits, batch_chunk, nch, in);
+  CKL();
+  if (pf.on()) pf.mark(sizeof(P) > sizeof(g1_xyzz) ? "batch add g2 chunks" : "batch add chunks");
+  uint64_t m = nch;
+  while (m > 1) {
+    uint64_t mo = (m + 31) / 32;
+    reduce_xyzz<P><<<(mo + 127) / 128, 128, 0, st>>>(in, m, 32, o, mo);
+    CKL();
+    P* t = in;
+    in = o;
+    o = t;
+    m = mo;
+  }
+  CK(cudaMemcpyAsync(out, in, sizeof(P), cudaMemcpyDeviceToDevice, st));
+  return 0;
+}
+
+// Threads of msm_acc_chunks<A, P> resident at once on device dev (0 if unknown).
+template <class A, class P>
+static uint64_t msm_resident_threads_t(int dev) {
+  int blocks = 0, sms = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, msm_acc_chunks<A, P>, 128, 0);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  return (uint64_t)blocks * sms * 128;
+}

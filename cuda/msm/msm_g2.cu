@@ -1,0 +1,53 @@
+// The G2 MSM (msm.hpp): the driver and kernels of msm.cu instantiated over
+// G2 points (Fp2 coordinates), and the C ABI's cuzk_msm_g2 and
+// cuzk_msm_split_g2 on host data.
+#include "driver.cuh"
+
+uint64_t msm_resident_threads_g2(int dev) { return msm_resident_threads_t<g2_affine, g2_xyzz>(dev); }
+
+int msm_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, const fr_t* scalars, const uint32_t* idx, uint64_t n,
+               int brev_lg, const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st) {
+  return msm_dev_t<g2_affine, g2_xyzz>(ctx, msm_config_g2(ctx->msm), bases, scalars, idx, n, brev_lg, extra, out,
+                                       st);
+}
+
+int batch_add_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, uint64_t n, const uint32_t* bits, g2_xyzz* out,
+                     cudaStream_t st) {
+  return batch_add_dev_t<g2_affine, g2_xyzz>(ctx, bases, n, bits, out, st);
+}
+
+extern "C" int cuzk_msm_g2(cuzk_ctx* ctx, const void* bases, const void* scalars, uint64_t n, void* out384) {
+  return cuzk_msm_split_g2(ctx, bases, n, nullptr, scalars, nullptr, n, out384);
+}
+
+extern "C" int cuzk_msm_split_g2(cuzk_ctx* ctx, const void* bases, uint64_t nbases, const uint32_t* ones,
+                                 const void* scalars, const uint32_t* idx, uint64_t ntail, void* out384) {
+  if (!ctx || !out384 || (nbases && !bases) || (ntail && !scalars))
+    return set_err(CUZK_ERR_ARG, "msm g2: nil argument");
+  if (ntail > nbases) return set_err(CUZK_ERR_ARG, "msm g2: %llu scalars for %llu bases", (unsigned long long)ntail,
+                                     (unsigned long long)nbases);
+  CK(cudaSetDevice(ctx->dev));
+  cudaStream_t st = ctx->main;
+  msm_inputs& in = ctx->msm_in;
+  const uint64_t nw = (nbases + 31) / 32;
+  TRY(in.bases.ensure(nbases * sizeof(g2_affine) + 1));
+  TRY(in.scalars.ensure(ntail * 32 + 1));
+  TRY(in.idx.ensure(ntail * 4 + 1));
+  TRY(in.ones.ensure(nw * 4 + 4));
+  TRY(ctx->points_g2.ensure(2 * sizeof(g2_xyzz)));
+  if (nbases) CK(cudaMemcpyAsync(in.bases.get(), bases, nbases * sizeof(g2_affine), cudaMemcpyHostToDevice, st));
+  if (ntail) CK(cudaMemcpyAsync(in.scalars.get(), scalars, ntail * 32, cudaMemcpyHostToDevice, st));
+  if (ntail && idx) CK(cudaMemcpyAsync(in.idx.get(), idx, ntail * 4, cudaMemcpyHostToDevice, st));
+  g2_xyzz* o = ctx->points_g2.as<g2_xyzz>();
+  const g2_xyzz* extra = nullptr;
+  if (ones) {
+    CK(cudaMemcpyAsync(in.ones.get(), ones, nw * 4, cudaMemcpyHostToDevice, st));
+    TRY(batch_add_dev_g2(ctx, in.bases.as<g2_affine>(), nbases, in.ones.as<uint32_t>(), o + 1, st));
+    extra = o + 1;
+  }
+  TRY(msm_dev_g2(ctx, in.bases.as<g2_affine>(), in.scalars.as<fr_t>(), idx ? in.idx.as<uint32_t>() : nullptr, ntail,
+                 0, extra, o, st));
+  CK(cudaMemcpyAsync(out384, o, sizeof(g2_xyzz), cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
+  return 0;
+}

@@ -1,0 +1,168 @@
+package cuda
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// TestFixedBaseG1 compares the GPU's fixed-base multiplication with the
+// CPU's (groth16.CPUFixedBase) byte for byte: scalars 0, 1, 2, r − 1, every
+// 2^k and random ones, two bases and the identity, sizes from 1 to past the
+// library's chunk of 2^24 (not with -short).
+func TestFixedBaseG1(t *testing.T) {
+	d := gpu(t)
+	_, _, g1, _ := bls12381.Generators()
+	var g7 bls12381.G1Affine
+	g7.ScalarMultiplication(&g1, big.NewInt(7))
+	sizes := []int{1, 7, 300, 4099, 1<<16 + 1}
+	if !testing.Short() {
+		sizes = append(sizes, 1<<24+3)
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	var cpuFB groth16.CPUFixedBase
+	for _, n := range sizes {
+		s := randFr(rng, n)
+		edges := []int64{0, 1, 2, -1, -2}
+		for i := 0; i < len(edges) && i < n; i++ {
+			s[i].SetInt64(edges[i])
+		}
+		for k := 0; k < 255 && len(edges)+k < n; k++ {
+			var x big.Int
+			s[len(edges)+k].SetBigInt(x.Lsh(big.NewInt(1), uint(k)))
+		}
+		for bi, base := range []bls12381.G1Affine{g1, g7, {}} {
+			if (bi == 2 && n > 4099) || (bi == 0 && n > 1<<16+1) {
+				continue // the CPU reference costs seconds per million points
+			}
+			t.Run(fmt.Sprintf("n=%d/base=%d", n, bi), func(t *testing.T) {
+				got := make([]bls12381.G1Affine, n)
+				for i := range got {
+					got[i].X.SetOne() // not the answer anywhere
+				}
+				if err := d.MulG1(base, s, got); err != nil {
+					t.Fatal(err)
+				}
+				want := make([]bls12381.G1Affine, n)
+				if err := cpuFB.MulG1(base, s, want); err != nil {
+					t.Fatal(err)
+				}
+				bad := 0
+				for i := range want {
+					if got[i] != want[i] {
+						if bad < 5 {
+							t.Errorf("point %d (scalar %s) differs: got %v, want %v", i, s[i].String(), got[i], want[i])
+						}
+						bad++
+					}
+				}
+				if bad > 0 {
+					t.Fatalf("%d of %d points differ", bad, n)
+				}
+			})
+		}
+	}
+	if err := d.MulG1(g1, make([]fr.Element, 2), make([]bls12381.G1Affine, 3)); err == nil {
+		t.Error("MulG1 accepted 2 scalars for 3 outputs")
+	}
+	off := g1
+	off.Y.SetOne()
+	if err := d.MulG1(off, make([]fr.Element, 1), make([]bls12381.G1Affine, 1)); err == nil {
+		t.Error("MulG1 accepted a base off the curve")
+	}
+	if err := d.MulG1(g1, nil, nil); err != nil {
+		t.Errorf("MulG1 of nothing: %v", err)
+	}
+}
+
+// memFile is an io.WriterAt in memory.
+type memFile struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (m *memFile) WriteAt(p []byte, off int64) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if end := int(off) + len(p); end > len(m.b) {
+		m.b = append(m.b, make([]byte, end-len(m.b))...)
+	}
+	copy(m.b[off:], p)
+	return len(p), nil
+}
+
+// TestSetupCUDAEqualsCPU: the .params written with the GPU's fixed-base
+// equal those of the CPU path from the same seed, byte for byte, and those
+// of the in-memory groth16.Setup.
+func TestSetupCUDAEqualsCPU(t *testing.T) {
+	d := gpu(t)
+	cases := []struct{ rows, chunk int }{{1 << 10, 0}, {1 << 12, 1000}}
+	if !testing.Short() {
+		cases = append(cases, struct{ rows, chunk int }{1 << 16, 1 << 14})
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("rows=%d", tc.rows), func(t *testing.T) {
+			cfg := synthetic.Default(tc.rows)
+			c, err := synthetic.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seed := []byte("cuda setup")
+			var cpuF, gpuF memFile
+			if _, _, err := groth16.WriteSetup(context.Background(), &cpuF, c, seed, groth16.SetupOptions{Chunk: tc.chunk}); err != nil {
+				t.Fatal(err)
+			}
+			_, rep, err := groth16.WriteSetup(context.Background(), &gpuF, c, seed, groth16.SetupOptions{G1: d, Chunk: tc.chunk})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ph := range rep.Phases {
+				t.Logf("%-8s %9d  wall %v  fixed-base %v  write %v", ph.Name, ph.N, ph.Wall, ph.FixedBase, ph.Write)
+			}
+			if !bytes.Equal(cpuF.b, gpuF.b) {
+				t.Fatalf("GPU setup (%d bytes) differs from the CPU's (%d bytes) at byte %d", len(gpuF.b), len(cpuF.b), firstByteDiff(gpuF.b, cpuF.b))
+			}
+			p, err := groth16.Setup(c, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem, err := p.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(mem, gpuF.b) {
+				t.Fatalf("GPU setup differs from groth16.Setup at byte %d", firstByteDiff(gpuF.b, mem))
+			}
+		})
+	}
+}
+
+func firstByteDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestFixedBaseSymbol: the library the tests load exports the fixed-base
+// entry point (no GPU needed).
+func TestFixedBaseSymbol(t *testing.T) {
+	if err := load(); err != nil {
+		t.Skip(skipReason())
+	}
+	if err := loadFixedBase(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,232 @@
+package cuda
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
+)
+
+// Witness-only assignments (groth16.Assignment.WitnessOnly) through
+// Prepare, Run and Finish: Prepare makes the assignment's compiled system
+// resident (once per system and device) and stages the witness in pinned
+// memory, Run is cuzk_run_witness under the device lock, Finish adds B_G2
+// on the CPU where the device did not compute it.
+
+// EvaluatesWitness reports whether the device evaluates a witness-only
+// assignment's a, b and c on the GPU (engine.WitnessEvaluator): the host
+// never holds them. Not under an explicit memory limit (MemoryLimit): the
+// residency plan counts neither the matrices, the witness, nor the witness
+// run's device tails of a streamed query, so Prepare evaluates a, b and c
+// on the CPU and takes the classic path, and the engine must reserve host
+// memory for them.
+func (d *Device) EvaluatesWitness() bool { return d.MemoryLimit == 0 }
+
+// witnessOnDevice reports whether Prepare takes p's witness-only
+// assignments through cuzk_run_witness: not under an explicit memory limit
+// (EvaluatesWitness), nor where p's plan streams under the default one
+// (the witness run would hold its tails as long as the queries beside the
+// plan's buffers); then a, b and c are evaluated on the CPU. It makes p
+// resident (without a reference) to know its plan.
+func (d *Device) witnessOnDevice(p *groth16.Params) (bool, error) {
+	if !d.EvaluatesWitness() {
+		return false, nil
+	}
+	if _, err := d.resident(p, 0); err != nil {
+		return false, err
+	}
+	plan, _ := d.Plan(p)
+	return !plan.Streams(), nil
+}
+
+// systems holds the matrices resident on a device, per compiled system.
+type systems struct {
+	mu sync.Mutex
+	m  map[*compiled.System]*residentSystem
+}
+
+type residentSystem struct {
+	ready chan struct{} // closed once m or err is set
+	m     *Matrices
+	err   error
+}
+
+// matrices returns s's matrices resident on d, uploading them on first
+// use; concurrent callers wait for one upload. They stay until Close.
+func (d *Device) matrices(s *compiled.System) (*Matrices, error) {
+	d.sys.mu.Lock()
+	if d.sys.m == nil {
+		d.sys.m = map[*compiled.System]*residentSystem{}
+	}
+	r, ok := d.sys.m[s]
+	if !ok {
+		r = &residentSystem{ready: make(chan struct{})}
+		d.sys.m[s] = r
+	}
+	d.sys.mu.Unlock()
+	if ok {
+		<-r.ready
+		return r.m, r.err
+	}
+	r.m, r.err = d.UploadMatrices(MatrixSetOf(s))
+	if r.err != nil { // forgotten: the next caller tries again
+		d.sys.mu.Lock()
+		delete(d.sys.m, s)
+		d.sys.mu.Unlock()
+	}
+	close(r.ready)
+	return r.m, r.err
+}
+
+// closeSystems frees every resident system (Close).
+func (d *Device) closeSystems() {
+	d.sys.mu.Lock()
+	defer d.sys.mu.Unlock()
+	for s, r := range d.sys.m {
+		select {
+		case <-r.ready:
+			if r.m != nil {
+				r.m.free()
+			}
+		default: // an upload in flight frees nothing it made: the context goes with Close
+		}
+		delete(d.sys.m, s)
+	}
+}
+
+// MatrixSetOf views a compiled system's A, B, coefficients and densities
+// as UploadMatrices takes them (no copy).
+func MatrixSetOf(s *compiled.System) *MatrixSet {
+	return &MatrixSet{
+		NumInputs: s.NumInputs, NumAux: s.NumAux, NumConstraints: s.NumConstraints,
+		Coeffs:      s.Coeffs,
+		A:           CSR{RowPtr: s.A.RowPtr, Col: s.A.Col, Coeff: s.A.Coeff},
+		B:           CSR{RowPtr: s.B.RowPtr, Col: s.B.Col, Coeff: s.B.Coeff},
+		ADensityAux: s.ADensityAux, BDensityInput: s.BDensityInput, BDensityAux: s.BDensityAux,
+	}
+}
+
+// witnessPrepared is a witness-only assignment staged for its run.
+type witnessPrepared struct {
+	a   *groth16.Assignment
+	p   *groth16.Params
+	srs uintptr
+	m   *Matrices
+	st  *staged
+	ran atomic.Bool
+}
+
+func (d *Device) prepareWitness(ctx context.Context, a *groth16.Assignment, p *groth16.Params, c *Compact) (*witnessPrepared, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m, err := d.matrices(a.System)
+	if err != nil {
+		return nil, err
+	}
+	return d.stageWitness(p, m, a, c)
+}
+
+// stageWitness checks the witness against m and p and stages it (aux
+// dense from a, or c when given).
+func (d *Device) stageWitness(p *groth16.Params, m *Matrices, a *groth16.Assignment, c *Compact) (*witnessPrepared, error) {
+	naux := len(a.Aux)
+	if c != nil {
+		naux = c.N
+	}
+	lgn, err := m.checkRun(d, p, a.Input, naux)
+	if err == nil && c != nil {
+		err = c.check(naux)
+	}
+	if err != nil {
+		return nil, err
+	}
+	srs, err := d.resident(p, 0)
+	if err != nil {
+		return nil, err
+	}
+	aux := a.Aux
+	if c != nil {
+		aux = nil
+	}
+	st, err := d.stage(a.Input, aux, c, lgn)
+	if err != nil {
+		return nil, err
+	}
+	return &witnessPrepared{a: a, p: p, srs: srs, m: m, st: st}, nil
+}
+
+// runWitnessPrepared is Run for a witness: the device's lock is held for
+// cuzk_run_witness (and the read of the B split when B_G2 stays on the
+// CPU). The staging goes back to the pool either way.
+func (d *Device) runWitnessPrepared(ctx context.Context, w *witnessPrepared) (*Partial, error) {
+	if w.ran.Swap(true) {
+		return nil, ErrReused
+	}
+	defer w.st.release(d)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var res cResult
+	if err := d.lock(); err != nil {
+		return nil, err
+	}
+	if w.m.h == 0 {
+		d.mu.Unlock()
+		return nil, fmt.Errorf("%w: matrices closed", ErrBadMatrices)
+	}
+	rc := wlib.runWitness(d.ctx, w.srs, w.m.h, &w.st.w, &res)
+	end := time.Now()
+	var bs *bSplit
+	var err error
+	if rc == 0 && res.HasBG2 == 0 {
+		bs, err = d.readBSplit(w.m.nq[2])
+	}
+	d.mu.Unlock()
+	if rc != 0 {
+		return nil, libErr("run witness", rc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := &Partial{wp: w, wb: bs, end: end}
+	r.Timing = Timing{Total: msDur(res.Total), H2D: msDur(res.H2D), NTT: msDur(res.NTT), MSMH: msDur(res.MSMH),
+		MSML: msDur(res.MSML), MSMA: msDur(res.MSMA), MSMB: msDur(res.MSMB), SpMV: msDur(res.SpMV), Split: msDur(res.Split)}
+	r.start = end.Add(-r.Timing.Total)
+	r.h = xyzzToJac(res.Points[0][:])
+	r.l = xyzzToJac(res.Points[1][:])
+	r.a = xyzzToJac(res.Points[2][:])
+	r.b = xyzzToJac(res.Points[3][:])
+	r.readBG2(&res)
+	return r, nil
+}
+
+// finishWitness is Finish for a witness run: B_G2 from the run, or on the
+// CPU from the B split read back.
+func (d *Device) finishWitness(ctx context.Context, r *Partial) (*groth16.Sums, error) {
+	if r.wb != nil {
+		defer r.wb.release(d)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sums := &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: r.b2}
+	if r.hasB2 {
+		return sums, nil
+	}
+	if r.wb == nil {
+		return nil, fmt.Errorf("cuda: witness run without B_G2 or its B split")
+	}
+	t0 := time.Now()
+	b2, err := d.sumBG2(ctx, r.wp.p.BG2, r.wb)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: B_G2: %w", err)
+	}
+	r.Timing.HostBG2 = time.Since(t0)
+	sums.B2 = b2
+	return sums, nil
+}

@@ -1,0 +1,202 @@
+package groth16
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// WriteSetup is Setup written straight into a `.params` image at w, query
+// by query, without holding the parameters in memory: the file bytes are
+// those of Setup(c, seed) written with WriteTo. It returns the verifying
+// key (for the `.vk`) and the phases' times.
+//
+// FOR DEVELOPMENT AND TESTS ONLY, as Setup.
+//
+// Every vector's offset is known once the circuit is evaluated, so each is
+// written at its place: the G1 queries h, l, a, b_g1 in turn (opts.G1
+// multiplies a chunk while the previous one is encoded and written) and
+// b_g2 on the CPU's comb beside them. Memory: the evaluations u, v, w
+// (32 bytes per variable each; ic, l, a and b are made from them in
+// place), the Lagrange basis (32 bytes per row) while evaluating, and a
+// few chunks of points. Each query's scalars are freed once it is written.
+func WriteSetup(ctx context.Context, w io.WriterAt, c r1cs.Circuit, seed []byte, opts SetupOptions) (*VerifyingKey, *SetupReport, error) {
+	start := time.Now()
+	rec := newSetupRecorder(opts.Progress)
+	t := DeriveToxic(seed)
+	sc, err := scalarsOf(c, t, &opts, rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	g1 := opts.G1
+	if g1 == nil {
+		g1 = &CPUFixedBase{}
+	}
+	chunk := opts.chunk()
+
+	ph := rec.begin("ic", len(sc.ic))
+	vk, err := sc.verifyingKey(t, g1)
+	if err != nil {
+		return nil, nil, err
+	}
+	var hdr bytes.Buffer
+	writeVK(&hdr, vk)
+	if _, err := w.WriteAt(hdr.Bytes(), 0); err != nil {
+		return nil, nil, fmt.Errorf("setup: writing the verifying key: %w", err)
+	}
+	ph.end()
+
+	queries := sc.g1Queries()
+	offsets := make([]int64, len(queries))
+	off := int64(hdr.Len())
+	for i, q := range queries {
+		offsets[i] = off
+		off += 4 + int64(q.src.Len())*G1Size
+	}
+	b := concatScalars{sc.b[0], sc.b[1]}
+	g2Off := off
+	size := g2Off + 4 + int64(b.Len())*G2Size
+
+	// B_G2 on the CPU from the start; a failure on either side stops both.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g2Err := make(chan error, 1)
+	phG2 := rec.begin("b_g2", b.Len())
+	go func() {
+		_, _, _, gen2 := bls12381.Generators()
+		table := newCombG2(&gen2)
+		mul := func(s []fr.Element, out []bls12381.G2Affine) error { table.mulInto(s, out); return nil }
+		err := writeQuery(ctx, w, g2Off, b, mul, EncodeG2, G2Size, max(chunk/2, 1), phG2)
+		if err != nil {
+			cancel()
+		}
+		g2Err <- err
+	}()
+	_, _, gen1, _ := bls12381.Generators()
+	mul1 := func(s []fr.Element, out []bls12381.G1Affine) error { return g1.MulG1(gen1, s, out) }
+	for i := range queries {
+		q := &queries[i]
+		err = writeQuery(ctx, w, offsets[i], q.src, mul1, EncodeG1, G1Size, chunk, rec.begin(q.name, q.src.Len()))
+		if err != nil {
+			err = fmt.Errorf("setup: %s: %w", q.name, err)
+			cancel()
+			break
+		}
+		q.src = nil // its scalars are garbage now (b's stay for b_g2)
+		switch q.name {
+		case "l":
+			sc.l = nil
+		case "a":
+			sc.a = [2][]fr.Element{}
+		}
+	}
+	if e := <-g2Err; err == nil && e != nil {
+		err = fmt.Errorf("setup: b_g2: %w", e)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := rec.report()
+	rep.Total = time.Since(start)
+	rep.Bytes = size
+	return vk, rep, nil
+}
+
+// writeQuery writes one vector at off: its u32 length, then the points of
+// src's scalars multiplied by mul, chunk by chunk. A chunk is encoded and
+// written on a second goroutine while the next is multiplied (two point
+// buffers, one byte buffer).
+func writeQuery[P any](ctx context.Context, w io.WriterAt, off int64, src scalarSource,
+	mul func([]fr.Element, []P) error, encode func([]byte, *P), size, chunk int, ph *phaseRecorder,
+) error {
+	n := src.Len()
+	var lenb [4]byte
+	binary.BigEndian.PutUint32(lenb[:], uint32(n))
+	if _, err := w.WriteAt(lenb[:], off); err != nil {
+		return err
+	}
+	off += 4
+	chunk = min(chunk, max(n, 1))
+	type job struct {
+		lo  int
+		pts []P
+	}
+	free := make(chan []P, 2)
+	free <- make([]P, chunk)
+	free <- make([]P, chunk)
+	jobs := make(chan job, 1)
+	var (
+		wg     sync.WaitGroup
+		wErr   error
+		failed = make(chan struct{})
+	)
+	wg.Add(1)
+	go func() { // the writer
+		defer wg.Done()
+		enc := make([]byte, chunk*size)
+		written := 0
+		for j := range jobs {
+			if wErr == nil {
+				t0 := time.Now()
+				buf := enc[:len(j.pts)*size]
+				parallelFor(len(j.pts), func(i int) { encode(buf[i*size:], &j.pts[i]) })
+				if _, err := w.WriteAt(buf, off+int64(j.lo)*int64(size)); err != nil {
+					wErr = err
+					close(failed)
+				}
+				written += len(j.pts)
+				ph.add(0, time.Since(t0))
+				if written < n {
+					ph.done(written) // the last is end's
+				}
+			}
+			free <- j.pts[:cap(j.pts)]
+		}
+	}()
+	scal := make([]fr.Element, chunk)
+	var err error
+	for lo := 0; lo < n && err == nil; lo += chunk {
+		hi := min(lo+chunk, n)
+		var pts []P
+		select {
+		case pts = <-free:
+		case <-failed:
+		}
+		if pts == nil {
+			break
+		}
+		if err = ctx.Err(); err != nil {
+			free <- pts
+			break
+		}
+		t0 := time.Now()
+		pts = pts[:hi-lo]
+		if err = mul(src.chunk(lo, hi, scal), pts); err != nil {
+			free <- pts
+			break
+		}
+		ph.add(time.Since(t0), 0)
+		jobs <- job{lo, pts}
+	}
+	close(jobs)
+	wg.Wait()
+	if err == nil {
+		err = wErr
+	}
+	if err == nil {
+		ph.end()
+	}
+	return err
+}

@@ -1,0 +1,218 @@
+package groth16
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// memFile is an io.WriterAt in memory.
+type memFile struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (m *memFile) WriteAt(p []byte, off int64) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if end := int(off) + len(p); end > len(m.b) {
+		m.b = append(m.b, make([]byte, end-len(m.b))...)
+	}
+	copy(m.b[off:], p)
+	return len(p), nil
+}
+
+// TestWriteSetupEqualsSetup: the streamed file is Setup's WriteTo image byte
+// for byte, whatever the chunk, with and without the shape hint, and its
+// verifying key is Setup's.
+func TestWriteSetupEqualsSetup(t *testing.T) {
+	for _, tc := range []struct {
+		c     randCircuit
+		chunk int
+	}{
+		{randCircuit{Seed: 1, Inputs: 0, Rows: 5}, 0},
+		{randCircuit{Seed: 2, Inputs: 3, Rows: 40}, 1},
+		{randCircuit{Seed: 3, Inputs: 5, Rows: 300, BitHeavy: true}, 7},
+		{randCircuit{Seed: 4, Inputs: 2, Rows: 1100}, 256},
+	} {
+		t.Run(fmt.Sprintf("rows=%d/chunk=%d", tc.c.Rows, tc.chunk), func(t *testing.T) {
+			seed := []byte("stream")
+			p, err := Setup(&tc.c, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := p.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cnt r1cs.Counter
+			if err := r1cs.Synthesize(&cnt, &tc.c); err != nil {
+				t.Fatal(err)
+			}
+			shape := r1cs.Shape{Inputs: cnt.Inputs, Aux: cnt.Aux, Constraints: cnt.Constraints}
+			for _, hint := range []*r1cs.Shape{nil, &shape} {
+				var f memFile
+				var phases []string
+				vk, rep, err := WriteSetup(context.Background(), &f, &tc.c, seed, SetupOptions{
+					Chunk: tc.chunk, Shape: hint,
+					Progress: func(p SetupProgress) {
+						if p.Done == 0 && !p.End {
+							phases = append(phases, p.Phase)
+						}
+					},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(f.b, want) {
+					t.Fatalf("hint %v: streamed file (%d bytes) differs from Setup's (%d bytes) at byte %d",
+						hint != nil, len(f.b), len(want), firstDiff(f.b, want))
+				}
+				if rep.Bytes != int64(len(want)) {
+					t.Errorf("report: %d bytes, file %d", rep.Bytes, len(want))
+				}
+				var vb, pb bytes.Buffer
+				if _, err := vk.WriteTo(&vb); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := p.VK.WriteTo(&pb); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(vb.Bytes(), pb.Bytes()) {
+					t.Errorf("verifying key differs from Setup's")
+				}
+				wantPhases := []string{"count", "evaluate", "scalars", "ic", "b_g2", "h", "l", "a", "b_g1"}
+				if hint != nil {
+					wantPhases = wantPhases[1:]
+				}
+				if fmt.Sprint(phases) != fmt.Sprint(wantPhases) {
+					t.Errorf("phases %v, want %v", phases, wantPhases)
+				}
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// failingG1 fails its k-th call.
+type failingG1 struct {
+	k, calls int
+}
+
+var errFixedBase = errors.New("fixed-base failed")
+
+func (f *failingG1) MulG1(base bls12381.G1Affine, s []fr.Element, out []bls12381.G1Affine) error {
+	f.calls++
+	if f.calls == f.k {
+		return errFixedBase
+	}
+	return (&CPUFixedBase{}).MulG1(base, s, out)
+}
+
+// failingFile fails writes at or past off.
+type failingFile struct {
+	memFile
+	off int64
+}
+
+var errDisk = errors.New("disk full")
+
+func (f *failingFile) WriteAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > f.off {
+		return 0, errDisk
+	}
+	return f.memFile.WriteAt(p, off)
+}
+
+// TestWriteSetupErrors: a failing multiplication, a failing write, a
+// cancelled context and a wrong shape hint end the setup with their error.
+func TestWriteSetupErrors(t *testing.T) {
+	c := randCircuit{Seed: 5, Inputs: 2, Rows: 200}
+	seed := []byte("errors")
+	wrong := r1cs.Shape{Inputs: 3, Aux: 1, Constraints: 200}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		w    io.WriterAt
+		opts SetupOptions
+		want error
+	}{
+		{"fixed-base ic", context.Background(), &memFile{}, SetupOptions{G1: &failingG1{k: 1}}, errFixedBase},
+		{"fixed-base l", context.Background(), &memFile{}, SetupOptions{G1: &failingG1{k: 5}, Chunk: 16}, errFixedBase},
+		{"write", context.Background(), &failingFile{off: 2000}, SetupOptions{Chunk: 8}, errDisk},
+		{"cancelled", cancelled, &memFile{}, SetupOptions{}, context.Canceled},
+		{"shape", context.Background(), &memFile{}, SetupOptions{Shape: &wrong}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := WriteSetup(tc.ctx, tc.w, &c, seed, tc.opts)
+			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Fatalf("WriteSetup = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestCPUFixedBase compares MulG1 with gnark's scalar multiplication, for
+// two bases in turn (the cached table is replaced) and the identity.
+func TestCPUFixedBase(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	s := make([]fr.Element, 70)
+	for i := range s {
+		switch i {
+		case 0:
+		case 1:
+			s[i].SetOne()
+		case 2:
+			s[i].SetInt64(-1)
+		default:
+			s[i] = randElement(rng)
+		}
+	}
+	_, _, g1, _ := bls12381.Generators()
+	var g7 bls12381.G1Affine
+	g7.ScalarMultiplication(&g1, big.NewInt(7))
+	var fb CPUFixedBase
+	for _, base := range []bls12381.G1Affine{g1, g7, g1, {}} {
+		out := make([]bls12381.G1Affine, len(s))
+		if err := fb.MulG1(base, s, out); err != nil {
+			t.Fatal(err)
+		}
+		for i := range s {
+			var want bls12381.G1Affine
+			var k big.Int
+			want.ScalarMultiplication(&base, s[i].BigInt(&k))
+			if out[i] != want {
+				t.Fatalf("base %v: s[%d]·base differs", base.IsInfinity(), i)
+			}
+		}
+	}
+	if err := fb.MulG1(g1, s, make([]bls12381.G1Affine, 3)); err == nil {
+		t.Error("MulG1 accepted 70 scalars for 3 outputs")
+	}
+	off := g1
+	off.Y.SetOne()
+	if err := fb.MulG1(off, s[:1], make([]bls12381.G1Affine, 1)); err == nil {
+		t.Error("MulG1 accepted a base off the curve")
+	}
+}

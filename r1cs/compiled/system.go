@@ -1,0 +1,102 @@
+package compiled
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// MaxCoeffs is the most distinct coefficients a system may have: a
+// coefficient index is a uint16.
+const MaxCoeffs = 1 << 16
+
+// Coefficient indices every system shares.
+const (
+	CoeffOne      = 0 // 1
+	CoeffMinusOne = 1 // −1
+)
+
+// Matrix is A, B or C in compressed sparse rows. Row r's entries are
+// Col[RowPtr[r]:RowPtr[r+1]] with coefficients Coeffs[Coeff[k]]. Column i
+// is input i, column NumInputs+j is aux j. The terms a row was given for one
+// variable are summed (as ProvingAssignment sums them), sums of zero are
+// dropped, and a row's entries are sorted by column, each column once.
+type Matrix struct {
+	RowPtr []uint32 // Rows+1 offsets
+	Col    []uint32
+	Coeff  []uint16 // index into System.Coeffs
+}
+
+// NNZ is the number of entries.
+func (m *Matrix) NNZ() int { return len(m.Col) }
+
+// System is a circuit's constraint system, recorded without values.
+//
+// Its slices may live in memory outside the Go heap (an anonymous mapping
+// after Compile, the file's mapping after Open) and are read-only; Close
+// releases that memory. A System that is not closed keeps it until the
+// process exits.
+type System struct {
+	NumInputs, NumAux, NumConstraints int // constraints include bellperson's per-input rows (r1cs.Finalize)
+
+	Coeffs  []fr.Element // deduplicated, Montgomery form (gnark's); Coeffs[0] = 1, Coeffs[1] = −1
+	A, B, C Matrix
+
+	// ADensityAux, BDensityInput and BDensityAux are exactly the densities
+	// a ProvingAssignment of the same circuit tracks.
+	ADensityAux, BDensityInput, BDensityAux *r1cs.Bitmap
+
+	// Digest is the sha256 of the canonical encoding (see Write).
+	Digest [32]byte
+
+	closeOnce sync.Once
+	release   func()
+}
+
+// NumColumns is the number of variables, inputs and aux.
+func (s *System) NumColumns() int { return s.NumInputs + s.NumAux }
+
+// Shape is the system's size as an r1cs capacity hint.
+func (s *System) Shape() r1cs.Shape {
+	return r1cs.Shape{Inputs: s.NumInputs, Aux: s.NumAux, Constraints: s.NumConstraints}
+}
+
+// Close releases the memory behind the matrices and densities. The System
+// and every slice taken from it must not be used afterwards (its fields are
+// cleared, so a later use fails on an empty slice rather than unmapped
+// memory). Close is idempotent.
+func (s *System) Close() error {
+	s.closeOnce.Do(func() {
+		if s.release != nil {
+			s.release()
+		}
+		s.A, s.B, s.C = Matrix{}, Matrix{}, Matrix{}
+		s.ADensityAux, s.BDensityInput, s.BDensityAux = nil, nil, nil
+		s.Coeffs = nil
+	})
+	return nil
+}
+
+// Errors callers branch on; returned wrapped with what failed.
+var (
+	// ErrTooManyCoeffs: the circuit needs more than MaxCoeffs distinct
+	// coefficients.
+	ErrTooManyCoeffs = errors.New("too many distinct coefficients")
+	// ErrMalformed: an encoded system's structure is wrong (sizes, order,
+	// ranges, non-canonical values).
+	ErrMalformed = errors.New("malformed constraint system")
+	// ErrVersion: an encoding of another layout version.
+	ErrVersion = errors.New("unsupported constraint system version")
+	// ErrDigestMismatch: the content's sha256 is not the header's digest.
+	ErrDigestMismatch = errors.New("digest mismatch")
+	// ErrBadWitness: a witness or output vector of the wrong length.
+	ErrBadWitness = errors.New("witness does not fit the system")
+)
+
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,105 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/cuzk-project/cuzk/memory"
+	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
+)
+
+func bigPorep(id string, n int) *cuzkv1.SubmitProofRequest {
+	r := porep(id)
+	r.VanillaProof = bytes.Repeat([]byte{'{'}, n)
+	return r
+}
+
+// Requests being decoded are charged to the request memory: concurrent
+// large requests take turns within it (its peak never passes its limit),
+// all are served, and everything is given back after.
+func TestRequestMemoryUnderBudget(t *testing.T) {
+	const size = 1 << 20
+	pool := memory.New(4 * size) // room for one request's decode (3 × size) at a time
+	eng := newFakeEngine()
+	eng.autoFinish = true
+	sock := filepath.Join(shortTempDir(t), "cuzk.sock")
+	serveOpts(t, eng, Options{Listen: "unix://" + sock, RequestMemory: pool})
+	c := dialUnix(t, sock)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := c.SubmitProof(ctxT(t), bigPorep("big-"+string(rune('a'+i)), size))
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("large request: %v", err)
+		}
+	}
+	if p := pool.Peak(); p == 0 || p > pool.Limit() {
+		t.Errorf("request memory peak %d of %d", p, pool.Limit())
+	}
+	if u := pool.Used(); u != 0 {
+		t.Errorf("%d bytes of request memory still held", u)
+	}
+	// Small requests are not charged: a full pool does not stop GetStatus.
+	hold, _ := pool.TryReserve(pool.Limit())
+	defer hold.Close()
+	if _, err := c.GetStatus(ctxT(t), &cuzkv1.GetStatusRequest{}); err != nil {
+		t.Errorf("GetStatus with the request memory full: %v", err)
+	}
+}
+
+// A request that finds no room within the wait is refused with
+// ResourceExhausted and counted.
+func TestRequestMemoryExhausted(t *testing.T) {
+	old := requestMemoryWait
+	requestMemoryWait = 100 * time.Millisecond
+	defer func() { requestMemoryWait = old }()
+	pool := memory.New(8 << 20)
+	hold, _ := pool.TryReserve(pool.Limit())
+	defer hold.Close()
+	sock := filepath.Join(shortTempDir(t), "cuzk.sock")
+	s := serveOpts(t, newFakeEngine(), Options{Listen: "unix://" + sock, RequestMemory: pool})
+	c := dialUnix(t, sock)
+	_, err := c.SubmitProof(ctxT(t), bigPorep("no-room", 1<<20))
+	if status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "bytes") {
+		t.Fatalf("request with the request memory full: %v, want ResourceExhausted naming the bytes", err)
+	}
+	text, _ := s.metrics.Text()
+	if !strings.Contains(text, `cuzk_rpc_requests_total{code="ResourceExhausted",method="/cuzk.v1.ProvingEngine/SubmitProof"} 1`) {
+		t.Errorf("refusal not counted:\n%s", grepLines(text, "cuzk_rpc_requests_total"))
+	}
+}
+
+// A request over the message limit is counted in cuzk_rpc_requests_total
+// (gRPC refuses it before any interceptor runs).
+func TestTooLargeCounted(t *testing.T) {
+	sock := filepath.Join(shortTempDir(t), "cuzk.sock")
+	s := serveOpts(t, newFakeEngine(), Options{Listen: "unix://" + sock, MaxMessageBytes: 1 << 20})
+	c := dialUnix(t, sock)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.SubmitProof(ctx, bigPorep("too-big", 2<<20))
+	if status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("oversized request: %v, want ResourceExhausted", err)
+	}
+	text, _ := s.metrics.Text()
+	if !strings.Contains(text, `cuzk_rpc_requests_total{code="ResourceExhausted",method="/cuzk.v1.ProvingEngine/SubmitProof"} 1`) {
+		t.Errorf("oversized request not counted:\n%s", grepLines(text, "cuzk_rpc_requests_total"))
+	}
+}
