@@ -204,13 +204,14 @@ func Default() Config {
 			SafetyMargin:    DefaultSafetyMargin,
 			EvictionMinIdle: Duration(DefaultEvictionMinIdle),
 		},
-		GPUs:     GPUs{GPUWorkersPerDevice: DefaultWorkersPerDevice},
-		Device:   Device{Kind: DefaultDeviceKind, SimPrepare: Duration(300 * time.Millisecond), SimRun: Duration(500 * time.Millisecond), SimFinish: Duration(300 * time.Millisecond)},
-		SRS:      SRS{ParamCache: cache},
-		Engine:   Engine{ResultTTL: Duration(DefaultResultTTL)},
-		Timeline: Timeline{Events: DefaultTimelineEvents},
-		Logging:  Logging{Level: "info", Format: "text"},
-		Cluster:  DefaultCluster(),
+		GPUs:      GPUs{GPUWorkersPerDevice: DefaultWorkersPerDevice},
+		Device:    Device{Kind: DefaultDeviceKind, SimPrepare: Duration(300 * time.Millisecond), SimRun: Duration(500 * time.Millisecond), SimFinish: Duration(300 * time.Millisecond)},
+		Synthesis: Synthesis{Witness: "auto"},
+		SRS:       SRS{ParamCache: cache},
+		Engine:    Engine{ResultTTL: Duration(DefaultResultTTL)},
+		Timeline:  Timeline{Events: DefaultTimelineEvents},
+		Logging:   Logging{Level: "info", Format: "text"},
+		Cluster:   DefaultCluster(),
 	}
 }
 

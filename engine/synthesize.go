@@ -69,28 +69,42 @@ func (e *Engine) witnessPath(p *Plan, part *Partition) bool {
 // witnessReservations gives the partitions of p that go the witness-only
 // path to devices that evaluate on their own memory their WitnessReserve.
 func (e *Engine) witnessReservations(p *Plan) {
-	if !e.devicesEvaluate() {
+	WitnessReserves(p, e.cfg.WitnessSynthesis, append(e.cfg.Devices, e.cfg.CriticalDevices...))
+}
+
+// WitnessReserves is what Submit does to a plan's reservations: with
+// witness-only synthesis on, every partition that takes that path (the
+// plan offers System, the partition Witness and a WitnessReserve) reserves
+// its WitnessReserve instead of Reserve, and nothing after Run, when every
+// device evaluates witness-only assignments in its own memory
+// (WitnessEvaluator). An admission check ahead of Submit applies it to see
+// the reservations the engine will make; applying it twice changes
+// nothing.
+func WitnessReserves(p *Plan, witness bool, devices []groth16.Device) {
+	if !witness || p.System == nil || !devicesEvaluate(devices) {
 		return
 	}
 	for i := range p.Partitions {
-		if part := &p.Partitions[i]; part.WitnessReserve > 0 && e.witnessPath(p, part) {
+		if part := &p.Partitions[i]; part.WitnessReserve > 0 && part.Witness != nil {
 			part.Reserve, part.ReserveABC = part.WitnessReserve, 0
 		}
 	}
 }
 
-// devicesEvaluate reports whether every device evaluates witness-only
-// assignments in its own memory.
-func (e *Engine) devicesEvaluate() bool {
-	for _, d := range append(e.cfg.Devices, e.cfg.CriticalDevices...) {
+// devicesEvaluate reports whether every device (nil ones skipped, at
+// least one) evaluates witness-only assignments in its own memory.
+func devicesEvaluate(devices []groth16.Device) bool {
+	n := 0
+	for _, d := range devices {
 		if d == nil {
 			continue
 		}
 		if w, ok := d.(WitnessEvaluator); !ok || !w.EvaluatesWitness() {
 			return false
 		}
+		n++
 	}
-	return len(e.cfg.Devices) > 0
+	return n > 0
 }
 
 // queue pushes u onto q, or retires it if its job has ended. The check and

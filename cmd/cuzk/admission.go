@@ -11,6 +11,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/groth16"
 )
 
 // admissionPlanner refuses at submit a job that could never run, instead
@@ -22,6 +23,11 @@ import (
 type admissionPlanner struct {
 	engine.Planner
 	params *daemonParams
+	// witness and devices are the engine's witness-only synthesis and its
+	// devices: the reservations checked are those the engine will make
+	// (engine.WitnessReserves).
+	witness bool
+	devices []groth16.Device
 }
 
 func (p admissionPlanner) Plan(ctx context.Context, req *engine.Request) (*engine.Plan, error) {
@@ -32,6 +38,7 @@ func (p admissionPlanner) Plan(ctx context.Context, req *engine.Request) (*engin
 	if err := p.params.checkFile(plan.CircuitID); err != nil {
 		return nil, err
 	}
+	engine.WitnessReserves(plan, p.witness, p.devices)
 	size := p.params.sizeOf(plan.CircuitID)
 	for i, part := range plan.Partitions {
 		if need := part.Reserve + size; need > p.params.budget {

@@ -40,24 +40,24 @@ func TestAdmissionPlanner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = admissionPlanner{planOf{"porep-2k", 1 << 20}, params}.Plan(context.Background(), &engine.Request{})
+	_, err = admissionPlanner{Planner: planOf{"porep-2k", 1 << 20}, params: params}.Plan(context.Background(), &engine.Request{})
 	if !errors.Is(err, engine.ErrParamsMissing) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("missing parameter file: %v, want ErrParamsMissing naming %s", err, path)
 	}
 	if err := os.WriteFile(path, make([]byte, 600<<20>>4), 0o600); err != nil { // a 37.5 MiB "file"
 		t.Fatal(err)
 	}
-	if _, err := (admissionPlanner{planOf{"porep-2k", 1 << 20}, params}).Plan(context.Background(), &engine.Request{}); err != nil {
+	if _, err := (admissionPlanner{Planner: planOf{"porep-2k", 1 << 20}, params: params}).Plan(context.Background(), &engine.Request{}); err != nil {
 		t.Errorf("a partition that fits beside its parameters: %v", err)
 	}
-	_, err = admissionPlanner{planOf{"porep-2k", 1<<30 - 1<<20}, params}.Plan(context.Background(), &engine.Request{})
+	_, err = admissionPlanner{Planner: planOf{"porep-2k", 1<<30 - 1<<20}, params: params}.Plan(context.Background(), &engine.Request{})
 	if !errors.Is(err, engine.ErrNoMemory) || !strings.Contains(err.Error(), "beside its parameters") {
 		t.Errorf("a partition that fits alone but not beside its parameters: %v, want ErrNoMemory", err)
 	}
 	cfg.Daemon.Dev = true // the file would be generated
 	devParams, _ := newDaemonParams(cfg, memory.New(1<<30), log)
 	os.Remove(path)
-	if _, err := (admissionPlanner{planOf{"porep-2k", 1 << 20}, devParams}).Plan(context.Background(), &engine.Request{}); err != nil {
+	if _, err := (admissionPlanner{Planner: planOf{"porep-2k", 1 << 20}, params: devParams}).Plan(context.Background(), &engine.Request{}); err != nil {
 		t.Errorf("--dev, missing file: %v", err)
 	}
 }

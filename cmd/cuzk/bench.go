@@ -239,7 +239,7 @@ func (o *benchOptions) validate() error {
 		return fmt.Errorf("--budget %v: want a positive size in GiB, below 2^34", o.budgetGiB)
 	case o.workers < 1 || o.workers > 16:
 		return fmt.Errorf("--gpu-workers %d: want 1..16", o.workers)
-	case o.witness != "auto" && o.witness != "on" && o.witness != "off":
+	case o.witness != "" && o.witness != "auto" && o.witness != "on" && o.witness != "off":
 		return fmt.Errorf("--witness %q: want auto, on or off", o.witness)
 	case o.synthWorkers < 0 || o.synthWorkers > 4096:
 		return fmt.Errorf("--synthesis-workers %d: want 0 (number of CPUs) .. 4096", o.synthWorkers)

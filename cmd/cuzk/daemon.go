@@ -248,7 +248,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 	if !cfg.Daemon.Dev {
 		planner = productionPlanner{planner}
 	}
-	planner = admissionPlanner{planner, params}
+	planner = admissionPlanner{Planner: planner, params: params, witness: witness, devices: devices}
 	if cfg.Timeline.Events > 0 {
 		rec = timeline.NewRecorder(cfg.Timeline.Events)
 	}
@@ -370,6 +370,12 @@ type namedDevice struct {
 }
 
 func (d namedDevice) Name() string { return d.name }
+
+// EvaluatesWitness passes the wrapped device's engine.WitnessEvaluator on.
+func (d namedDevice) EvaluatesWitness() bool {
+	w, ok := d.Device.(engine.WitnessEvaluator)
+	return ok && w.EvaluatesWitness()
+}
 
 // daemonParams puts every parameter set in one srs residency cache: the
 // Filecoin circuit ids are registered from srs.param_cache when the cache

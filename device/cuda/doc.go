@@ -27,11 +27,15 @@
 // Finish computes B_G2 on the CPU with the CPU device's code (cpu.SumG2)
 // only where Run did not.
 //
-// Witness runs (witness.go): UploadMatrices makes a circuit shape's A and B
-// (CSR, with the coefficient table and the densities) resident beside the
-// parameters; RunWitness and RunWitnessCompact take only the witness (input
-// and aux, aux dense or in the compact 0/1 form) and compute a = A·w,
-// b = B·w, c = a∘b, H, the split of the L, A, B scalars and the four G1
-// MSMs on the device, B_G2 on the CPU from the B split read back. They do
-// not go through Prepare/Run/Finish yet.
+// Witness runs (witness.go, witnessjob.go): a witness-only assignment
+// (groth16.Assignment.WitnessOnly: inputs, aux and the circuit's compiled
+// system) goes through Prepare/Run/Finish too. Prepare makes the system's A
+// and B resident once per device (UploadMatrices: CSR, the coefficient
+// table, each query's gather list) and stages the witness in pinned memory;
+// Run is cuzk_run_witness under the lock: a = A·w, b = B·w, c = a∘b, H, the
+// split of the L, A, B scalars and the MSMs on the device, B_G2 included
+// where b_g2 is resident; Finish computes B_G2 on the CPU from the B split
+// read back only where Run did not. The device reports EvaluatesWitness, so
+// the engine reserves no host memory for a, b, c. RunWitness and
+// RunWitnessCompact run the same steps on matrices given directly.
 package cuda
