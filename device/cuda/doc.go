@@ -36,6 +36,10 @@
 // split of the L, A, B scalars and the MSMs on the device, B_G2 included
 // where b_g2 is resident; Finish computes B_G2 on the CPU from the B split
 // read back only where Run did not. The device reports EvaluatesWitness, so
-// the engine reserves no host memory for a, b, c. RunWitness and
+// the engine reserves no host memory for a, b, c — except under an explicit
+// MemoryLimit (the plan counts neither the matrices nor the witness): then
+// EvaluatesWitness is false and Prepare evaluates a, b, c on the CPU and
+// takes the classic path, as it also does where the parameters' plan
+// streams under the default limit. RunWitness and
 // RunWitnessCompact run the same steps on matrices given directly.
 package cuda
