@@ -6,7 +6,7 @@ NVFLAGS   ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC --threads 2
 BIN       ?= bin
 # The library: one object per .cu under cuda/ (the harness in cuda/test aside).
 CUDA_CU   := $(filter-out cuda/test/%,$(wildcard cuda/*.cu cuda/*/*.cu))
-CUDA_HDR  := cuda/cuzk.h $(wildcard cuda/*.hpp cuda/*/*.hpp cuda/*/*.cuh)
+CUDA_HDR  := cuda/cuzk.h $(filter-out cuda/test/%,$(wildcard cuda/*.hpp cuda/*/*.hpp cuda/*/*.cuh))
 cuda_objs  = $(patsubst cuda/%.cu,$(1)/obj/%.o,$(CUDA_CU))
 
 .PHONY: all cuda cuda-test cuda-portable cuda-host-check go-test-bin clean

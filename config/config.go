@@ -85,6 +85,17 @@ type Device struct {
 	// or "sim" (a timed fake for demonstrations; its proofs do not
 	// verify).
 	Kind string `toml:"kind"`
+	// MemoryLimit bounds what the cuda device keeps on each GPU: the
+	// resident parameters and the runs' scratch. 0 means the GPU's free
+	// memory when the daemon opens it, less 1 GiB. Parameters that do not
+	// fit stream from host memory at every partition (a 32 GiB PoRep set,
+	// ≈ 38 GiB of G1 points, proves on a 16 or 24 GB card this way); a
+	// limit below what one partition needs fails when its parameters load.
+	// B_G2 stays on the device only where everything fits with it, else
+	// the CPU computes it; a limit set here also sends witness-only
+	// partitions through a, b, c on the CPU (the limit does not count the
+	// compiled matrices).
+	MemoryLimit Size `toml:"memory_limit"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`
 	SimRun     Duration `toml:"sim_run"`

@@ -266,3 +266,27 @@ func TestEncodeRoundTrip(t *testing.T) {
 		t.Errorf("round trip changed the config:\n%s", b)
 	}
 }
+
+func TestDeviceMemoryLimit(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Size
+		ok   bool
+	}{
+		{`memory_limit = "24GiB"`, 24 << 30, true},
+		{`memory_limit = 16000000000`, 16e9, true},
+		{`memory_limit = "16 GB"`, 16e9, true},
+		{`memory_limit = 0`, 0, true},
+		{`memory_limit = -1`, 0, false},
+		{`memory_limit = "lots"`, 0, false},
+	} {
+		c, err := Parse([]byte("[device]\nkind = \"cuda\"\n" + tc.in + "\n"))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: err = %v, want ok %v", tc.in, err, tc.ok)
+			continue
+		}
+		if tc.ok && c.Device.MemoryLimit != tc.want {
+			t.Errorf("%s: %d, want %d", tc.in, c.Device.MemoryLimit, tc.want)
+		}
+	}
+}

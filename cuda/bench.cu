@@ -69,7 +69,7 @@ extern "C" int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_f
 
 extern "C" int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, float* ms,
                               uint32_t* window) {
-  if (!ctx || !srs || q < 0 || q > 3 || n > srs->n[q] || reps < 1)
+  if (!ctx || !srs || q < 0 || q > 3 || n > srs->plan.res[q] || reps < 1)  // resident points only
     return set_err(CUZK_ERR_ARG, "bench msm: bad argument");
   CK(cudaSetDevice(ctx->dev));
   cudaStream_t st = ctx->main;

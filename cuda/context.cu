@@ -28,6 +28,7 @@ static int ctx_init(cuzk_ctx* c) {
   TRY(c->run_ev.create());
   TRY(c->bench_start.create());
   TRY(c->bench_stop.create());
+  TRY(c->streamer.create());
   c->msm.window = c->cfg.msm_window;
   c->msm.seg_lg = c->cfg.msm_seg_lg ? c->cfg.msm_seg_lg : 15;
   c->msm.acc_slots = msm_resident_threads(c->dev);

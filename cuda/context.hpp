@@ -6,6 +6,7 @@
 
 #include "cuzk.h"
 #include "msm/msm.hpp"
+#include "msm/stream.hpp"
 #include "ntt/tables.hpp"
 #include "util/buffers.hpp"
 #include "witness/witness.hpp"
@@ -62,6 +63,7 @@ struct cuzk_ctx {
   msm_buffers msm_scratch;
   msm_inputs msm_in;     // cuzk_msm_split's
   msm_inputs run_in[3];  // cuzk_run's L, A and B_G1 (no bases: the SRS has them)
+  srs_streamer streamer; // chunk slots and timing of streamed SRS queries (msm/stream.hpp)
   witness_scratch wit;   // cuzk_run_witness's (it fills run_in[3] by its split)
   device_buffer points_g2;  // G2 results: cuzk_run's B_G2 and its batch sum; cuzk_msm_split_g2's
 };

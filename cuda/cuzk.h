@@ -135,6 +135,64 @@ int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_fwd, float* 
 /* MSM over the first n points of query q of srs with random scalars; ms per MSM. */
 int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, float* ms, uint32_t* window);
 
+
+/* --- streaming (helper stream): a device memory limit and a residency plan --- */
+/* Under a limit a parameter set keeps resident what fits (a prefix of each query, the h query
+ * first, then l, a, b_g1: the order the run needs them) and the run streams the rest from the
+ * caller's host memory in chunks (uploads on their own stream, two chunk buffers, the MSM of one
+ * chunk beside the upload of the next). The limit covers the srs's device memory and everything a
+ * context's cuzk_run allocates for it; a limit below what one run needs at least is refused when
+ * the srs is made (cuzk_srs_upload_limited returns NULL, the message names the bytes). Results are
+ * the resident path's points (the same affine points; the XYZZ coordinates may differ). */
+typedef struct {
+  uint64_t limit;        /* device bytes; 0: no limit (cuzk_srs_upload) */
+  uint32_t chunk_lg_max; /* 0: 24; else streamed chunks of at most 2^chunk_lg_max points (5..24; tests) */
+  uint32_t bg2;          /* 1: hold B_G2 (b_g1's count of G2 points, 192 B each) resident too where the whole
+                            set fits with it and its run scratch, nothing streaming (cuzk_plan.bg2_bytes);
+                            else it is not counted and cuzk_srs_upload_bg2 refuses it */
+} cuzk_limits;
+
+typedef struct {
+  uint64_t limit;          /* as given */
+  uint64_t n[4];           /* points of h, l, a, b_g1 */
+  uint64_t resident[4];    /* of which resident: a prefix of each query */
+  uint64_t resident_bytes; /* device bytes of the resident points */
+  uint64_t scratch_bytes;  /* device bytes of a context's run scratch for this set (and its fixed tables) */
+  uint64_t stream_bytes;   /* bytes of points streamed per run (plus the streamed tails' 36 B per entry) */
+  uint64_t min_bytes;      /* the least limit a run of this shape works under */
+  uint32_t lgn;            /* domain 2^lgn (h has 2^lgn - 1 points) */
+  uint32_t chunk_lg;       /* streamed chunks of 2^chunk_lg points; 0: nothing streams */
+  uint32_t pairs_lg;       /* MSM sorted pairs per batch of windows at most 2^pairs_lg (0: 29) */
+  uint32_t pinned;         /* bit q: query q's streamed part is read from page-locked memory */
+  uint64_t bg2_bytes;      /* device bytes of B_G2 the plan holds resident (in resident_bytes; its G2 MSM
+                              scratch in scratch_bytes); 0: B_G2 is not the device's (the host computes it) */
+} cuzk_plan;
+
+/* The plan a limit gives a parameter set of these sizes on device dev (nothing allocated);
+ * CUZK_ERR_MEM, with the bytes needed in the message and out->min_bytes set, below the minimum. */
+int cuzk_plan_for(int dev, uint64_t nh, uint64_t nl, uint64_t na, uint64_t nb, const cuzk_limits* lim,
+                  cuzk_plan* out);
+/* cuzk_srs_upload under lim. The host points h, l, a, bg1 must stay valid and unchanged until
+ * cuzk_srs_free: the streamed part of each query is read from them at every run (page-locked in
+ * place with cudaHostRegister where the system allows; otherwise copied from pageable memory,
+ * slower). lim NULL or lim->limit 0: cuzk_srs_upload. */
+cuzk_srs* cuzk_srs_upload_limited(int dev, const void* h, uint64_t nh, const void* l, uint64_t nl,
+                                  const void* a, uint64_t na, const void* bg1, uint64_t nb, const cuzk_limits* lim);
+int cuzk_srs_plan(const cuzk_srs* s, cuzk_plan* out);
+/* Device bytes the library's buffers hold on dev (contexts, srs, scratch). */
+uint64_t cuzk_mem_held(int dev);
+
+/* The streaming of a context's last cuzk_run (CUDA events; all zero when nothing streamed). */
+typedef struct {
+  uint64_t bytes;   /* host to device bytes of the streamed chunks: points, tail scalars and indices */
+  uint32_t chunks;  /* streamed chunks */
+  uint32_t timed;   /* of which timed (the first 4096) */
+  float ms_copy;    /* sum of the chunks' upload times */
+  float ms_compute; /* sum of the chunks' batch additions and MSMs */
+  float ms_stall;   /* time the compute streams waited for a chunk's upload: the copy not hidden */
+  float ms_span;    /* first chunk upload start to last chunk MSM end */
+} cuzk_stream_stats;
+int cuzk_stream_stats_get(cuzk_ctx* ctx, cuzk_stream_stats* out);
 /* --- pre-compiled matrices and witness runs (helper spmv) --- */
 /* A matrix in CSR over the variables w = [input ‖ aux]: row r's entries are
    row_ptr[r] .. row_ptr[r+1] - 1 (row_ptr has nrows + 1 entries, row_ptr[0]
@@ -176,7 +234,10 @@ typedef struct {
    scalars on the device, the H, L, A, B_G1 MSMs (and B_G2 when the srs holds it). res->points as
    cuzk_run's; ms_h2d spans the witness upload (and the compact form's expansion), ms_spmv and ms_split
    as cuzk_result says. The scratch for tails as long as the queries is reserved up front: about
-   (nL + nA + nB) * 36 bytes besides cuzk_run's, and 32 bytes per variable for w. */
+   (nL + nA + nB) * 36 bytes besides cuzk_run's, and 32 bytes per variable for w. Under the srs's
+   memory limit a query that is not resident streams as in cuzk_run, its tail on the device (chunk
+   boundaries by a device search); the plan counts neither the matrices, w, nor the tails of streamed
+   queries past their resident prefixes. */
 int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrices* m, const cuzk_witness* w, cuzk_result* res);
 /* The split of query q (0 L, 1 A, 2 B) that the context's last cuzk_run_witness made (any later run on
    the context replaces it): *ntail always; then, where not NULL, the ones bitmap ((nq[q] + 31) / 32
@@ -190,7 +251,10 @@ int cuzk_spmv(cuzk_ctx* ctx, const cuzk_matrices* m, const cuzk_witness* w, void
  * Montgomery; 192 B; (0, 0) is infinity); G2 results are XYZZ, 384 B (X, Y,
  * ZZ, ZZZ, each an E2: A0 then A1); ZZ = 0 is infinity. */
 /* Adds the B query's G2 points to a resident srs (n must equal its B_G1
- * count); cuzk_run then computes B_G2 over the B part's ones and tail. */
+ * count); cuzk_run then computes B_G2 over the B part's ones and tail.
+ * An srs under a memory limit (cuzk_srs_upload_limited with a limit) takes
+ * them only where its plan holds B_G2 (cuzk_limits.bg2; cuzk_plan.bg2_bytes
+ * not 0), else CUZK_ERR_ARG: the plan does not count them. */
 int cuzk_srs_upload_bg2(cuzk_srs* s, const void* bg2, uint64_t n);
 /* Copy n B_G2 points starting at off to host. */
 int cuzk_srs_read_bg2(cuzk_srs* s, uint64_t off, uint64_t n, void* out);

@@ -9,8 +9,12 @@
 //            (cfg.run_serial holds them back until the H sequence is done),
 //            then B_G2 over B_G1's scalars (run_bg2.hpp).
 // All the scratch is reserved before anything is queued: the tails run
-// beside the NTTs, and nothing may reallocate under them. The pieces
-// cuzk_run_witness shares (run.hpp) are defined here.
+// beside the NTTs, and nothing may reallocate under them. Under an srs's
+// memory limit (srs/plan.hpp) each buffer is reserved to its planned size,
+// and a query that is not resident streams (msm/stream.hpp): only the tail
+// of its resident prefix is uploaded with the others, the rest goes up
+// chunk by chunk with its points. The pieces cuzk_run_witness shares
+// (run.hpp) are defined here.
 #include <string.h>
 
 #include <algorithm>
@@ -18,6 +22,7 @@
 #include "context.hpp"
 #include "run.hpp"
 #include "msm/msm.hpp"
+#include "msm/stream.hpp"
 #include "ntt/ntt.hpp"
 #include "run_bg2.hpp"
 #include "srs/srs.hpp"
@@ -49,8 +54,36 @@ static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
   return 0;
 }
 
+uint64_t run_tail_ndev(const cuzk_srs* srs, const run_tails& t, int p) {
+  const uint64_t r = srs->plan.res[SRS_L + p];
+  if (r >= srs->n[SRS_L + p] || t.ntail[p] == 0 || !t.host_idx[p]) return t.ntail[p];
+  return tail_below(t.host_idx[p], t.ntail[p], r);
+}
+
+run_msm_config::run_msm_config(cuzk_ctx* c, const cuzk_srs* srs) : ctx(c), saved(c->msm) {
+  if (srs->plan.streams()) {
+    c->msm = plan_msm_config(srs->plan, c->msm.acc_slots);
+    c->msm.acc_slots_g2 = saved.acc_slots_g2;
+  }
+}
+
+run_msm_config::~run_msm_config() { ctx->msm = saved; }
+
 int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_tails& t) {
   const uint64_t m = 1ull << lgn;
+  if (srs->plan.limit) {
+    TRY(plan_reserve(ctx, srs));
+    for (int p = 0; p < 3; p++) {  // device tails longer than the plan's (the witness run's, streamed)
+      const uint64_t nd = run_tail_ndev(srs, t, p);
+      TRY(ctx->run_in[p].scalars.ensure(nd * 32 + 32));
+      TRY(ctx->run_in[p].idx.ensure(nd * 4 + 4));
+    }
+    // B_G2 only where the plan holds it (cuzk_srs_upload_bg2): its scratch is in the plan's, so this
+    // reserves nothing more unless the bound fell short
+    if (srs->has_bg2) TRY(run_bg2_reserve(ctx, srs, t.ntail[2]));
+    ntt_tables* T;
+    return ctx->ntt.tables(lgn, &T);
+  }
   TRY(ctx->points.ensure(8 * sizeof(g1_xyzz)));
   TRY(ctx->h.reserve(m));
   for (int p = 0; p < 3; p++) {
@@ -77,18 +110,20 @@ static run_tails job_tails(const cuzk_job* job) {
   for (int p = 0; p < 3; p++) {
     t.ones[p] = job->part[p].ones != nullptr;
     t.ntail[p] = job->part[p].ntail;
+    t.host_scalars[p] = job->part[p].scalars;
+    t.host_idx[p] = job->part[p].idx;
   }
   return t;
 }
 
-// Part p's tail and bitmap, on the uploads stream.
-static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, int p) {
+// Part p's tail (of its resident prefix) and bitmap, on the uploads stream.
+static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t, int p) {
   const cuzk_msm_part& pt = job->part[p];
   msm_inputs& in = ctx->run_in[p];
-  const uint64_t nw = (srs->n[SRS_L + p] + 31) / 32;
-  if (pt.ntail) {
-    CK(cudaMemcpyAsync(in.scalars.get(), pt.scalars, pt.ntail * 32, cudaMemcpyHostToDevice, ctx->uploads));
-    CK(cudaMemcpyAsync(in.idx.get(), pt.idx, pt.ntail * 4, cudaMemcpyHostToDevice, ctx->uploads));
+  const uint64_t nw = (srs->n[SRS_L + p] + 31) / 32, nd = run_tail_ndev(srs, t, p);
+  if (nd) {
+    CK(cudaMemcpyAsync(in.scalars.get(), pt.scalars, nd * 32, cudaMemcpyHostToDevice, ctx->uploads));
+    CK(cudaMemcpyAsync(in.idx.get(), pt.idx, nd * 4, cudaMemcpyHostToDevice, ctx->uploads));
   }
   if (pt.ones && nw) CK(cudaMemcpyAsync(in.ones.get(), pt.ones, nw * 4, cudaMemcpyHostToDevice, ctx->uploads));
   CK(cudaEventRecord(ctx->run_ev.tail_in[p], ctx->uploads));
@@ -96,18 +131,18 @@ static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
 }
 
 // The uploads stream's work, in the order the work needs it.
-static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
+static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t) {
   const uint64_t m = 1ull << job->lgn, nrows = job->nrows;
   const run_events& ev = ctx->run_ev;
-  TRY(run_upload_part(ctx, srs, job, 0));
+  TRY(run_upload_part(ctx, srs, job, t, 0));
   TRY(upload_padded(ctx->h.a.get(), job->a, nrows, m, ctx->uploads));
   CK(cudaEventRecord(ev.a_in, ctx->uploads));
   TRY(upload_padded(ctx->h.b.get(), job->b, nrows, m, ctx->uploads));
   CK(cudaEventRecord(ev.b_in, ctx->uploads));
   if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, nrows, m, ctx->uploads));
   CK(cudaEventRecord(ev.c_in, ctx->uploads));
-  TRY(run_upload_part(ctx, srs, job, 1));
-  TRY(run_upload_part(ctx, srs, job, 2));
+  TRY(run_upload_part(ctx, srs, job, t, 1));
+  TRY(run_upload_part(ctx, srs, job, t, 2));
   CK(cudaEventRecord(ev.uploads_done, ctx->uploads));
   return 0;
 }
@@ -116,18 +151,20 @@ int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
   const run_events& ev = ctx->run_ev;
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
   for (int p = 0; p < 3; p++) {
-    const g1_affine* bases = srs->points(SRS_L + p);
-    const uint64_t nb = srs->n[SRS_L + p];
-    msm_inputs& in = ctx->run_in[p];
-    const g1_xyzz* extra = nullptr;
+    const int q = SRS_L + p;
+    const msm_inputs& in = ctx->run_in[p];
+    const bool host = srs->plan.res[q] < srs->n[q] && t.host_idx[p];  // a host tail that streams
+    srs_msm_in mi = {};
+    mi.ones = t.ones[p] ? in.ones.as<uint32_t>() : nullptr;
+    mi.scalars = in.scalars.as<fr_t>();
+    mi.idx = in.idx.as<uint32_t>();
+    mi.ndev = run_tail_ndev(srs, t, p);
+    mi.host_scalars = host ? (const fr_t*)t.host_scalars[p] : nullptr;
+    mi.host_idx = host ? t.host_idx[p] : nullptr;
+    mi.ntail = t.ntail[p];
     CK(cudaStreamWaitEvent(ctx->tails, ev.tail_in[p], 0));
     if (p == 0) CK(cudaEventRecord(ev.l_start, ctx->tails));
-    if (t.ones[p] && nb) {
-      TRY(batch_add_dev(ctx, bases, nb, in.ones.as<uint32_t>(), o + run_ones + p, ctx->tails));
-      extra = o + run_ones + p;
-    }
-    TRY(msm_dev(ctx, bases, in.scalars.as<fr_t>(), in.idx.as<uint32_t>(), t.ntail[p], 0, extra,
-                o + run_result + 1 + p, ctx->tails));
+    TRY(srs_msm(ctx, srs, q, mi, o + run_result + 1 + p, o + run_ones + p, ctx->tails));
     CK(cudaEventRecord(ev.part_done[p], ctx->tails));
   }
   if (srs->has_bg2) {  // B_G2 over B_G1's scalars, after it on the tails stream
@@ -172,11 +209,16 @@ int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res
   CK(cudaStreamWaitEvent(st, bg2 ? ev.bg2_done : ev.part_done[2], 0));
   CK(cudaEventRecord(ev.msm_h_start, st));
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
-  TRY(msm_dev(ctx, srs->points(SRS_H), ctx->h.a.as<fr_t>(), nullptr, m - 1, (int)lgn, nullptr, o + run_result, st));
+  srs_msm_in hi = {};
+  hi.scalars = ctx->h.a.as<fr_t>();
+  hi.ndev = hi.ntail = m - 1;
+  hi.brev_lg = (int)lgn;
+  TRY(srs_msm(ctx, srs, SRS_H, hi, o + run_result, o + 7, st));
   CK(cudaEventRecord(ev.done, st));
   CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
   if (bg2) CK(cudaMemcpyAsync(res->bg2, ctx->points_g2.get(), sizeof(g2_xyzz), cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
+  TRY(stream_end(ctx));
   run_times(ev, res);
   res->has_bg2 = bg2;
   if (!bg2) memset(res->bg2, 0, sizeof res->bg2);
@@ -188,14 +230,16 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   if (!res) return set_err(CUZK_ERR_ARG, "run: nil argument");
   TRY(run_check(ctx, srs, job));
   CK(cudaSetDevice(ctx->dev));
+  const run_msm_config msm_cfg(ctx, srs);
   const run_tails tails = job_tails(job);
   TRY(run_reserve_for(ctx, srs, job->lgn, tails));
   const run_events& ev = ctx->run_ev;
   cudaStream_t st = ctx->main;
+  TRY(stream_begin(ctx, st));
   CK(cudaEventRecord(ev.start, st));
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
-  TRY(run_uploads(ctx, srs, job));
+  TRY(run_uploads(ctx, srs, job, tails));
   CK(cudaStreamWaitEvent(st, ev.a_in, 0));
   cudaEvent_t ready[3] = {nullptr, ev.b_in, ev.c_in};
   TRY(run_h_sequence(ctx, job->lgn, ready, !job->c));

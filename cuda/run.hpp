@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cuzk.h"
+#include "msm/plan.hpp"
 
 struct cuzk_ctx;
 struct cuzk_srs;
@@ -18,18 +19,44 @@ int run_check_domain(const cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, uin
 
 // What the L, A and B_G1 MSMs of a run take from ctx->run_in[p]: whether a
 // ones bitmap is there, and the length of the tail (scalars and indices).
+// host_idx[p] (with host_scalars[p]): cuzk_run's tail on the host; of a
+// query that streams (srs/plan.hpp) only the entries below its resident
+// prefix are in ctx->run_in[p] (run_tail_ndev), the rest goes up chunk by
+// chunk with its points. NULL (the witness run's): the whole tail is in
+// ctx->run_in[p]; a streamed query's chunk boundaries then come from a
+// device search (msm/stream.hpp).
 struct run_tails {
   bool ones[3];
   uint64_t ntail[3];
+  const void* host_scalars[3];
+  const uint32_t* host_idx[3];
 };
+
+// Tail entries of part p in ctx->run_in[p]: all of them, except for a host
+// tail of a query that streams (those below its resident prefix).
+uint64_t run_tail_ndev(const cuzk_srs* srs, const run_tails& t, int p);
 
 // Every buffer a run of this shape uses (the H vectors, the result points,
 // ctx->run_in sized for t, the MSM and batch-addition scratch) and the NTT
-// tables of 2^lgn.
+// tables of 2^lgn. Under the srs's memory limit: the plan's buffers, each
+// to its planned size (plan_reserve), and the tail buffers grown where t's
+// device tails are longer than the plan's (the witness run's tails of a
+// streamed query: beyond the plan, 36 B an entry).
 int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_tails& t);
 
+// The MSM switches of a run under a limit that streams (the plan's: its
+// batch cap, the defaults it was sized for), restored when it goes out of
+// scope. Any other run keeps the context's.
+struct run_msm_config {
+  cuzk_ctx* ctx;
+  msm_config saved;
+  run_msm_config(cuzk_ctx* c, const cuzk_srs* srs);
+  ~run_msm_config();
+};
+
 // The L, A and B_G1 MSMs on the tails stream, part p once ev.tail_in[p] is
-// recorded, from ctx->run_in[p]; records ev.l_start and ev.part_done[p].
+// recorded, from ctx->run_in[p] (and t's host tails where a query streams:
+// srs_msm, msm/stream.hpp); records ev.l_start and ev.part_done[p].
 int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t);
 
 // On the main stream once a is in h.a: c_ab (c = a∘b on the device) keeps a
@@ -39,5 +66,7 @@ int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t);
 int run_h_sequence(cuzk_ctx* ctx, uint32_t lgn, cudaEvent_t* ready, bool c_ab);
 
 // On the main stream after the tails' part_done[2]: the H MSM (ev.msm_h_start
-// to ev.done), the four points to res, a synchronization, the event times.
+// to ev.done), the four points to res, a synchronization, the event times,
+// and stream_end (the run must have called stream_begin before its first
+// MSM: msm/stream.hpp).
 int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res);

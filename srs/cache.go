@@ -522,7 +522,9 @@ func (c *Cache) Status() []Entry {
 	return out
 }
 
-// ParamsBytes is the memory p's points take once decoded.
+// ParamsBytes is the memory p's points take once decoded. A CUDA device
+// that streams queries under its memory limit reads them from these same
+// pages (page-locked in place), so they are counted once.
 func ParamsBytes(p *groth16.Params) uint64 {
 	g1 := uint64(unsafe.Sizeof(bls12381.G1Affine{}))
 	g2 := uint64(unsafe.Sizeof(bls12381.G2Affine{}))

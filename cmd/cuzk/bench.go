@@ -55,8 +55,23 @@ type benchOptions struct {
 	synthWorkers int
 	witness      string // in-process: auto, on, off (config synthesis.witness)
 	budgetGiB    float64
+	memoryLimit  sizeFlag // in-process cuda: device.memory_limit
 	timelineCSV  string
 }
+
+// sizeFlag is a config.Size as a command-line flag ("16GiB", bytes).
+type sizeFlag config.Size
+
+func (s *sizeFlag) Set(v string) error {
+	n, err := config.ParseSize(v)
+	if err != nil {
+		return err
+	}
+	*s = sizeFlag(n)
+	return nil
+}
+func (s *sizeFlag) String() string { return config.Size(*s).String() }
+func (s *sizeFlag) Type() string   { return "size" }
 
 const benchLong = `bench proves synthetic jobs (N partitions of the circuits/synthetic family, sent as a
 synthetic job descriptor through the same path a PoRep C2 request takes) and prints wall time,
@@ -109,6 +124,7 @@ func (o *benchOptions) register(bench *cobra.Command) {
 	pf.IntVar(&o.synthWorkers, "synthesis-workers", 0, "in-process: concurrent syntheses (0: number of CPUs)")
 	pf.StringVar(&o.witness, "witness", "auto", "in-process: witness-only synthesis against the pre-compiled constraint system: auto (on with cuda), on, off")
 	pf.Float64Var(&o.budgetGiB, "budget", 8, "in-process: memory budget in GiB")
+	pf.Var(&o.memoryLimit, "memory-limit", "in-process, cuda: device memory limit per GPU (\"16GiB\"; 0: free memory less 1 GiB), as device.memory_limit")
 	pf.StringVar(&o.timelineCSV, "timeline", "", "in-process: write the timeline as CSV to this file")
 }
 
@@ -299,7 +315,7 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 	devices := []groth16.Device{cpu.New(0)}
 	if o.device == "cuda" {
 		var err error
-		if devices, err = cudaDevices(nil); err != nil {
+		if devices, err = cudaDevices(nil, uint64(o.memoryLimit)); err != nil {
 			return nil, err
 		}
 		t.deviceName = devices[0].(engine.Named).Name()

@@ -329,14 +329,15 @@ func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 		}
 		return out, nil
 	case "cuda":
-		return cudaDevices(cfg.GPUs.Devices)
+		return cudaDevices(cfg.GPUs.Devices, uint64(cfg.Device.MemoryLimit))
 	}
 	return nil, fmt.Errorf("device.kind %q is not one of cpu, cuda, sim", cfg.Device.Kind)
 }
 
 // cudaDevices opens the listed CUDA ordinals (all visible ones when the list
-// is empty) through libcuzk_cuda.so.
-func cudaDevices(ordinals []int) ([]groth16.Device, error) {
+// is empty) through libcuzk_cuda.so, each under the device memory limit
+// (device.memory_limit; 0: its free memory less a margin).
+func cudaDevices(ordinals []int, memoryLimit uint64) ([]groth16.Device, error) {
 	infos, err := cuda.Devices()
 	if err != nil {
 		return nil, fmt.Errorf("cuda devices: %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
@@ -355,6 +356,7 @@ func cudaDevices(ordinals []int) ([]groth16.Device, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cuda device %d: %w", i, err)
 		}
+		d.MemoryLimit = memoryLimit
 		in := d.Info()
 		out = append(out, namedDevice{d, fmt.Sprintf("%s (cuda %d, %d SMs)", in.Name, i, in.SMs)})
 	}

@@ -30,7 +30,7 @@ msm_plan msm_plan_for(uint64_t n, const msm_config& cfg) {
   p.c = msm_window(n, cfg.window);
   p.W = (256 + p.c - 1) / p.c;
   p.B = 1u << (p.c - 1);
-  uint64_t wb = (1ull << 29) / (n ? n : 1);
+  uint64_t wb = (1ull << (cfg.pairs_lg ? cfg.pairs_lg : 29)) / (n ? n : 1);
   p.wb = (uint32_t)(wb < 1 ? 1 : (wb > p.W ? p.W : wb));
   p.pairs = (uint64_t)p.wb * n;
   // about 2^seg_lg first-level segments per batch, msm_k2 second-level per window

@@ -15,6 +15,8 @@ struct msm_config {
   uint32_t window;     // 0: by size; else the window of MSMs of 2^22 points or more
   uint32_t seg_lg;     // about 2^seg_lg first-level segments per batch
   uint64_t acc_slots;  // threads of msm_acc_chunks resident at once on the device (0: unknown)
+  uint32_t pairs_lg;   // 0: 29; else about 2^pairs_lg sorted pairs per batch of windows at most
+                       // (a device memory limit, srs/plan.hpp; windows batch alike, same sums)
   uint64_t acc_slots_g2;  // the same for G2's msm_acc_chunks
 };
 

@@ -1,4 +1,7 @@
 // Parameter residency (srs.hpp): cuzk_srs_upload, cuzk_srs_read, cuzk_srs_free.
+#include <string.h>
+
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -11,8 +14,10 @@ cuzk_srs* srs_alloc(int dev, const uint64_t* n) {
   }
   std::unique_ptr<cuzk_srs> s(new cuzk_srs());
   s->dev = dev;
+  srs_plan_resident(n, &s->plan);
   for (int i = 0; i < 4; i++) {
     s->n[i] = n[i];
+    s->host[i] = nullptr;
     if (s->q[i].allocate(n[i] * sizeof(g1_affine) + 1) != 0) {
       const std::string why = cuzk_last_error();
       set_err(CUZK_ERR_MEM, "srs: %llu points: %s", (unsigned long long)n[i], why.c_str());
@@ -43,9 +48,13 @@ extern "C" cuzk_srs* cuzk_srs_upload(int dev, const void* h, uint64_t nh, const 
   return s.release();
 }
 
+// A streamed query's points past its resident prefix are read from the caller's memory.
 extern "C" int cuzk_srs_read(cuzk_srs* s, int q, uint64_t off, uint64_t n, void* out) {
   if (!s || q < 0 || q > 3 || off + n > s->n[q]) return set_err(CUZK_ERR_ARG, "srs read: bad range");
   CK(cudaSetDevice(s->dev));
-  CK(cudaMemcpy(out, s->points(q) + off, n * sizeof(g1_affine), cudaMemcpyDeviceToHost));
+  const uint64_t r = s->plan.res[q];
+  const uint64_t nd = off < r ? std::min(n, r - off) : 0;
+  if (nd) CK(cudaMemcpy(out, s->points(q) + off, nd * sizeof(g1_affine), cudaMemcpyDeviceToHost));
+  if (n > nd) memcpy((g1_affine*)out + nd, s->host[q] + off + nd, (n - nd) * sizeof(g1_affine));
   return 0;
 }

@@ -6,14 +6,34 @@
 #include "../ec/g1.cuh"
 #include "../ec/g2.cuh"
 #include "../util/buffers.hpp"
+#include "plan.hpp"
 
 // The queries in cuzk_srs_read's numbering.
 enum srs_query { SRS_H = 0, SRS_L = 1, SRS_A = 2, SRS_B_G1 = 3 };
 
+// Host memory page-locked in place (cudaHostRegister) for an srs's life.
+class host_pin {
+ public:
+  host_pin() = default;
+  ~host_pin() {
+    if (p_) cudaHostUnregister(p_);
+  }
+  host_pin(const host_pin&) = delete;
+  host_pin& operator=(const host_pin&) = delete;
+  // false: left pageable (or already page-locked by its owner); the copies still work.
+  bool pin(const void* p, size_t n);
+
+ private:
+  void* p_ = nullptr;
+};
+
 struct cuzk_srs {
   int dev;
-  device_buffer q[4];  // n[i] points each (plus one byte, so that an empty query has an address)
+  device_buffer q[4];  // plan.res[i] points each (plus one byte, so that an empty query has an address)
   uint64_t n[4];
+  srs_plan plan;               // what is resident, how the rest streams (srs/plan.hpp)
+  const g1_affine* host[4];    // the caller's points of a streaming plan (read at every run), else NULL
+  host_pin pins[4];            // their streamed parts, page-locked in place
 
   const g1_affine* points(int i) const { return q[i].as<g1_affine>(); }
 

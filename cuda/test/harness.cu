@@ -6,6 +6,8 @@
 //   cuzk_harness bench fixed LG  cuzk_fixed_base_g1 over 2^LG scalars
 //   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
 //   cuzk_harness bench msm 27 HI LO   MSMs of 2^LO..2^HI points
+//   cuzk_harness bench part-limit LG NAUX LIMIT...   the partition under device memory limits
+//                               (bytes, or 16G = 16 GiB; stream_checks.cuh)
 //   cuzk_harness bench witness LGN NROWS [NAUX] [local|random]   cuzk_run_witness
 //     on a PoRep-shaped system (witness_check.cuh)
 //   cuzk_harness bench msm-g2 HI LO   G2 MSMs of 2^LO..2^HI points (default 25 23)
@@ -25,6 +27,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../cuzk.h"
@@ -1089,6 +1092,7 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux, bool g2) {
   cuzk_srs_free(srs);
 }
 
+#include "stream_checks.cuh"
 // G2 MSMs of 2^lo..2^hi random scalars over a synthetic B_G2 (CUDA events).
 static void bench_msm_g2(cuzk_ctx* ctx, uint32_t lo, uint32_t hi) {
   const uint64_t N = 1ull << hi;
@@ -1173,6 +1177,16 @@ static cuzk_config config_from_env() {
 
 int main(int argc, char** argv) {
   const char* cmd = argc > 1 ? argv[1] : "check";
+  if (!strcmp(cmd, "plan") || !strcmp(cmd, "plan-check")) {  // host arithmetic: no GPU needed
+    if (!strcmp(cmd, "plan-check")) {
+      plan_check();
+    } else {
+      std::vector<uint64_t> limits;
+      for (int i = 4; i < argc; i++) limits.push_back(parse_bytes(argv[i]));
+      plan_print(argc > 2 ? atoi(argv[2]) : 27, argc > 3 ? strtoull(argv[3], 0, 10) : 130000000ull, limits);
+    }
+    return fails ? 1 : 0;
+  }
   int nd = cuzk_device_count();
   if (nd == 0) {
     printf("no CUDA device\n");
@@ -1197,6 +1211,7 @@ int main(int argc, char** argv) {
     check_g2_arith();
     check_msm_g2(ctx);
     check_run(ctx);
+    check_stream();
     check_witness(ctx);
     check_fixed_base(ctx);
     printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
@@ -1215,6 +1230,11 @@ int main(int argc, char** argv) {
     if (!strcmp(what, "all") || !strcmp(what, "msm")) bench_msm(ctx, argc > 5 ? atoi(argv[5]) : 20, hi_msm);
     if (!strcmp(what, "fixed")) bench_fixed_base(ctx, argc > 3 ? atoi(argv[3]) : 24);
     if (!strcmp(what, "traffic")) bench_traffic(argc > 3 ? atoi(argv[3]) : 27);
+    if (!strcmp(what, "part-limit")) {
+      std::vector<uint64_t> limits;
+      for (int i = 5; i < argc; i++) limits.push_back(parse_bytes(argv[i]));
+      bench_part_limit(argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull, limits);
+    }
     if (!strcmp(what, "msm-g2")) bench_msm_g2(ctx, argc > 4 ? atoi(argv[4]) : 23, argc > 3 ? atoi(argv[3]) : 25);
     if (!strcmp(what, "bshape")) bench_bshape(ctx, argc > 3 ? strtoull(argv[3], 0, 10) : 33100000ull);
     if (!strcmp(what, "all") || !strcmp(what, "part")) {

@@ -247,6 +247,55 @@ static void check_witness_refusals(cuzk_ctx* ctx, const host_system& s, cuzk_mat
   refused("a witness of another domain", cuzk_run_witness(ctx, srs, M, &x, &res) != 0);
 }
 
+// cuzk_run_witness against an srs under limits (the least a run needs: every
+// query streams, its tail on the device; and half way to everything
+// resident), chunks of at most 2^8 points: the points must be the resident
+// run's (wantp).
+static void check_witness_limited(cuzk_ctx* ctx, const char* tag, cuzk_srs* srs, cuzk_matrices* M,
+                                  const cuzk_witness& x, uint32_t lgn, const uint64_t* nq3, const g1_xyzz* wantp) {
+  const uint64_t m = 1ull << lgn, n[4] = {m - 1, nq3[0], nq3[1], nq3[2]};
+  std::vector<g1_affine> host[4];
+  for (int q = 0; q < 4; q++) {
+    host[q].resize(n[q] + 1);
+    OK(cuzk_srs_read(srs, q, 0, n[q], host[q].data()));
+  }
+  cuzk_limits probe = {1, 8, 0}, big = {1ull << 62, 8, 0};
+  cuzk_plan lo, all;
+  cuzk_plan_for(0, n[0], n[1], n[2], n[3], &probe, &lo);  // refused: min_bytes set
+  OK(cuzk_plan_for(0, n[0], n[1], n[2], n[3], &big, &all));
+  const uint64_t L0 = lo.min_bytes, L1 = all.resident_bytes + all.scratch_bytes;
+  const uint64_t limits[2] = {L0, L0 + (L1 - L0) / 2};
+  const char* names[4] = {"H", "L", "A", "B_G1"};
+  for (uint64_t limit : limits) {
+    cuzk_limits lim = {limit, 8, 0};
+    cuzk_srs* s = cuzk_srs_upload_limited(0, host[0].data(), n[0], host[1].data(), n[1], host[2].data(), n[2],
+                                          host[3].data(), n[3], &lim);
+    EXPECT(s, "%s: limit %llu B refused: %s", tag, (unsigned long long)limit, cuzk_last_error());
+    if (!s) continue;
+    cuzk_plan p;
+    OK(cuzk_srs_plan(s, &p));
+    for (int rep = 0; rep < 2; rep++) {
+      cuzk_result res;
+      const int r = cuzk_run_witness(ctx, s, M, &x, &res);
+      EXPECT(r == 0, "%s: limit %llu B: witness run failed: %s", tag, (unsigned long long)limit, cuzk_last_error());
+      if (r) break;
+      for (int q = 0; q < 4; q++) {
+        g1_xyzz got;
+        memcpy(&got, res.points[q], sizeof got);
+        EXPECT(same_point(got, wantp[q]), "%s: limit %llu B (rep %d): %s differs from the resident run", tag,
+               (unsigned long long)limit, rep, names[q]);
+      }
+    }
+    cuzk_stream_stats st;
+    OK(cuzk_stream_stats_get(ctx, &st));
+    EXPECT(limit != L0 || st.chunks > 0, "%s: at the minimum limit nothing streamed", tag);
+    printf("%s: limit %llu B, chunk 2^%u, resident %llu/%llu/%llu/%llu: %u chunks streamed\n", tag,
+           (unsigned long long)limit, p.chunk_lg, (unsigned long long)p.resident[0], (unsigned long long)p.resident[1],
+           (unsigned long long)p.resident[2], (unsigned long long)p.resident[3], st.chunks);
+    cuzk_srs_free(s);
+  }
+}
+
 static void check_witness_case(cuzk_ctx* ctx, const witness_case& wc, uint64_t seed) {
   const int fails0 = fails;
   char tag[96];
@@ -319,6 +368,10 @@ static void check_witness_case(cuzk_ctx* ctx, const witness_case& wc, uint64_t s
       EXPECT(same_point(got, first[q]), "%s (run %d): %s differs from run 0", tag, run, names[q]);
     }
     for (int q = 0; q < 3; q++) check_split(ctx, tag, q, w, s.gq[q]);
+  }
+  if (wc.lgn >= 10) {
+    const cuzk_witness x = dense_witness(w, s.ninputs, s.naux, wc.lgn);
+    check_witness_limited(ctx, tag, srs, M, x, wc.lgn, nq, wantp);
   }
   if (wc.nrows >= 8 && s.B.col.size() >= 2) check_witness_refusals(ctx, s, M, srs, w, wc.lgn);
   cuzk_srs_free(srs);

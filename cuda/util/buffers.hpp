@@ -7,8 +7,16 @@
 
 #include <cuda_runtime.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include <atomic>
 
 #include "error.hpp"
+
+// Device bytes the library's buffers hold, per device (cuzk_mem_held): what
+// a memory limit (srs/plan.hpp) is checked against.
+static constexpr int held_devices = 64;
+inline std::atomic<uint64_t> held_bytes[held_devices];
 
 // Device memory of one owner, sized once (allocate) or grown on demand
 // (ensure); its contents do not survive a reallocation.
@@ -35,7 +43,10 @@ class device_buffer {
     return 0;
   }
   void release() {
-    if (p_) cudaFree(p_);
+    if (p_) {
+      cudaFree(p_);
+      if (dev_ >= 0 && dev_ < held_devices) held_bytes[dev_] -= cap_;
+    }
     p_ = nullptr;
     cap_ = 0;
   }
@@ -56,11 +67,13 @@ class device_buffer {
       return e;
     }
     cap_ = n;
+    if (cudaGetDevice(&dev_) == cudaSuccess && dev_ >= 0 && dev_ < held_devices) held_bytes[dev_] += n;
     return cudaSuccess;
   }
 
   void* p_ = nullptr;
   size_t cap_ = 0;
+  int dev_ = -1;
 };
 
 // A CUDA handle (stream, event) destroyed with its owner.

@@ -10,13 +10,21 @@
 //            MSMs as cuzk_run makes them (run.hpp).
 // The scratch is reserved up front for tails as long as their queries: the
 // lengths are known only once the split has run, and nothing may
-// reallocate under the streams.
+// reallocate under the streams. Under the srs's memory limit the run's
+// buffers are the plan's (plan_reserve) with the tails as long as their
+// queries, and a query that is not resident streams with its tail on the
+// device (srs_msm with no host tail: the chunk boundaries from a device
+// search, one synchronization of the tails stream per streamed query).
+// The plan counts neither the matrices, the witness scratch, nor the device
+// tails of a streamed query past its resident prefix (36 B an entry): the
+// Go device takes the classic path under a limit (device/cuda).
 #include <stddef.h>
 
 #include <algorithm>
 
 #include "../context.hpp"
 #include "../run.hpp"
+#include "../msm/stream.hpp"
 #include "../srs/srs.hpp"
 #include "kernels.hpp"
 #include "witness.hpp"
@@ -147,11 +155,13 @@ extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrice
   CK(cudaSetDevice(ctx->dev));
   witness_scratch& ws = ctx->wit;
   ws.last_valid = false;
+  const run_msm_config msm_cfg(ctx, srs);
   run_tails t = {{true, true, true}, {m->nq[0], m->nq[1], m->nq[2]}};  // the longest tails
   TRY(run_reserve_for(ctx, srs, w->lgn, t));
   TRY(reserve_witness(ctx, m, w));
   const run_events& ev = ctx->run_ev;
   cudaStream_t st = ctx->main;
+  TRY(stream_begin(ctx, st));
   CK(cudaEventRecord(ev.start, st));
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));

@@ -37,7 +37,7 @@ func regG2(reg func(fn any, name string)) {
 // device memory for it, B_G2 stays on the CPU (Finish computes it): it
 // returns false and no error.
 func uploadBG2(h uintptr, p *groth16.Params) (bool, error) {
-	if len(p.BG2) == 0 || len(p.BG2) != len(p.BG1) {
+	if !hasBG2(p) {
 		return false, nil
 	}
 	rc := g2lib.srsUploadBG2(h, unsafe.Pointer(&p.BG2[0]), uint64(len(p.BG2)))
@@ -50,6 +50,9 @@ func uploadBG2(h uintptr, p *groth16.Params) (bool, error) {
 	}
 	return true, nil
 }
+
+// hasBG2 reports whether p has a B_G2 the device can hold (b_g1's count).
+func hasBG2(p *groth16.Params) bool { return len(p.BG2) != 0 && len(p.BG2) == len(p.BG1) }
 
 // readBG2 takes Run's B_G2 from res when the device computed it.
 func (r *Partial) readBG2(res *cResult) {

@@ -33,9 +33,20 @@ var ErrClosed = errors.New("cuda: device closed")
 type Device struct {
 	// Tasks bounds the goroutines of the CPU steps; 0 means GOMAXPROCS.
 	Tasks int
+	// MemoryLimit bounds the device memory of the resident parameters and
+	// the runs' scratch (config device.memory_limit); 0 means the free
+	// memory when the device was opened less DefaultMemoryMargin. What does
+	// not fit streams from host memory at every Run (limit.go); set it
+	// before the first Prepare or Retain.
+	MemoryLimit uint64
 
-	index int
-	info  Info
+	index        int
+	info         Info
+	defaultLimit uint64
+	chunkLgMax   uint32 // tests: streamed chunks of at most 2^chunkLgMax points (0: the library's)
+	// tests: the limit of a set from the least its runs need and what it
+	// needs all resident (nil: memoryLimit)
+	testLimit func(min, all uint64) uint64
 
 	mu     sync.Mutex // serializes use of ctx
 	ctx    uintptr
@@ -52,7 +63,8 @@ type Device struct {
 type resident struct {
 	h    uintptr
 	refs int
-	bg2  bool // B_G2 resident too: Run computes it
+	plan Plan
+	bg2  bool // B_G2 resident too (the plan holds it): Run computes it
 }
 
 var _ groth16.Device = (*Device)(nil)
@@ -70,7 +82,12 @@ func New(index int) (*Device, error) {
 	if ctx == 0 {
 		return nil, fmt.Errorf("%w: context on device %d: %s", ErrCUDA, index, lib.lastError())
 	}
-	return &Device{index: index, info: infos[index], ctx: ctx, srs: map[*groth16.Params]*resident{}}, nil
+	free := infos[index].FreeMem
+	if now, err := Devices(); err == nil { // after the context took its share
+		free = now[index].FreeMem
+	}
+	return &Device{index: index, info: infos[index], ctx: ctx, srs: map[*groth16.Params]*resident{},
+		defaultLimit: defaultLimitOf(free)}, nil
 }
 
 // Info describes the device.
@@ -104,8 +121,12 @@ func (d *Device) tasks() int {
 }
 
 // Retain makes p's G1 queries and B_G2 resident on the device (uploading
-// them on first use; B_G2 only where the device has the memory, else Finish
-// computes it on the CPU) and counts a reference; Release drops it.
+// them on first use) and counts a reference; Release drops it. Under the
+// memory limit a query that does not fit stays in p's host memory
+// (page-locked in place, so the host budget that counts p counts it once)
+// and streams at every Run; B_G2 is uploaded only where the plan holds it
+// (the whole set fits with it, nothing streaming), else Finish computes it
+// on the CPU; a limit below what a Run needs fails here with ErrMemoryLimit.
 func (d *Device) Retain(p *groth16.Params) error {
 	_, err := d.resident(p, 1)
 	return err
@@ -147,18 +168,22 @@ func (d *Device) resident(p *groth16.Params, ref int) (uintptr, error) {
 		r.refs += ref
 		return r.h, nil
 	}
-	h := lib.srsUpload(int32(d.index), g1ptr(p.H), uint64(len(p.H)), g1ptr(p.L), uint64(len(p.L)),
-		g1ptr(p.A), uint64(len(p.A)), g1ptr(p.BG1), uint64(len(p.BG1)))
+	// The library keeps pointers into p's slices for the streamed queries:
+	// p stays referenced by d.srs until the set is freed.
+	h, plan, err := d.uploadLimited([4]uint64{uint64(len(p.H)), uint64(len(p.L)), uint64(len(p.A)), uint64(len(p.BG1))},
+		[4]unsafe.Pointer{g1ptr(p.H), g1ptr(p.L), g1ptr(p.A), g1ptr(p.BG1)}, hasBG2(p))
 	runtime.KeepAlive(p)
-	if h == 0 {
-		return 0, fmt.Errorf("%w: uploading parameters to device %d: %s", ErrCUDA, d.index, lib.lastError())
-	}
-	bg2, err := uploadBG2(h, p)
 	if err != nil {
-		lib.srsFree(h)
 		return 0, err
 	}
-	d.srs[p] = &resident{h: h, refs: ref, bg2: bg2}
+	bg2 := false
+	if plan.BG2Bytes > 0 {
+		if bg2, err = uploadBG2(h, p); err != nil {
+			lib.srsFree(h)
+			return 0, err
+		}
+	}
+	d.srs[p] = &resident{h: h, refs: ref, plan: plan, bg2: bg2}
 	return h, nil
 }
 
@@ -201,6 +226,7 @@ type Partial struct {
 	hasB2      bool
 	start, end time.Time
 	Timing     Timing
+	Stream     StreamStats // what Run streamed (zero when every query is resident)
 	finished   atomic.Bool
 }
 
@@ -229,7 +255,17 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		return nil, err
 	}
 	if a.WitnessOnly() {
-		return d.prepareWitness(ctx, a, p, nil)
+		dev, err := d.witnessOnDevice(p)
+		if err != nil {
+			return nil, err
+		}
+		if dev {
+			return d.prepareWitness(ctx, a, p, nil)
+		}
+		// the classic path: a, b and c on the CPU
+		if err := a.Evaluate(); err != nil {
+			return nil, err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -394,13 +430,17 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	}
 	rc := lib.run(d.ctx, w.srs, &job, &res)
 	end := time.Now()
+	var stream StreamStats
+	if rc == 0 {
+		stream = d.streamStats()
+	}
 	d.mu.Unlock()
 	if rc != 0 {
 		d.release(w)
 		return nil, libErr("run", rc)
 	}
 	ms := func(f float32) time.Duration { return time.Duration(float64(f) * 1e6) }
-	r := &Partial{w: w, end: end}
+	r := &Partial{w: w, end: end, Stream: stream}
 	r.Timing = Timing{Total: ms(res.Total), H2D: ms(res.H2D), NTT: ms(res.NTT), MSMH: ms(res.MSMH), MSML: ms(res.MSML),
 		MSMA: ms(res.MSMA), MSMB: ms(res.MSMB)}
 	r.start = end.Add(-r.Timing.Total)

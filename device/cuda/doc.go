@@ -8,8 +8,14 @@
 //
 // Per device, a parameter set's G1 queries (h, l, a, b_g1) and b_g2 are
 // uploaded once and stay resident, reference-counted (Retain/Release;
-// Prepare uploads on first use and keeps them until Release or Close;
-// b_g2 only where the device has the memory for it). Prepare
+// Prepare uploads on first use and keeps them until Release or Close).
+// Under the device's memory limit (MemoryLimit, config device.memory_limit;
+// default its free memory less DefaultMemoryMargin) the library plans what
+// stays resident (Plan: a prefix of each query, h first) and streams the
+// rest from the parameters' own host pages in chunks at every Run; b_g2 is
+// resident only where the whole set fits with it and nothing streams
+// (Plan.BG2Bytes), else Finish computes B_G2 on the CPU; a limit below what
+// a Run needs fails at the upload with ErrMemoryLimit. Prepare
 // works on the CPU: shape checks, the 0/1 split of the L, A and B scalars,
 // staging of a, b and the split vectors into pinned buffers the library
 // allocates (c is not staged: the device computes c = a∘b, which is c for
@@ -30,6 +36,10 @@
 // split of the L, A, B scalars and the MSMs on the device, B_G2 included
 // where b_g2 is resident; Finish computes B_G2 on the CPU from the B split
 // read back only where Run did not. The device reports EvaluatesWitness, so
-// the engine reserves no host memory for a, b, c. RunWitness and
+// the engine reserves no host memory for a, b, c — except under an explicit
+// MemoryLimit (the plan counts neither the matrices nor the witness): then
+// EvaluatesWitness is false and Prepare evaluates a, b, c on the CPU and
+// takes the classic path, as it also does where the parameters' plan
+// streams under the default limit. RunWitness and
 // RunWitnessCompact run the same steps on matrices given directly.
 package cuda

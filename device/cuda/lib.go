@@ -214,6 +214,7 @@ func load() error {
 		reg(&lib.run, "cuzk_run")
 		reg(&lib.benchNTT, "cuzk_bench_ntt")
 		reg(&lib.benchMSM, "cuzk_bench_msm")
+		registerStream(reg)
 		registerWitness(reg)
 		regG2(reg)
 	})

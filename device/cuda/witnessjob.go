@@ -17,10 +17,31 @@ import (
 // memory, Run is cuzk_run_witness under the device lock, Finish adds B_G2
 // on the CPU where the device did not compute it.
 
-// EvaluatesWitness reports that the device evaluates a witness-only
+// EvaluatesWitness reports whether the device evaluates a witness-only
 // assignment's a, b and c on the GPU (engine.WitnessEvaluator): the host
-// never holds them.
-func (d *Device) EvaluatesWitness() bool { return true }
+// never holds them. Not under an explicit memory limit (MemoryLimit): the
+// residency plan counts neither the matrices, the witness, nor the witness
+// run's device tails of a streamed query, so Prepare evaluates a, b and c
+// on the CPU and takes the classic path, and the engine must reserve host
+// memory for them.
+func (d *Device) EvaluatesWitness() bool { return d.MemoryLimit == 0 }
+
+// witnessOnDevice reports whether Prepare takes p's witness-only
+// assignments through cuzk_run_witness: not under an explicit memory limit
+// (EvaluatesWitness), nor where p's plan streams under the default one
+// (the witness run would hold its tails as long as the queries beside the
+// plan's buffers); then a, b and c are evaluated on the CPU. It makes p
+// resident (without a reference) to know its plan.
+func (d *Device) witnessOnDevice(p *groth16.Params) (bool, error) {
+	if !d.EvaluatesWitness() {
+		return false, nil
+	}
+	if _, err := d.resident(p, 0); err != nil {
+		return false, err
+	}
+	plan, _ := d.Plan(p)
+	return !plan.Streams(), nil
+}
 
 // systems holds the matrices resident on a device, per compiled system.
 type systems struct {

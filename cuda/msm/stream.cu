@@ -1,0 +1,231 @@
+// Resident and streamed MSMs over SRS queries (stream.hpp) and the C ABI's
+// cuzk_stream_stats_get.
+#include <algorithm>
+
+#include "../context.hpp"
+#include "../srs/srs.hpp"
+#include "msm.hpp"
+#include "stream.hpp"
+#include "stream_kernels.cuh"
+
+// Chunks timed per run (their events are kept for the context's life).
+static const uint32_t max_timed = 4096;
+
+int chunk_events::create() {
+  TRY(copy0.create());
+  TRY(copy1.create());
+  TRY(arrive.create());
+  TRY(start.create());
+  return done.create();
+}
+
+int srs_streamer::create() {
+  for (stream_slot& s : slot) {
+    TRY(s.ready.create());
+    TRY(s.freed.create());
+  }
+  return 0;
+}
+
+uint64_t tail_below(const uint32_t* idx, uint64_t ntail, uint64_t r) {
+  return (uint64_t)(std::lower_bound(idx, idx + ntail, (uint64_t)r,
+                                     [](uint32_t v, uint64_t x) { return (uint64_t)v < x; }) -
+                    idx);
+}
+
+static uint32_t host_brev(uint32_t x, int bits) {
+  uint32_t r = 0;
+  for (int i = 0; i < bits; i++) r |= ((x >> i) & 1u) << (bits - 1 - i);
+  return r;
+}
+
+int stream_begin(cuzk_ctx* ctx, cudaStream_t st) {
+  srs_streamer& S = ctx->streamer;
+  S.chunks = S.timed = 0;
+  S.bytes = 0;
+  S.ms_copy = S.ms_compute = S.ms_stall = S.ms_span = 0;
+  TRY(S.bad.ensure(4));
+  CK(cudaMemsetAsync(S.bad.get(), 0, 4, st));
+  return 0;
+}
+
+// The tail's chunk boundaries: b[0] entries below the resident prefix r,
+// b[k] below r + k·C, b[K] = ntail.
+static int chunk_bounds(cuzk_ctx* ctx, const srs_msm_in& in, bool dense, uint64_t n, uint64_t r, uint64_t C,
+                        uint64_t K, cudaStream_t st) {
+  std::vector<uint64_t>& b = ctx->streamer.hbounds;
+  b.assign(K + 1, 0);
+  if (dense) {
+    for (uint64_t k = 0; k <= K; k++) b[k] = std::min(n, r + k * C);
+    return 0;
+  }
+  if (in.ntail == 0) return 0;
+  if (in.host_idx) {
+    for (uint64_t k = 0; k < K; k++) b[k] = tail_below(in.host_idx, in.ntail, std::min(n, r + k * C));
+    b[K] = in.ntail;
+    return 0;
+  }
+  device_buffer& d = ctx->streamer.bounds;
+  TRY(d.ensure((K + 1) * 8));
+  stream_bounds<<<(unsigned)((K + 1 + 127) / 128), 128, 0, st>>>(in.idx, in.ntail, r, C, n, K, d.as<uint64_t>());
+  CKL();
+  CK(cudaMemcpyAsync(b.data(), d.get(), (K + 1) * 8, cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
+  return 0;
+}
+
+// The chunk's events if it is timed.
+static int chunk_timing(srs_streamer& S, chunk_events** e) {
+  *e = nullptr;
+  if (S.timed >= max_timed) return 0;
+  if (S.ev.size() <= S.timed) {
+    std::unique_ptr<chunk_events> n(new chunk_events());
+    TRY(n->create());
+    S.ev.push_back(std::move(n));
+  }
+  *e = S.ev[S.timed++].get();
+  return 0;
+}
+
+// Chunk k of a streamed query: [o, o + len) of its points, tail entries [j0, j1).
+struct chunk {
+  uint64_t o, len, j0, cnt;
+};
+
+// The chunk's points (and its tail slice, from a host tail) into the next slot, on the uploads stream.
+static int chunk_upload(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, bool dense, const chunk& c,
+                        stream_slot& sl, chunk_events* e) {
+  srs_streamer& S = ctx->streamer;
+  cudaStream_t up = ctx->uploads;
+  CK(cudaStreamWaitEvent(up, sl.freed, 0));
+  if (e) CK(cudaEventRecord(e->copy0, up));
+  CK(cudaMemcpyAsync(sl.bases.get(), srs->host[q] + c.o, c.len * sizeof(g1_affine), cudaMemcpyHostToDevice, up));
+  S.bytes += c.len * sizeof(g1_affine);
+  if (!dense && in.host_scalars && c.cnt) {
+    CK(cudaMemcpyAsync(sl.scalars.get(), in.host_scalars + c.j0, c.cnt * 32, cudaMemcpyHostToDevice, up));
+    CK(cudaMemcpyAsync(sl.idx.get(), in.host_idx + c.j0, c.cnt * 4, cudaMemcpyHostToDevice, up));
+    S.bytes += c.cnt * 36;
+  }
+  if (e) CK(cudaEventRecord(e->copy1, up));
+  CK(cudaEventRecord(sl.ready, up));
+  return 0;
+}
+
+// The chunk's batch addition and MSM folded into out, on st once its upload is in.
+static int chunk_msm(cuzk_ctx* ctx, const srs_msm_in& in, bool dense, const chunk& c, stream_slot& sl,
+                     chunk_events* e, g1_xyzz* out, g1_xyzz* tmp, cudaStream_t st) {
+  srs_streamer& S = ctx->streamer;
+  if (e) CK(cudaEventRecord(e->arrive, st));
+  CK(cudaStreamWaitEvent(st, sl.ready, 0));
+  if (e) CK(cudaEventRecord(e->start, st));
+  const g1_affine* bases = sl.bases.as<g1_affine>();
+  const fr_t* sc = nullptr;
+  const uint32_t* ix = nullptr;
+  if (dense) {
+    // chunk offsets are multiples of the chunk size, a power of two: bitrev(o + i) = bitrev(o) + bitrev(i)
+    sc = in.scalars + (in.brev_lg > 0 ? host_brev((uint32_t)c.o, in.brev_lg) : c.o);
+  } else if (c.cnt) {
+    const uint32_t* src = in.host_scalars ? sl.idx.as<uint32_t>() : in.idx + c.j0;
+    sc = in.host_scalars ? sl.scalars.as<fr_t>() : in.scalars + c.j0;
+    stream_rebase<<<(unsigned)((c.cnt + 255) / 256), 256, 0, st>>>(sl.idx.as<uint32_t>(), src, c.cnt, c.o, c.len,
+                                                                 S.bad.as<uint32_t>());
+    CKL();
+    ix = sl.idx.as<uint32_t>();
+  }
+  if (in.ones) {
+    TRY(batch_add_dev(ctx, bases, c.len, in.ones + c.o / 32, tmp, st));
+    stream_fold<<<1, 1, 0, st>>>(out, tmp);
+    CKL();
+  }
+  if (c.cnt) TRY(msm_dev(ctx, bases, sc, ix, c.cnt, dense ? in.brev_lg : 0, out, out, st));
+  if (e) CK(cudaEventRecord(e->done, st));
+  CK(cudaEventRecord(sl.freed, st));
+  S.chunks++;
+  return 0;
+}
+
+int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
+            cudaStream_t st) {
+  const uint64_t n = srs->n[q], r = srs->plan.res[q];
+  const g1_affine* dev_bases = srs->points(q);
+  const bool dense = !in.idx && !in.host_idx;
+  if (r >= n) {  // resident: as the runs did before streaming
+    if (!dense && in.ndev != in.ntail)
+      return set_err(CUZK_ERR_ARG, "srs msm: query %d is resident, %llu of %llu tail entries on the device", q,
+                     (unsigned long long)in.ndev, (unsigned long long)in.ntail);
+    const g1_xyzz* extra = nullptr;
+    if (in.ones && n) {
+      TRY(batch_add_dev(ctx, dev_bases, n, in.ones, tmp, st));
+      extra = tmp;
+    }
+    return msm_dev(ctx, dev_bases, in.scalars, in.idx, in.ntail, in.brev_lg, extra, out, st);
+  }
+  if (!srs->host[q]) return set_err(CUZK_ERR_ARG, "srs msm: query %d streams but has no host points", q);
+  if (dense && in.ntail != n)
+    return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu dense scalars for %llu bases", q,
+                   (unsigned long long)in.ntail, (unsigned long long)n);
+  const uint64_t C = srs->plan.chunk(), K = (n - r + C - 1) / C;
+  TRY(chunk_bounds(ctx, in, dense, n, r, C, K, st));
+  const std::vector<uint64_t>& b = ctx->streamer.hbounds;
+  if (!dense && in.host_idx && b[0] != in.ndev)
+    return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu tail entries on the device, %llu below its resident %llu",
+                   q, (unsigned long long)in.ndev, (unsigned long long)b[0], (unsigned long long)r);
+  stream_set_inf<<<1, 1, 0, st>>>(out);
+  CKL();
+  if (r) {  // the resident prefix: one batch addition and one MSM
+    if (in.ones) {
+      TRY(batch_add_dev(ctx, dev_bases, r, in.ones, tmp, st));
+      stream_fold<<<1, 1, 0, st>>>(out, tmp);
+      CKL();
+    }
+    if (b[0]) TRY(msm_dev(ctx, dev_bases, in.scalars, dense ? nullptr : in.idx, b[0], in.brev_lg, out, out, st));
+  }
+  srs_streamer& S = ctx->streamer;
+  for (uint64_t k = 0; k < K; k++) {
+    chunk c;
+    c.o = r + k * C;
+    c.len = std::min(C, n - c.o);
+    c.j0 = b[k];
+    c.cnt = b[k + 1] - b[k];
+    if (c.cnt > c.len)
+      return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu tail entries for the %llu bases of a chunk (the tail's "
+                     "base indices must ascend)", q, (unsigned long long)c.cnt, (unsigned long long)c.len);
+    stream_slot& sl = S.slot[S.next];
+    S.next ^= 1;
+    chunk_events* e;
+    TRY(chunk_timing(S, &e));
+    TRY(chunk_upload(ctx, srs, q, in, dense, c, sl, e));
+    TRY(chunk_msm(ctx, in, dense, c, sl, e, out, tmp, st));
+  }
+  return 0;
+}
+
+int stream_end(cuzk_ctx* ctx) {
+  srs_streamer& S = ctx->streamer;
+  for (uint32_t k = 0; k < S.timed; k++) {
+    const chunk_events& e = *S.ev[k];
+    S.ms_copy += elapsed_ms(e.copy0, e.copy1);
+    S.ms_stall += elapsed_ms(e.arrive, e.start);
+    S.ms_compute += elapsed_ms(e.start, e.done);
+  }
+  if (S.timed) S.ms_span = elapsed_ms(S.ev[0]->copy0, S.ev[S.timed - 1]->done);
+  if (!S.bad.get()) return 0;
+  uint32_t bad = 0;
+  CK(cudaMemcpy(&bad, S.bad.get(), 4, cudaMemcpyDeviceToHost));
+  if (bad) return set_err(CUZK_ERR_ARG, "srs msm: a tail base index fell outside its chunk (the tail must ascend)");
+  return 0;
+}
+
+extern "C" int cuzk_stream_stats_get(cuzk_ctx* ctx, cuzk_stream_stats* out) {
+  if (!ctx || !out) return set_err(CUZK_ERR_ARG, "stream stats: nil argument");
+  const srs_streamer& S = ctx->streamer;
+  *out = cuzk_stream_stats{};
+  out->bytes = S.bytes;
+  out->chunks = S.chunks;
+  out->timed = S.timed;
+  out->ms_copy = S.ms_copy;
+  out->ms_compute = S.ms_compute;
+  out->ms_stall = S.ms_stall;
+  out->ms_span = S.ms_span;
+  return 0;
+}

@@ -1,0 +1,76 @@
+// MSMs over a parameter set's queries, resident or streamed (srs/plan.hpp):
+// srs_msm is the one call the runs make for an SRS query. A resident query is
+// one batch addition and one MSM, as before; a streamed one is its resident
+// prefix, then its other points in chunks uploaded on the context's uploads
+// stream into two alternating slots, the batch addition and the MSM of a
+// chunk beside the upload of the next, each chunk's sum chained into the
+// result through msm_dev's extra point.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include <memory>
+#include <vector>
+
+#include "../ec/g1.cuh"
+#include "../util/buffers.hpp"
+
+struct cuzk_ctx;
+struct cuzk_srs;
+
+// One of the two chunk buffers: points, tail scalars, tail indices (rebased to the chunk).
+struct stream_slot {
+  device_buffer bases, scalars, idx;
+  event ready;  // uploads: the chunk is in
+  event freed;  // compute: the chunk's MSM is done with the slot
+};
+
+// A chunk's timing: its upload (copy0..copy1) and its compute stream's wait
+// for it (arrive..start) and work (start..done).
+struct chunk_events {
+  event copy0, copy1, arrive, start, done;
+  int create();
+};
+
+// A context's streaming state.
+struct srs_streamer {
+  stream_slot slot[2];
+  unsigned next = 0;                               // the slot of the next chunk
+  std::vector<std::unique_ptr<chunk_events>> ev;   // grown on demand, reused by every run
+  uint32_t chunks = 0, timed = 0;                  // this run's
+  uint64_t bytes = 0;                              // this run's uploads of chunks
+  device_buffer bad;                               // set by a tail index outside its chunk
+  device_buffer bounds;                            // chunk boundaries in a device tail
+  std::vector<uint64_t> hbounds;
+  float ms_copy = 0, ms_compute = 0, ms_stall = 0, ms_span = 0;  // the last run's (stream_end)
+
+  int create();
+};
+
+// A query's MSM inputs. The tail's base indices ascend (the 0/1 split
+// lists them in base order); a streamed query needs it to cut the tail by
+// chunk.
+struct srs_msm_in {
+  const uint32_t* ones;      // device bitmap over all the query's bases, or NULL
+  const fr_t* scalars;       // device: dense scalars (idx NULL: scalar i for base i) or the tail's first ndev entries
+  const uint32_t* idx;       // device tail base indices, or NULL (dense: the h query)
+  uint64_t ndev;             // tail entries on the device (dense: the scalars' count)
+  const fr_t* host_scalars;  // the whole tail on the host (pinned), or NULL: all of it on the device
+  const uint32_t* host_idx;  // its indices (chunk boundaries are searched in them)
+  uint64_t ntail;            // tail entries (dense: the bases' count)
+  int brev_lg;               // dense: scalar i at bitrev(i) over brev_lg bits (the H sequence's order)
+};
+
+// Tail entries with base index below r in an ascending host tail.
+uint64_t tail_below(const uint32_t* idx, uint64_t ntail, uint64_t r);
+
+// Before a run's first srs_msm, on st (which the other streams wait on).
+int stream_begin(cuzk_ctx* ctx, cudaStream_t st);
+// out = the query's MSM (batch addition of the ones plus the tail MSM) on st;
+// tmp: a scratch point. Streamed chunks upload on ctx->uploads.
+int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
+            cudaStream_t st);
+// After the run's streams are synchronized: fails if a tail index fell
+// outside its chunk (the tail did not ascend); the chunks' times.
+int stream_end(cuzk_ctx* ctx);
