@@ -56,10 +56,10 @@ func checkPlanSatisfied(t *testing.T, plan *engine.Plan) {
 	}
 }
 
-// TestPlanPoStAndSnap: generated 2 KiB WinningPoSt, WindowPoSt (second
-// partition of a deadline) and SnapDeals requests, as Curio's client sends
-// them, plan units whose circuits are satisfied with the derived inputs.
-func TestPlanPoStAndSnap(t *testing.T) {
+// generated2KPoStSnap generates a 2 KiB WinningPoSt, a WindowPoSt partition
+// (V1_1, partition 1) and a SnapDeals sector (miner 1000).
+func generated2KPoStSnap(t *testing.T) (*gen.WinningPoSt, *gen.WindowPoSt, *gen.Snap) {
+	t.Helper()
 	ctx := context.Background()
 	win, err := gen.GenerateWinningPoSt(ctx, gen.WinningOptions{Proof: fpost.StackedDrgWinning2KiBV1, Seed: 3, Miner: 1000})
 	if err != nil {
@@ -69,11 +69,20 @@ func TestPlanPoStAndSnap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wdpV1, err := gen.GenerateWindowPoSt(ctx, gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1, Seed: 6, Miner: 1000, Partition: 1})
+	snap, err := gen.GenerateSnap(ctx, gen.SnapOptions{Proof: fupdate.StackedDrg2KiBV1, Seed: 5, Miner: 1000, Sector: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := gen.GenerateSnap(ctx, gen.SnapOptions{Proof: fupdate.StackedDrg2KiBV1, Seed: 5, Miner: 1000, Sector: 9})
+	return win, wdp, snap
+}
+
+// TestPlanPoStAndSnap: generated 2 KiB WinningPoSt, WindowPoSt (second
+// partition of a deadline) and SnapDeals requests, as Curio's client sends
+// them, plan units whose circuits are satisfied with the derived inputs.
+func TestPlanPoStAndSnap(t *testing.T) {
+	ctx := context.Background()
+	win, wdp, snap := generated2KPoStSnap(t)
+	wdpV1, err := gen.GenerateWindowPoSt(ctx, gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1, Seed: 6, Miner: 1000, Partition: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,6 @@ import (
 
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/engine"
-	"github.com/cuzk-project/cuzk/filecoin/gen"
-	fpost "github.com/cuzk-project/cuzk/filecoin/post"
-	fupdate "github.com/cuzk-project/cuzk/filecoin/update"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
@@ -23,18 +20,7 @@ import (
 // circuit id and then opened from the cache directory.
 func TestWitnessPathEqualsProver(t *testing.T) {
 	ctx := context.Background()
-	win, err := gen.GenerateWinningPoSt(ctx, gen.WinningOptions{Proof: fpost.StackedDrgWinning2KiBV1, Seed: 3, Miner: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wdp, err := gen.GenerateWindowPoSt(ctx, gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1_1, Seed: 4, Miner: 1000, Partition: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := gen.GenerateSnap(ctx, gen.SnapOptions{Proof: fupdate.StackedDrg2KiBV1, Seed: 5, Miner: 1000, Sector: 9})
-	if err != nil {
-		t.Fatal(err)
-	}
+	win, wdp, snap := generated2KPoStSnap(t)
 	syn := synthetic.Default(300)
 	syn.Seed = 2
 	cases := []struct {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc"
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/device/cpu"
@@ -132,22 +131,7 @@ func TestMSMSplitG2(t *testing.T) {
 	r := rand.New(rand.NewPCG(45, 46))
 	for _, n := range []int{1, 33, 1000, 5000} {
 		bases := randG2(r, n)
-		ones := make([]uint32, (n+31)/32)
-		var scal []fr.Element
-		var idx []uint32
-		all := make([]fr.Element, n)
-		for i := 0; i < n; i++ {
-			switch r.IntN(4) {
-			case 1:
-				ones[i/32] |= 1 << (i % 32)
-				all[i].SetOne()
-			case 2, 3:
-				v := randFr(r, 1)[0]
-				scal = append(scal, v)
-				idx = append(idx, uint32(i))
-				all[i] = v
-			}
-		}
+		ones, scal, idx, all := randSplit(r, n)
 		got, err := d.MSMSplitG2(bases, ones, scal, idx)
 		if err != nil {
 			t.Fatal(err)

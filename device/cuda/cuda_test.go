@@ -223,27 +223,33 @@ func TestMSM(t *testing.T) {
 	}
 }
 
+// randSplit draws n scalars split as the devices split them: about a
+// quarter 0, a quarter 1 (bits of ones), half random (the tail's scalars and
+// base indices); all holds the n scalars themselves.
+func randSplit(r *rand.Rand, n int) (ones []uint32, scal []fr.Element, idx []uint32, all []fr.Element) {
+	ones = make([]uint32, (n+31)/32)
+	all = make([]fr.Element, n)
+	for i := 0; i < n; i++ {
+		switch r.IntN(4) {
+		case 1:
+			ones[i/32] |= 1 << (i % 32)
+			all[i].SetOne()
+		case 2, 3:
+			v := randFr(r, 1)[0]
+			scal = append(scal, v)
+			idx = append(idx, uint32(i))
+			all[i] = v
+		}
+	}
+	return ones, scal, idx, all
+}
+
 func TestMSMSplit(t *testing.T) {
 	d := gpu(t)
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{1, 33, 1000, 1 << 16} {
 		bases := randPoints(r, n)
-		ones := make([]uint32, (n+31)/32)
-		var scal []fr.Element
-		var idx []uint32
-		all := make([]fr.Element, n)
-		for i := 0; i < n; i++ {
-			switch r.IntN(4) {
-			case 1:
-				ones[i/32] |= 1 << (i % 32)
-				all[i].SetOne()
-			case 2, 3:
-				v := randFr(r, 1)[0]
-				scal = append(scal, v)
-				idx = append(idx, uint32(i))
-				all[i] = v
-			}
-		}
+		ones, scal, idx, all := randSplit(r, n)
 		got, err := d.MSMSplit(bases, ones, scal, idx)
 		if err != nil {
 			t.Fatal(err)
