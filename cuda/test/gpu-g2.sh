@@ -10,16 +10,9 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log") 2>&1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used,temperature.gpu --format=csv,noheader
-H=bin/local/cuzk_harness
-LIB=$PWD/bin/local/libcuzk_cuda.so
-if ! $H bench field; then
-  echo "carried binaries do not run here: building"
-  start=$(date +%s)
-  make -j8 cuda-test > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-  echo "build: $(( $(date +%s) - start )) s"
-  H=bin/cuzk_harness
-  LIB=$PWD/bin/libcuzk_cuda.so
-fi
+. "$(dirname "$0")/carried.sh"
+carried_or_build
+cat "$OUT/field.txt"
 cuobjdump --dump-resource-usage "$LIB" 2>/dev/null | grep -E "Function|REG" | paste - - | grep -v cub |
   sed -E 's/.*Function ([^ :]+).*REG:([0-9]+).*STACK:([0-9]+).*SHARED:([0-9]+).*LOCAL:([0-9]+).*/REG=\2 STACK=\3 SHARED=\4 LOCAL=\5 \1/' > "$OUT/resources.txt"
 grep -E "msm_acc_chunks|batch_add_chunks|msm_windows|msm_segments" "$OUT/resources.txt"

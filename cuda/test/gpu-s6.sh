@@ -12,15 +12,9 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log") 2>&1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used,temperature.gpu --format=csv,noheader
-H=bin/local/cuzk_harness
-LIB=$PWD/bin/local/libcuzk_cuda.so
-if ! $H bench field > "$OUT/field.txt" 2>&1; then
-  cat "$OUT/field.txt"; echo "carried binaries do not run here: building"
-  start=$(date +%s)
-  make -j16 cuda-test > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-  echo "build: $(( $(date +%s) - start )) s"
-  H=bin/cuzk_harness; LIB=$PWD/bin/libcuzk_cuda.so
-fi
+. "$(dirname "$0")/carried.sh"
+carried_or_build
+cat "$OUT/field.txt"
 export CUZK_CUDA_LIB=$LIB
 case "${STAGE:-check}" in
 check)

@@ -16,14 +16,9 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log") 2>&1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used,pcie.link.gen.current,pcie.link.width.current --format=csv,noheader
-H=bin/local/cuzk_harness
-LIB=$PWD/bin/local/libcuzk_cuda.so
-if ! $H bench field > /dev/null; then
-  echo "carried binaries do not run here: building"
-  make -j4 cuda-test > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-  H=bin/cuzk_harness
-  LIB=$PWD/bin/libcuzk_cuda.so
-fi
+. "$(dirname "$0")/carried.sh"
+carried_or_build
+cat "$OUT/field.txt"
 echo "=== harness check"
 timeout 300 $H check 2>&1 | grep -vE "^skewed msm"
 echo "=== go test ./device/cuda"

@@ -10,16 +10,9 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log") 2>&1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.used,temperature.gpu --format=csv,noheader
-H=bin/local/cuzk_harness
-LIB=$PWD/bin/local/libcuzk_cuda.so
-if ! $H bench field; then
-  echo "carried binaries do not run here: building"
-  start=$(date +%s)
-  make -j4 cuda-test > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-  echo "build: $(( $(date +%s) - start )) s"
-  H=bin/cuzk_harness
-  LIB=$PWD/bin/libcuzk_cuda.so
-fi
+. "$(dirname "$0")/carried.sh"
+carried_or_build
+cat "$OUT/field.txt"
 echo "=== harness check"
 timeout 300 $H check | grep -vE "^(skewed msm|  refused)" | tee "$OUT/check.log" | tail -25
 grep -E "^(FAIL|ERROR|  )" "$OUT/check.log" | head -40
