@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"sync"
+	"os"
 	"testing"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 )
 
 // TestFixedBaseG1 compares the GPU's fixed-base multiplication with the
@@ -85,22 +86,6 @@ func TestFixedBaseG1(t *testing.T) {
 	}
 }
 
-// memFile is an io.WriterAt in memory.
-type memFile struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-func (m *memFile) WriteAt(p []byte, off int64) (int, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if end := int(off) + len(p); end > len(m.b) {
-		m.b = append(m.b, make([]byte, end-len(m.b))...)
-	}
-	copy(m.b[off:], p)
-	return len(p), nil
-}
-
 // TestSetupCUDAEqualsCPU: the .params written with the GPU's fixed-base
 // equal those of the CPU path from the same seed, byte for byte, and those
 // of the in-memory groth16.Setup.
@@ -118,19 +103,13 @@ func TestSetupCUDAEqualsCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 			seed := []byte("cuda setup")
-			var cpuF, gpuF memFile
-			if _, _, err := groth16.WriteSetup(context.Background(), &cpuF, c, seed, groth16.SetupOptions{Chunk: tc.chunk}); err != nil {
-				t.Fatal(err)
-			}
-			_, rep, err := groth16.WriteSetup(context.Background(), &gpuF, c, seed, groth16.SetupOptions{G1: d, Chunk: tc.chunk})
-			if err != nil {
-				t.Fatal(err)
-			}
+			cpuB, _ := writeSetup(t, c, seed, groth16.SetupOptions{Chunk: tc.chunk})
+			gpuB, rep := writeSetup(t, c, seed, groth16.SetupOptions{G1: d, Chunk: tc.chunk})
 			for _, ph := range rep.Phases {
 				t.Logf("%-8s %9d  wall %v  fixed-base %v  write %v", ph.Name, ph.N, ph.Wall, ph.FixedBase, ph.Write)
 			}
-			if !bytes.Equal(cpuF.b, gpuF.b) {
-				t.Fatalf("GPU setup (%d bytes) differs from the CPU's (%d bytes) at byte %d", len(gpuF.b), len(cpuF.b), firstByteDiff(gpuF.b, cpuF.b))
+			if !bytes.Equal(cpuB, gpuB) {
+				t.Fatalf("GPU setup (%d bytes) differs from the CPU's (%d bytes) at byte %d", len(gpuB), len(cpuB), firstByteDiff(gpuB, cpuB))
 			}
 			p, err := groth16.Setup(c, seed)
 			if err != nil {
@@ -140,11 +119,31 @@ func TestSetupCUDAEqualsCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(mem, gpuF.b) {
-				t.Fatalf("GPU setup differs from groth16.Setup at byte %d", firstByteDiff(gpuF.b, mem))
+			if !bytes.Equal(mem, gpuB) {
+				t.Fatalf("GPU setup differs from groth16.Setup at byte %d", firstByteDiff(gpuB, mem))
 			}
 		})
 	}
+}
+
+// writeSetup is groth16.WriteSetup of c into a temporary file, and the
+// file's bytes.
+func writeSetup(t *testing.T, c r1cs.Circuit, seed []byte, o groth16.SetupOptions) ([]byte, *groth16.SetupReport) {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "setup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, rep, err := groth16.WriteSetup(context.Background(), f, c, seed, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, rep
 }
 
 func firstByteDiff(a, b []byte) int {
