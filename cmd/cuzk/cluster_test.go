@@ -191,41 +191,56 @@ func TestClusterAcceptance(t *testing.T) {
 		t.Fatalf("prove before any worker: %v, want DeadlineExceeded", err)
 	}
 
-	workers := []*clusterDaemon{
-		startClusterDaemon(t, bin, dir, "a", url, true),
-		startClusterDaemon(t, bin, dir, "b", url, true),
-		startClusterDaemon(t, bin, dir, "c", url, true),
-	}
-	victim := workers[2]
+	// c, the worker to be killed, starts alone, so that it holds jobs
+	// however fast they prove (started last on an idle machine, it found
+	// the queue drained); it is frozen mid-job, a and b start, then c is
+	// killed.
+	victim := startClusterDaemon(t, bin, dir, "c", url, true)
 	victimID := victim.workerID(t, ctx, pool)
 
-	// Kill c while it proves a job. c is frozen (SIGSTOP) before its
-	// running jobs are read, and only those without a result count: a job
-	// it finished between the query and the kill would otherwise count as
-	// killed.
-	var killed []string
-	for deadline := time.Now().Add(time.Minute); len(killed) == 0; {
-		victim.cmd.Process.Signal(syscall.SIGSTOP)
-		rows, err := pool.Query(ctx, `SELECT j.args->>'request_id' FROM river_job j
-			JOIN cuzk_request r ON r.request_id = j.args->>'request_id'
-			WHERE j.state = 'running' AND j.attempted_by[array_length(j.attempted_by, 1)] = $1 AND r.worker = ''`, victimID)
+	// Freeze c while it proves a job: once it is seen running one, it is
+	// stopped (SIGSTOP) and its running jobs read again, counting only those
+	// without a result: a job it finished between the query and the kill
+	// would otherwise count as killed.
+	running := func(unfinished bool) []string {
+		q := `SELECT j.args->>'request_id' FROM river_job j
+			WHERE j.state = 'running' AND j.attempted_by[array_length(j.attempted_by, 1)] = $1`
+		if unfinished {
+			q = `SELECT j.args->>'request_id' FROM river_job j
+				JOIN cuzk_request r ON r.request_id = j.args->>'request_id'
+				WHERE j.state = 'running' AND j.attempted_by[array_length(j.attempted_by, 1)] = $1 AND r.worker = ''`
+		}
+		rows, err := pool.Query(ctx, q, victimID)
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer rows.Close()
+		var ids []string
 		for rows.Next() {
 			var id string
 			rows.Scan(&id)
-			killed = append(killed, id)
+			ids = append(ids, id)
 		}
-		rows.Close()
-		if len(killed) > 0 {
-			break
+		return ids
+	}
+	var killed []string
+	for deadline := time.Now().Add(time.Minute); len(killed) == 0; {
+		if len(running(false)) > 0 {
+			victim.cmd.Process.Signal(syscall.SIGSTOP)
+			if killed = running(true); len(killed) > 0 {
+				break
+			}
+			victim.cmd.Process.Signal(syscall.SIGCONT)
 		}
-		victim.cmd.Process.Signal(syscall.SIGCONT)
 		if time.Now().After(deadline) {
 			t.Fatal("c never ran a job")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+	workers := []*clusterDaemon{
+		startClusterDaemon(t, bin, dir, "a", url, true),
+		startClusterDaemon(t, bin, dir, "b", url, true),
+		victim,
 	}
 	victim.cmd.Process.Signal(syscall.SIGKILL)
 	t.Logf("killed c while it proved %v", killed)
