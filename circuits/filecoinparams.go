@@ -70,8 +70,8 @@ func CheckFilecoinParams(id string, p *groth16.Params) error {
 		got, want int
 	}{
 		{"ic (inputs incl. ONE)", len(p.VK.IC), s.Inputs},
-		{"l (aux variables)", len(p.L), s.Aux},
-		{"h (domain − 1)", len(p.H), domain - 1},
+		{"l (aux variables)", p.Len(groth16.QueryL), s.Aux},
+		{"h (domain − 1)", p.Len(groth16.QueryH), domain - 1},
 	} {
 		if c.got != c.want {
 			return fmt.Errorf("%w: %s parameters have %d %s points, the circuit needs %d",

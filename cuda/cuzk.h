@@ -84,6 +84,12 @@ cuzk_srs* cuzk_srs_upload(int dev, const void* h, uint64_t nh, const void* l, ui
  * generator), for benchmarks. */
 cuzk_srs* cuzk_srs_synthetic(int dev, uint64_t nh, uint64_t nl, uint64_t na, uint64_t nb);
 void cuzk_srs_free(cuzk_srs* s);
+/* A query's host pointer may be NULL (cuzk_srs_upload, or cuzk_srs_upload_limited where the plan keeps the
+ * whole query resident; cuzk_srs_upload_bg2): the points are then left unset, for the caller to write with
+ * cuzk_srs_write before any run. It copies n host points to query q (0 h, 1 l, 2 a, 3 b_g1, 4 b_g2) at
+ * point off, inside the query's resident part: so a parameter set can go from its file to the device in
+ * chunks, the host never holding it whole. */
+int cuzk_srs_write(cuzk_srs* s, int q, uint64_t off, uint64_t n, const void* src);
 /* Copy n points of query q (0 h, 1 l, 2 a, 3 b_g1) starting at off to host. */
 int cuzk_srs_read(cuzk_srs* s, int q, uint64_t off, uint64_t n, void* out);
 

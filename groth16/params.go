@@ -211,9 +211,7 @@ func (r *reader) g2Vector(name string, chk pointCheck, workers int) ([]bls12381.
 }
 
 // decodeVector reads one length-prefixed vector of points of size bytes
-// each, decoding in parallel. With checkSubgroup, each chunk is tested in a
-// batch and rescanned point by point only when the batch fails, so that the
-// error names the first bad index.
+// each (decodePoints).
 func decodeVector[P any](r *reader, name string, size int, chk pointCheck, workers int,
 	decode func(*P, []byte, pointCheck) error, inSubgroup func([]P) bool, pointInSubgroup func(*P) bool,
 ) ([]P, error) {
@@ -222,7 +220,21 @@ func decodeVector[P any](r *reader, name string, size int, chk pointCheck, worke
 		return nil, err
 	}
 	out := make([]P, n)
-	src := r.b[r.off : r.off+n*size]
+	if err := decodePoints(out, r.b[r.off:r.off+n*size], size, chk, workers, decode, inSubgroup, pointInSubgroup, r.file, name); err != nil {
+		return nil, err
+	}
+	r.off += n * size
+	return out, nil
+}
+
+// decodePoints decodes len(out) points of size bytes each from src in
+// parallel. With checkSubgroup, each chunk is tested in a batch and
+// rescanned point by point only when the batch fails, so that the error
+// names the first bad index (an index into out).
+func decodePoints[P any](out []P, src []byte, size int, chk pointCheck, workers int,
+	decode func(*P, []byte, pointCheck) error, inSubgroup func([]P) bool, pointInSubgroup func(*P) bool,
+	file, name string,
+) error {
 	var sub func(lo, hi int) int
 	if chk&checkSubgroup != 0 {
 		sub = func(lo, hi int) int {
@@ -238,14 +250,9 @@ func decodeVector[P any](r *reader, name string, size int, chk pointCheck, worke
 		}
 	}
 	dchk := chk &^ checkSubgroup
-	err = parallelDecode(n, workers, func(i int) error {
+	return parallelDecode(len(out), workers, func(i int) error {
 		return decode(&out[i], src[i*size:], dchk)
-	}, sub, r.file, name)
-	if err != nil {
-		return nil, err
-	}
-	r.off += n * size
-	return out, nil
+	}, sub, file, name)
 }
 
 // parallelDecode runs dec(i) for i in [0, n) in chunks over workers

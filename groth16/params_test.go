@@ -270,90 +270,112 @@ var (
 	}
 )
 
+// badPoint is one point of a .params image spoiled: the decoders reject it
+// (naming the vector and, for a vector, the index) or accept it.
+type badPoint struct {
+	vector    string
+	index     int
+	mut       mutation
+	checked   bool
+	wantErr   error // nil: must decode
+	wantIndex bool
+}
+
+var badPoints = []badPoint{
+	{"h", 3, mutIdentity, false, ErrPointAtInfinity, true},
+	{"l", 2, mutIdentity, true, ErrPointAtInfinity, true},
+	{"a", 0, mutIdentity, false, ErrPointAtInfinity, true},
+	{"b_g1", 1, mutIdentity, false, ErrPointAtInfinity, true},
+	{"b_g2", 1, mutIdentity, true, ErrPointAtInfinity, true},
+	{"ic", 2, mutIdentity, false, ErrPointAtInfinity, true},
+	{"alpha_g1", 0, mutIdentity, true, nil, false}, // VerifyingKey::read accepts it
+	{"l", 5, mutOffCurve, false, ErrNotOnCurve, true},
+	{"h", 0, mutOffCurve, true, ErrNotOnCurve, true},
+	{"b_g2", 0, mutOffCurve, false, ErrNotOnCurve, true},
+	{"delta_g2", 0, mutOffCurve, false, ErrNotOnCurve, false},
+	{"beta_g1", 0, mutOffCurve, false, ErrNotOnCurve, false},
+	{"a", 4, mutNonCanon, false, ErrNonCanonical, true},
+	{"b_g2", 2, mutNonCanon, true, ErrNonCanonical, true},
+	{"ic", 0, mutNonCanon, false, ErrNonCanonical, true},
+	{"gamma_g2", 0, mutNonCanon, false, ErrNonCanonical, false},
+	{"h", 1, mutCompressed, false, ErrBadPointEncoding, true},
+	{"a", 3, mutNonSubgroup, true, ErrNotInSubgroup, true},
+	{"a", 3, mutNonSubgroup, false, nil, false}, // unchecked: subgroup not verified
+	{"b_g2", 1, mutNonSubgroup, true, ErrNotInSubgroup, true},
+	{"b_g2", 1, mutNonSubgroup, false, nil, false},
+	{"l", 1, mutNonSubgroup, true, ErrNotInSubgroup, true},
+	{"ic", 1, mutNonSubgroup, false, ErrNotInSubgroup, true}, // the VK is always checked
+	{"delta_g1", 0, mutNonSubgroup, false, ErrNotInSubgroup, false},
+	{"beta_g2", 0, mutNonSubgroup, false, ErrNotInSubgroup, false},
+}
+
+// checkBadPointErr checks a decoder's outcome on tc's image.
+func checkBadPointErr(t *testing.T, tc badPoint, err error) {
+	t.Helper()
+	if tc.wantErr == nil {
+		if err != nil {
+			t.Fatalf("decode: %v, want success", err)
+		}
+		return
+	}
+	if !errors.Is(err, tc.wantErr) {
+		t.Fatalf("decode: %v, want %v", err, tc.wantErr)
+	}
+	want := "params: " + tc.vector
+	if tc.wantIndex {
+		want += "[" + strconv.Itoa(tc.index) + "]"
+	}
+	if !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %q does not name %q", err, want)
+	}
+	var pe *PointError
+	if !errors.As(err, &pe) || pe.Vector != tc.vector {
+		t.Fatalf("error %v is not a PointError for %s", err, tc.vector)
+	}
+}
+
+// spoil returns good with tc's point spoiled.
+func spoil(t *testing.T, good []byte, lay map[string]vecLoc, tc badPoint) []byte {
+	t.Helper()
+	loc, ok := lay[tc.vector]
+	if !ok || tc.index >= loc.n {
+		t.Fatalf("%s has %d points; index %d", tc.vector, loc.n, tc.index)
+	}
+	b := bytes.Clone(good)
+	at := loc.off + tc.index*loc.size
+	tc.mut(b[at:], loc.size)
+	return b
+}
+
+func badPointName(tc badPoint) string {
+	return tc.vector + "/" + map[bool]string{true: "checked", false: "unchecked"}[tc.checked]
+}
+
 func TestParamsRejectsBadPoints(t *testing.T) {
 	_, good := mustSmall(t)
 	lay := paramsLayout(t, good)
-	cases := []struct {
-		vector    string
-		index     int
-		mut       mutation
-		checked   bool
-		wantErr   error // nil: must decode
-		wantIndex bool
-	}{
-		{"h", 3, mutIdentity, false, ErrPointAtInfinity, true},
-		{"l", 2, mutIdentity, true, ErrPointAtInfinity, true},
-		{"a", 0, mutIdentity, false, ErrPointAtInfinity, true},
-		{"b_g1", 1, mutIdentity, false, ErrPointAtInfinity, true},
-		{"b_g2", 1, mutIdentity, true, ErrPointAtInfinity, true},
-		{"ic", 2, mutIdentity, false, ErrPointAtInfinity, true},
-		{"alpha_g1", 0, mutIdentity, true, nil, false}, // VerifyingKey::read accepts it
-		{"l", 5, mutOffCurve, false, ErrNotOnCurve, true},
-		{"h", 0, mutOffCurve, true, ErrNotOnCurve, true},
-		{"b_g2", 0, mutOffCurve, false, ErrNotOnCurve, true},
-		{"delta_g2", 0, mutOffCurve, false, ErrNotOnCurve, false},
-		{"beta_g1", 0, mutOffCurve, false, ErrNotOnCurve, false},
-		{"a", 4, mutNonCanon, false, ErrNonCanonical, true},
-		{"b_g2", 2, mutNonCanon, true, ErrNonCanonical, true},
-		{"ic", 0, mutNonCanon, false, ErrNonCanonical, true},
-		{"gamma_g2", 0, mutNonCanon, false, ErrNonCanonical, false},
-		{"h", 1, mutCompressed, false, ErrBadPointEncoding, true},
-		{"a", 3, mutNonSubgroup, true, ErrNotInSubgroup, true},
-		{"a", 3, mutNonSubgroup, false, nil, false}, // unchecked: subgroup not verified
-		{"b_g2", 1, mutNonSubgroup, true, ErrNotInSubgroup, true},
-		{"b_g2", 1, mutNonSubgroup, false, nil, false},
-		{"l", 1, mutNonSubgroup, true, ErrNotInSubgroup, true},
-		{"ic", 1, mutNonSubgroup, false, ErrNotInSubgroup, true}, // the VK is always checked
-		{"delta_g1", 0, mutNonSubgroup, false, ErrNotInSubgroup, false},
-		{"beta_g2", 0, mutNonSubgroup, false, ErrNotInSubgroup, false},
-	}
-	for _, tc := range cases {
-		name := tc.vector + "/" + map[bool]string{true: "checked", false: "unchecked"}[tc.checked]
-		t.Run(name, func(t *testing.T) {
-			loc, ok := lay[tc.vector]
-			if !ok || tc.index >= loc.n {
-				t.Fatalf("%s has %d points; index %d", tc.vector, loc.n, tc.index)
-			}
-			b := bytes.Clone(good)
-			at := loc.off + tc.index*loc.size
-			tc.mut(b[at:], loc.size)
-			_, err := DecodeParams(b, ReadOptions{Checked: tc.checked})
-			if tc.wantErr == nil {
-				if err != nil {
-					t.Fatalf("DecodeParams: %v, want success", err)
-				}
-				return
-			}
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("DecodeParams: %v, want %v", err, tc.wantErr)
-			}
-			want := "params: " + tc.vector
-			if tc.wantIndex {
-				want += "[" + strconv.Itoa(tc.index) + "]"
-			}
-			if !strings.Contains(err.Error(), want) {
-				t.Fatalf("error %q does not name %q", err, want)
-			}
-			var pe *PointError
-			if !errors.As(err, &pe) || pe.Vector != tc.vector {
-				t.Fatalf("error %v is not a PointError for %s", err, tc.vector)
-			}
+	for _, tc := range badPoints {
+		t.Run(badPointName(tc), func(t *testing.T) {
+			_, err := DecodeParams(spoil(t, good, lay, tc), ReadOptions{Checked: tc.checked})
+			checkBadPointErr(t, tc, err)
 		})
 	}
 }
 
-func TestParamsRejectsMalformed(t *testing.T) {
-	_, good := mustSmall(t)
-	lay := paramsLayout(t, good)
+// malformed is a .params image with a structural defect and what the
+// error mentions ("" : anything).
+type malformed struct {
+	name string
+	b    []byte
+	want string
+}
+
+func malformedImages(good []byte, lay map[string]vecLoc) []malformed {
 	setLen := func(b []byte, vec string, n uint32) []byte {
 		binary.BigEndian.PutUint32(b[lay[vec].off-4:], n)
 		return b
 	}
-	cases := []struct {
-		name string
-		b    []byte
-		want string
-	}{
+	return []malformed{
 		{"empty", nil, "truncated at alpha_g1"},
 		{"fixed points cut", good[:500], "truncated at gamma_g2"},
 		{"no ic length", good[:vkFixedSize+2], "truncated at ic length"},
@@ -366,6 +388,11 @@ func TestParamsRejectsMalformed(t *testing.T) {
 		{"l length one too few", setLen(bytes.Clone(good), "l", uint32(lay["l"].n-1)), ""},
 		{"b_g1 ≠ b_g2", setLen(append(bytes.Clone(good[:lay["b_g2"].off]), good[lay["b_g2"].off+G2Size:]...), "b_g2", uint32(lay["b_g2"].n-1)), "|b_g1|"},
 	}
+}
+
+func TestParamsRejectsMalformed(t *testing.T) {
+	_, good := mustSmall(t)
+	cases := malformedImages(good, paramsLayout(t, good))
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, checked := range []bool{false, true} {

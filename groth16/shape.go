@@ -55,25 +55,25 @@ func (p *Params) CheckShape(s Shape) error {
 	if got := len(p.VK.IC); got != s.Inputs {
 		return mismatch("|ic| = %d but the circuit has %d inputs (ONE included)", got, s.Inputs)
 	}
-	if got := len(p.L); got != s.Aux {
+	if got := p.Len(QueryL); got != s.Aux {
 		return mismatch("|l| = %d but the circuit has %d aux variables", got, s.Aux)
 	}
-	if got, want := len(p.A), s.Inputs+s.ADensityAuxPop; got != want {
+	if got, want := p.Len(QueryA), s.Inputs+s.ADensityAuxPop; got != want {
 		return mismatch("|a| = %d but the circuit needs %d (%d inputs + %d aux with A density)",
 			got, want, s.Inputs, s.ADensityAuxPop)
 	}
 	wantB := s.BDensityInputPop + s.BDensityAuxPop
-	if got := len(p.BG1); got != wantB {
+	if got := p.Len(QueryBG1); got != wantB {
 		return mismatch("|b_g1| = %d but the circuit needs %d (%d inputs + %d aux with B density)",
 			got, wantB, s.BDensityInputPop, s.BDensityAuxPop)
 	}
-	if got := len(p.BG2); got != wantB {
+	if got := p.Len(QueryBG2); got != wantB {
 		return mismatch("|b_g2| = %d but the circuit needs %d (%d inputs + %d aux with B density)",
 			got, wantB, s.BDensityInputPop, s.BDensityAuxPop)
 	}
-	if m := s.DomainSize(); len(p.H) != m-1 {
+	if m := s.DomainSize(); p.Len(QueryH) != m-1 {
 		return mismatch("|h| = %d but the circuit's %d constraints need a domain of %d, so |h| = %d",
-			len(p.H), s.Constraints, m, m-1)
+			p.Len(QueryH), s.Constraints, m, m-1)
 	}
 	return nil
 }

@@ -21,6 +21,10 @@ type Params struct {
 	A   []bls12381.G1Affine // inputs + A-aux popcount
 	BG1 []bls12381.G1Affine // B-input popcount + B-aux popcount
 	BG2 []bls12381.G2Affine // same count and order as BG1
+	// Deferred, when set, holds the five queries in their file instead
+	// (OpenParams): H, L, A, BG1 and BG2 are then empty; Len counts the
+	// points either way.
+	Deferred *Deferred
 }
 
 // Proof is a Groth16 proof; its encoding is 192 bytes (compressed A‖B‖C).

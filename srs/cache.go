@@ -94,11 +94,22 @@ type Config struct {
 	MinIdle time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Reserve, when set, is what a load of id reserves before it runs, in
+	// place of its Source's size (0: that size): a loader that reads the file into device
+	// memory needs only its buffers. The reservation is corrected to
+	// ParamsBytes once loaded either way.
+	Reserve func(id string, src Source) uint64
+	// Unload, when set, is called with an entry's parameters as it is
+	// evicted, before its memory is given back to the budget: a device
+	// holding a copy of them (the loader put them there) frees it.
+	Unload func(id string, p *groth16.Params)
 }
 
 // Cache is parameter residency by circuit id. It is safe for concurrent use.
 type Cache struct {
 	load    Loader
+	unload  func(id string, p *groth16.Params)
+	reserve func(id string, src Source) uint64
 	budget  Budget
 	minIdle time.Duration
 	now     func() time.Time
@@ -139,7 +150,7 @@ type attempt struct {
 
 // New returns a cache over cfg.Circuits.
 func New(cfg Config) *Cache {
-	c := &Cache{load: cfg.Load, budget: cfg.Budget, minIdle: cfg.MinIdle, now: cfg.Now, entries: make(map[string]*entry)}
+	c := &Cache{load: cfg.Load, unload: cfg.Unload, reserve: cfg.Reserve, budget: cfg.Budget, minIdle: cfg.MinIdle, now: cfg.Now, entries: make(map[string]*entry)}
 	if c.load == nil {
 		c.load = ReadParamsLoader(groth16.ReadOptions{})
 	}
@@ -276,6 +287,7 @@ func (c *Cache) runLoad(ctx context.Context, e *entry, a *attempt) {
 	elapsed := time.Since(t0)
 
 	var duplicate holds
+	var dupParams *groth16.Params
 	c.mu.Lock()
 	if e.load == a {
 		e.load = nil
@@ -287,7 +299,7 @@ func (c *Cache) runLoad(ctx context.Context, e *entry, a *attempt) {
 	case e.params != nil:
 		// Two loads overlapped (an abandoned one and its successor): keep
 		// the first, give this one's waiters references to it.
-		duplicate = res
+		duplicate, dupParams = res, p
 		e.refs += a.waiters
 		c.touch(e)
 	default:
@@ -299,6 +311,9 @@ func (c *Cache) runLoad(ctx context.Context, e *entry, a *attempt) {
 	}
 	idle := err == nil && e.refs == 0
 	c.mu.Unlock()
+	if dupParams != nil && c.unload != nil {
+		c.unload(e.id, dupParams)
+	}
 	duplicate.Close() // before waking the waiters: they see the budget settled
 	close(a.done)
 	a.cancel()
@@ -328,6 +343,9 @@ func (c *Cache) reserveAndLoad(ctx context.Context, e *entry) (p *groth16.Params
 		}
 	}()
 	est := e.src.Size
+	if c.reserve != nil {
+		est = c.reserve(e.id, e.src)
+	}
 	if est == 0 {
 		fi, err := os.Stat(e.src.Path)
 		if err != nil {
@@ -413,18 +431,24 @@ func (c *Cache) Evict(id string) (wasLoaded bool, freedBytes uint64, err error) 
 		c.mu.Unlock()
 		return true, 0, fmt.Errorf("%w: %q has %d references", ErrInUse, id, refs)
 	}
-	res, size := c.drop(e)
+	release, size := c.drop(e)
 	c.mu.Unlock()
-	res.Close()
+	release()
 	return true, size, nil
 }
 
-// drop makes e cold and returns its reservation for the caller to close
-// outside the lock. Called with mu held.
-func (c *Cache) drop(e *entry) (holds, uint64) {
-	res := e.res
+// drop makes e cold and returns what the caller runs outside the lock:
+// Unload of its parameters, then the close of its reservation. Called with
+// mu held.
+func (c *Cache) drop(e *entry) (release func(), size uint64) {
+	res, p, id := e.res, e.params, e.id
 	e.params, e.res = nil, nil
-	return res, e.size
+	return func() {
+		if c.unload != nil {
+			c.unload(id, p)
+		}
+		res.Close()
+	}, e.size
 }
 
 // EvictIdle evicts hot, unreferenced entries idle for at least MinIdle,
@@ -453,21 +477,21 @@ func (c *Cache) EvictIdle(need uint64) (freed uint64) {
 		idle = append(idle, e)
 	}
 	slices.SortFunc(idle, func(a, b *entry) int { return cmp.Compare(a.lastSeq, b.lastSeq) })
-	var closing []holds
+	var closing []func()
 	for _, e := range idle {
 		if freed >= need {
 			break
 		}
-		res, size := c.drop(e)
-		closing = append(closing, res)
+		release, size := c.drop(e)
+		closing = append(closing, release)
 		freed += size
 	}
 	if freed < need && soonest >= 0 {
 		c.wakeLocked(soonest)
 	}
 	c.mu.Unlock()
-	for _, r := range closing {
-		r.Close()
+	for _, release := range closing {
+		release()
 	}
 	return freed
 }
@@ -524,7 +548,9 @@ func (c *Cache) Status() []Entry {
 
 // ParamsBytes is the memory p's points take once decoded. A CUDA device
 // that streams queries under its memory limit reads them from these same
-// pages (page-locked in place), so they are counted once.
+// pages (page-locked in place), so they are counted once. Deferred queries
+// (groth16.OpenParams: left in their file, read by a device into its own
+// memory) take none.
 func ParamsBytes(p *groth16.Params) uint64 {
 	g1 := uint64(unsafe.Sizeof(bls12381.G1Affine{}))
 	g2 := uint64(unsafe.Sizeof(bls12381.G2Affine{}))

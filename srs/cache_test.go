@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -645,5 +646,60 @@ func TestWaiterIsWokenWhenMinIdlePasses(t *testing.T) {
 	}
 	if tr := tiers(c); tr["a"] != Cold || tr["b"] != Hot {
 		t.Fatalf("tiers %v", tr)
+	}
+}
+
+func TestUnloadOnEviction(t *testing.T) {
+	f := &fakeLoader{}
+	budget := memory.New(2 * unit)
+	var mu sync.Mutex
+	var unloaded []string
+	c := New(Config{
+		Circuits: map[string]Source{"a": {Size: unit}, "b": {Size: unit}, "c": {Size: unit}},
+		Load:     f.load,
+		Budget:   budget,
+		Unload: func(id string, p *groth16.Params) {
+			if p == nil {
+				t.Errorf("Unload(%s) without parameters", id)
+			}
+			// The memory is still charged while a device frees its copy.
+			if budget.Used() == 0 {
+				t.Errorf("Unload(%s) after the reservation was closed", id)
+			}
+			mu.Lock()
+			unloaded = append(unloaded, id)
+			mu.Unlock()
+		},
+	})
+	budget.SetEvictor(c.EvictIdle)
+	use := func(id string) {
+		t.Helper()
+		_, release, err := c.Acquire(context.Background(), id)
+		if err != nil {
+			t.Fatalf("acquire %s: %v", id, err)
+		}
+		release()
+	}
+	use("a")
+	use("b")
+	use("c") // evicts a (EvictIdle)
+	if _, _, err := c.Evict("b"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Evict("b"); err != nil { // already cold: no second Unload
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(unloaded, []string{"a", "b"}) {
+		t.Fatalf("unloaded %v, want [a b]", unloaded)
+	}
+}
+
+func TestParamsBytesOfDeferred(t *testing.T) {
+	p := fakeParams(1000)
+	p.H, p.Deferred = nil, &groth16.Deferred{}
+	if got, want := ParamsBytes(p), ParamsBytes(&groth16.Params{}); got != want {
+		t.Fatalf("ParamsBytes(deferred) = %d, want %d (the verifying key only)", got, want)
 	}
 }

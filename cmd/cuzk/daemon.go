@@ -238,7 +238,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	params, devDir := newDaemonParams(cfg, budget, log)
+	params, devDir := newDaemonParams(cfg, budget, log, cudaOf(devices)...)
 	registry := circuits.New()
 	witness := cfg.Synthesis.WitnessOn(cfg.Device.Kind)
 	if witness {
@@ -274,8 +274,11 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 
 // newDaemonParams makes the parameter cache over srs.param_cache, and
 // with daemon.dev the synthetic dev parameters (kept in devDir, "" when
-// they live in memory only, or without daemon.dev).
-func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger) (p *daemonParams, devDir string) {
+// they live in memory only, or without daemon.dev). With CUDA devices gpus
+// a parameter file is read straight into their memory where it fits them
+// whole (cuda.ParamsLoader): the host keeps no decoded copy, and eviction
+// frees the devices' copies.
+func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger, gpus ...*cuda.Device) (p *daemonParams, devDir string) {
 	var dev *circuits.DevParams
 	if cfg.Daemon.Dev {
 		var err error
@@ -287,6 +290,20 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger)
 		dev.Log = log
 	}
 	files := srs.ReadParamsLoader(groth16.ReadOptions{})
+	var unload func(string, *groth16.Params)
+	var reserve func(string, srs.Source) uint64
+	if len(gpus) > 0 {
+		files, unload = cuda.ParamsLoader(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams)
+		// A file goes to the devices through one fill's buffers per device
+		// at a time (the budget is charged the rest after the load if a
+		// device could not hold the set and it was decoded into memory).
+		reserve = func(id string, src srs.Source) uint64 {
+			if isSynthetic(id) {
+				return src.Size
+			}
+			return cuda.FillBytes
+		}
+	}
 	cache := srs.New(srs.Config{
 		Circuits: srs.FilecoinSources(cfg.SRS.ParamCache),
 		Load: func(ctx context.Context, id, path string) (*groth16.Params, error) {
@@ -302,6 +319,8 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger)
 			}
 			return p, err
 		},
+		Unload:  unload,
+		Reserve: reserve,
 		Budget:  budget,
 		MinIdle: cfg.Memory.EvictionMinIdle.D(),
 	})
@@ -361,6 +380,20 @@ func cudaDevices(ordinals []int, memoryLimit uint64) ([]groth16.Device, error) {
 		out = append(out, namedDevice{d, fmt.Sprintf("%s (cuda %d, %d SMs)", in.Name, i, in.SMs)})
 	}
 	return out, nil
+}
+
+// cudaOf is the CUDA devices among devices (those cudaDevices made).
+func cudaOf(devices []groth16.Device) []*cuda.Device {
+	var out []*cuda.Device
+	for _, d := range devices {
+		if n, ok := d.(namedDevice); ok {
+			d = n.Device
+		}
+		if c, ok := d.(*cuda.Device); ok {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // namedDevice gives a device without a Name method one for the status.

@@ -6,7 +6,7 @@
 #include "srs.hpp"
 
 extern "C" int cuzk_srs_upload_bg2(cuzk_srs* s, const void* bg2, uint64_t n) {
-  if (!s || (n && !bg2)) return set_err(CUZK_ERR_ARG, "srs upload bg2: nil argument");
+  if (!s) return set_err(CUZK_ERR_ARG, "srs upload bg2: nil argument");
   if (n != s->n[SRS_B_G1])
     return set_err(CUZK_ERR_ARG, "srs upload bg2: %llu points, b_g1 has %llu", (unsigned long long)n,
                    (unsigned long long)s->n[SRS_B_G1]);
@@ -19,7 +19,7 @@ extern "C" int cuzk_srs_upload_bg2(cuzk_srs* s, const void* bg2, uint64_t n) {
   CK(cudaSetDevice(s->dev));
   s->has_bg2 = false;
   TRY(s->bg2.allocate(n * sizeof(g2_affine) + 1));
-  CK(cudaMemcpy(s->bg2.get(), bg2, n * sizeof(g2_affine), cudaMemcpyHostToDevice));
+  if (bg2) CK(cudaMemcpy(s->bg2.get(), bg2, n * sizeof(g2_affine), cudaMemcpyHostToDevice));
   s->has_bg2 = true;
   s->plan.bg2 = n;  // (a plan without a limit: what cuzk_srs_plan reports)
   return 0;

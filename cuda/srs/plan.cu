@@ -338,11 +338,6 @@ extern "C" cuzk_srs* cuzk_srs_upload_limited(int dev, const void* h, uint64_t nh
   if (!lim || lim->limit == 0) return cuzk_srs_upload(dev, h, nh, l, nl, a, na, bg1, nb);
   const uint64_t n[4] = {nh, nl, na, nb};
   const void* src[4] = {h, l, a, bg1};
-  for (int q = 0; q < 4; q++)
-    if (n[q] && !src[q]) {
-      set_err(CUZK_ERR_ARG, "srs upload: query %d: nil points", q);
-      return nullptr;
-    }
   if (cudaSetDevice(dev) != cudaSuccess) {
     set_err(CUZK_ERR_CUDA, "cudaSetDevice(%d)", dev);
     return nullptr;
@@ -350,6 +345,12 @@ extern "C" cuzk_srs* cuzk_srs_upload_limited(int dev, const void* h, uint64_t nh
   std::unique_ptr<cuzk_srs> s(new cuzk_srs());
   s->dev = dev;
   if (srs_plan_make(dev, n, lim, &s->plan)) return nullptr;
+  for (int q = 0; q < 4; q++)
+    if (!src[q] && s->plan.res[q] < n[q]) {  // (NULL: the caller writes the points, cuzk_srs_write)
+      set_err(CUZK_ERR_ARG, "srs upload: query %d: nil points, and the plan streams %llu of its %llu", q,
+              (unsigned long long)(n[q] - s->plan.res[q]), (unsigned long long)n[q]);
+      return nullptr;
+    }
   for (int q = 0; q < 4; q++) {
     s->n[q] = n[q];
     const uint64_t r = s->plan.res[q];
@@ -359,7 +360,7 @@ extern "C" cuzk_srs* cuzk_srs_upload_limited(int dev, const void* h, uint64_t nh
       set_err(CUZK_ERR_MEM, "srs: %llu resident points: %s", (unsigned long long)r, why.c_str());
       return nullptr;
     }
-    if (r && cudaMemcpy(s->q[q].get(), src[q], r * A, cudaMemcpyHostToDevice) != cudaSuccess) {
+    if (r && src[q] && cudaMemcpy(s->q[q].get(), src[q], r * A, cudaMemcpyHostToDevice) != cudaSuccess) {
       set_err(CUZK_ERR_CUDA, "srs upload: %s", cudaGetErrorString(cudaGetLastError()));
       return nullptr;
     }

@@ -40,12 +40,28 @@ extern "C" cuzk_srs* cuzk_srs_upload(int dev, const void* h, uint64_t nh, const 
   std::unique_ptr<cuzk_srs> s(srs_alloc(dev, n));
   if (!s) return nullptr;
   for (int i = 0; i < 4; i++) {
-    if (n[i] && cudaMemcpy(s->q[i].get(), src[i], n[i] * sizeof(g1_affine), cudaMemcpyHostToDevice) != cudaSuccess) {
+    if (n[i] && src[i] &&
+        cudaMemcpy(s->q[i].get(), src[i], n[i] * sizeof(g1_affine), cudaMemcpyHostToDevice) != cudaSuccess) {
       set_err(CUZK_ERR_CUDA, "srs upload: %s", cudaGetErrorString(cudaGetLastError()));
       return nullptr;
     }
   }
   return s.release();
+}
+
+extern "C" int cuzk_srs_write(cuzk_srs* s, int q, uint64_t off, uint64_t n, const void* src) {
+  if (!s || q < 0 || q > 4 || (n && !src)) return set_err(CUZK_ERR_ARG, "srs write: bad argument");
+  const uint64_t have = q == 4 ? (s->has_bg2 ? s->n[SRS_B_G1] : 0) : s->plan.res[q];
+  if (off > have || n > have - off)
+    return set_err(CUZK_ERR_ARG, "srs write: query %d: points %llu..%llu outside the %llu resident", q,
+                   (unsigned long long)off, (unsigned long long)(off + n), (unsigned long long)have);
+  if (!n) return 0;
+  CK(cudaSetDevice(s->dev));
+  if (q == 4)
+    CK(cudaMemcpy((g2_affine*)s->bg2.get() + off, src, n * sizeof(g2_affine), cudaMemcpyHostToDevice));
+  else
+    CK(cudaMemcpy((g1_affine*)s->q[q].get() + off, src, n * sizeof(g1_affine), cudaMemcpyHostToDevice));
+  return 0;
 }
 
 // A streamed query's points past its resident prefix are read from the caller's memory.

@@ -114,6 +114,9 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	if err := groth16.CheckAssignment(a, p); err != nil {
 		return nil, err
 	}
+	if p.Deferred != nil {
+		return nil, fmt.Errorf("cpu: parameters of %s: %w (they were opened for a device that reads them itself)", p.Deferred.Path(), groth16.ErrDeferred)
+	}
 	if err := a.Evaluate(); err != nil { // a witness-only assignment: a, b, c from its compiled system
 		return nil, err
 	}

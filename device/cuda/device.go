@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -65,6 +67,11 @@ type resident struct {
 	refs int
 	plan Plan
 	bg2  bool // B_G2 resident too (the plan holds it): Run computes it
+	// ready is closed once the points are on the device, or err is set
+	// (parameters read from their file fill the set after it is made,
+	// outside smu: paramsfile.go).
+	ready chan struct{}
+	err   error
 }
 
 var _ groth16.Device = (*Device)(nil)
@@ -103,6 +110,12 @@ func (d *Device) Close() error {
 	d.closed = true
 	d.closeSystems()
 	d.smu.Lock()
+	filling := slices.Collect(maps.Values(d.srs))
+	d.smu.Unlock()
+	for _, r := range filling {
+		<-r.ready // a fill from a file in flight ends first
+	}
+	d.smu.Lock()
 	for p, r := range d.srs {
 		lib.srsFree(r.h)
 		delete(d.srs, p)
@@ -127,17 +140,32 @@ func (d *Device) tasks() int {
 // and streams at every Run; B_G2 is uploaded only where the plan holds it
 // (the whole set fits with it, nothing streaming), else Finish computes it
 // on the CPU; a limit below what a Run needs fails here with ErrMemoryLimit.
+// Parameters whose queries are deferred (groth16.OpenParams) are read from
+// their file straight into device memory; they must fit whole, else
+// ErrDoesNotFit.
 func (d *Device) Retain(p *groth16.Params) error {
-	_, err := d.resident(p, 1)
+	return d.RetainContext(context.Background(), p)
+}
+
+// RetainContext is Retain; reading deferred parameters from their file
+// stops with ctx's error when ctx ends.
+func (d *Device) RetainContext(ctx context.Context, p *groth16.Params) error {
+	_, err := d.residentCtx(ctx, p, 1)
 	return err
 }
 
 // Release drops a reference taken by Retain; at zero the device memory is freed.
 func (d *Device) Release(p *groth16.Params) {
 	d.smu.Lock()
-	defer d.smu.Unlock()
 	r, ok := d.srs[p]
+	d.smu.Unlock()
 	if !ok {
+		return
+	}
+	<-r.ready
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	if d.srs[p] != r {
 		return
 	}
 	r.refs--
@@ -162,29 +190,71 @@ func frptr(s []fr.Element) unsafe.Pointer {
 }
 
 func (d *Device) resident(p *groth16.Params, ref int) (uintptr, error) {
+	return d.residentCtx(context.Background(), p, ref)
+}
+
+// residentCtx returns p's set on the device, making it on first use, and
+// adds ref references. Callers that find the set being filled wait for it.
+func (d *Device) residentCtx(ctx context.Context, p *groth16.Params, ref int) (uintptr, error) {
 	d.smu.Lock()
-	defer d.smu.Unlock()
 	if r, ok := d.srs[p]; ok {
 		r.refs += ref
+		d.smu.Unlock()
+		<-r.ready
+		if r.err != nil {
+			return 0, r.err
+		}
 		return r.h, nil
 	}
+	var r *resident
+	var err error
+	if p.Deferred != nil {
+		r, err = d.allocateDeferred(p, ref)
+	} else {
+		r, err = d.upload(p, ref)
+	}
+	if err != nil {
+		d.smu.Unlock()
+		return 0, err
+	}
+	d.srs[p] = r
+	d.smu.Unlock()
+	if p.Deferred != nil {
+		if err := d.fill(ctx, r, p.Deferred); err != nil {
+			d.smu.Lock()
+			delete(d.srs, p)
+			d.smu.Unlock()
+			lib.srsFree(r.h)
+			r.err = err
+		}
+		close(r.ready)
+	}
+	if r.err != nil {
+		return 0, r.err
+	}
+	return r.h, nil
+}
+
+// upload makes decoded parameters p resident under the limit (smu held).
+func (d *Device) upload(p *groth16.Params, ref int) (*resident, error) {
 	// The library keeps pointers into p's slices for the streamed queries:
 	// p stays referenced by d.srs until the set is freed.
 	h, plan, err := d.uploadLimited([4]uint64{uint64(len(p.H)), uint64(len(p.L)), uint64(len(p.A)), uint64(len(p.BG1))},
 		[4]unsafe.Pointer{g1ptr(p.H), g1ptr(p.L), g1ptr(p.A), g1ptr(p.BG1)}, hasBG2(p))
 	runtime.KeepAlive(p)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	bg2 := false
 	if plan.BG2Bytes > 0 {
 		if bg2, err = uploadBG2(h, p); err != nil {
 			lib.srsFree(h)
-			return 0, err
+			return nil, err
 		}
 	}
-	d.srs[p] = &resident{h: h, refs: ref, plan: plan, bg2: bg2}
-	return h, nil
+	r := &resident{h: h, refs: ref, plan: plan, bg2: bg2, ready: make(chan struct{})}
+	close(r.ready)
+	return r, nil
 }
 
 // stage is one G1 query's split: ones bitmap over its bases and the tail.
@@ -298,7 +368,7 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		{{Vals: a.Input}, {Vals: a.Aux, Density: a.ADensityAux}},
 		{{Vals: a.Input, Density: a.BDensityInput}, {Vals: a.Aux, Density: a.BDensityAux}},
 	}
-	nb := [3]int{len(p.L), len(p.A), len(p.BG1)}
+	nb := [3]int{p.Len(groth16.QueryL), p.Len(groth16.QueryA), p.Len(groth16.QueryBG1)}
 	var errs [3]error
 	for q := range 3 {
 		errs[q] = d.split(&w.st[q], nb[q], spans[q])

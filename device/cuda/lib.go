@@ -215,6 +215,7 @@ func load() error {
 		reg(&lib.benchNTT, "cuzk_bench_ntt")
 		reg(&lib.benchMSM, "cuzk_bench_msm")
 		registerStream(reg)
+		regFile(reg)
 		registerWitness(reg)
 		regG2(reg)
 	})

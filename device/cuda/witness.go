@@ -286,8 +286,8 @@ func (m *Matrices) checkRun(d *Device, p *groth16.Params, input []fr.Element, na
 	if err != nil {
 		return 0, err
 	}
-	if p == nil || len(p.H) != dom-1 || len(p.L) != m.nq[0] || len(p.A) != m.nq[1] || len(p.BG1) != m.nq[2] ||
-		len(p.BG2) != m.nq[2] || len(p.VK.IC) != m.ninputs {
+	if p == nil || p.Len(groth16.QueryH) != dom-1 || p.Len(groth16.QueryL) != m.nq[0] || p.Len(groth16.QueryA) != m.nq[1] ||
+		p.Len(groth16.QueryBG1) != m.nq[2] || p.Len(groth16.QueryBG2) != m.nq[2] || len(p.VK.IC) != m.ninputs {
 		return 0, fmt.Errorf("%w: the parameters do not have the matrices' shape (h %d, l %d, a %d, b %d)",
 			groth16.ErrAssignmentMismatch, dom-1, m.nq[0], m.nq[1], m.nq[2])
 	}

@@ -1,0 +1,215 @@
+package cuda
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// Parameters from their file to the device: a set opened with
+// groth16.OpenParams (the queries left in the file) is made resident whole
+// under the memory limit with its points unset, then filled chunk by chunk:
+// the host decodes one chunk into a pinned buffer while the previous one is
+// copied to the device. The host holds two chunks and a read buffer
+// (≈ 0.6 GB), never the set (47 GB for 32 GiB PoRep).
+
+// ErrDoesNotFit rejects deferred parameters that the device cannot hold
+// whole: under its memory limit some query would stream from host memory
+// at every Run, or B_G2 would stay on the host, and both need a decoded
+// host copy (read the file with groth16.ReadParams instead).
+var ErrDoesNotFit = errors.New("cuda: the parameters do not fit the device whole")
+
+// fillChunk is the points per chunk of a fill (96 MiB of G1, 192 MiB of G2).
+const fillChunk = 1 << 20
+
+// FillBytes is the host memory a device's read of deferred parameters
+// takes: two pinned chunks and the read buffer.
+const FillBytes = 3 * fillChunk * groth16.G2Size
+
+var fileLib struct {
+	srsWrite func(s uintptr, q int32, off, n uint64, src unsafe.Pointer) int32
+}
+
+func regFile(reg func(fn any, name string)) {
+	reg(&fileLib.srsWrite, "cuzk_srs_write")
+}
+
+// allocateDeferred makes p's set on the device with every query and B_G2
+// resident and their points unset (smu held).
+func (d *Device) allocateDeferred(p *groth16.Params, ref int) (*resident, error) {
+	n := [4]uint64{uint64(p.Len(groth16.QueryH)), uint64(p.Len(groth16.QueryL)), uint64(p.Len(groth16.QueryA)), uint64(p.Len(groth16.QueryBG1))}
+	nb2 := p.Len(groth16.QueryBG2)
+	h, plan, err := d.uploadLimited(n, [4]unsafe.Pointer{}, nb2 > 0)
+	if err != nil {
+		return nil, err
+	}
+	if plan.Streams() || (nb2 > 0 && plan.BG2Bytes == 0) {
+		lib.srsFree(h)
+		return nil, fmt.Errorf("%w: device %d, limit %d bytes: %s", ErrDoesNotFit, d.index, plan.Limit, whyNotWhole(plan, nb2))
+	}
+	if nb2 > 0 {
+		if rc := g2lib.srsUploadBG2(h, nil, uint64(nb2)); rc != 0 {
+			lib.srsFree(h)
+			if rc == errMem {
+				return nil, fmt.Errorf("%w: device %d: B_G2 (%d points): %s", ErrDoesNotFit, d.index, nb2, lib.lastError())
+			}
+			return nil, libErr("srs allocate bg2", rc)
+		}
+	}
+	return &resident{h: h, refs: ref, plan: plan, bg2: nb2 > 0, ready: make(chan struct{})}, nil
+}
+
+func whyNotWhole(plan Plan, nb2 int) string {
+	if plan.Streams() {
+		return fmt.Sprintf("%d bytes of the queries would stream at every run", plan.StreamBytes)
+	}
+	return fmt.Sprintf("B_G2 (%d points) would stay on the host", nb2)
+}
+
+// fill reads the deferred queries into r's set: a producer decodes chunks
+// into two pinned buffers in turn, an uploader copies each to the device
+// as soon as it is decoded.
+func (d *Device) fill(ctx context.Context, r *resident, src *groth16.Deferred) error {
+	var slots [2]pinned
+	for i := range slots {
+		b, err := allocPinned(fillChunk * groth16.G2Size)
+		if err != nil {
+			for _, s := range slots[:i] {
+				s.free()
+			}
+			return err
+		}
+		slots[i] = b
+	}
+	defer func() {
+		for _, s := range slots {
+			s.free()
+		}
+	}()
+	type chunk struct {
+		q      groth16.Query
+		off, n int
+		slot   int
+	}
+	free := make(chan int, len(slots))
+	for i := range slots {
+		free <- i
+	}
+	chunks := make(chan chunk, len(slots))
+	var upErr atomic.Pointer[error]
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for c := range chunks {
+			if upErr.Load() == nil {
+				if rc := fileLib.srsWrite(r.h, int32(c.q), uint64(c.off), uint64(c.n), slots[c.slot].p); rc != 0 {
+					err := fmt.Errorf("%w: %s[%d:%d] to device %d: %w", ErrCUDA, c.q, c.off, c.off+c.n, d.index, libErr("srs write", rc))
+					upErr.Store(&err)
+				}
+			}
+			free <- c.slot
+		}
+	}()
+	raw := make([]byte, fillChunk*groth16.G2Size)
+	err := func() error {
+		defer close(chunks)
+		for q := groth16.QueryH; q <= groth16.QueryBG2; q++ {
+			total := src.Len(q)
+			for off := 0; off < total; off += fillChunk {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if e := upErr.Load(); e != nil {
+					return *e
+				}
+				n := min(fillChunk, total-off)
+				slot := <-free
+				var err error
+				if q == groth16.QueryBG2 {
+					err = src.ReadG2(off, unsafe.Slice((*bls12381.G2Affine)(slots[slot].p), n), raw)
+				} else {
+					err = src.ReadG1(q, off, unsafe.Slice((*bls12381.G1Affine)(slots[slot].p), n), raw)
+				}
+				if err != nil {
+					free <- slot
+					return err
+				}
+				chunks <- chunk{q: q, off: off, n: n, slot: slot}
+			}
+		}
+		return nil
+	}()
+	wg.Wait()
+	if err == nil {
+		if e := upErr.Load(); e != nil {
+			err = *e
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("cuda: reading %s to device %d: %w", src.Path(), d.index, err)
+	}
+	return nil
+}
+
+// ParamsLoader reads parameter files for devs, for srs.Config's Load and
+// Unload: load opens the file with the queries deferred (groth16.OpenParams)
+// and has every device read them into its own memory (RetainContext), so
+// the host keeps only the verifying key. Where a device cannot hold the set
+// whole (ErrDoesNotFit) it reads the file into host memory instead
+// (groth16.ReadParams) and every device retains that. check, when set,
+// runs on the opened parameters before any point is read (a file of the
+// wrong shape fails before minutes of reading). unload releases what load
+// retained.
+func ParamsLoader(devs []*Device, opts groth16.ReadOptions, check func(id string, p *groth16.Params) error) (
+	load func(ctx context.Context, id, path string) (*groth16.Params, error),
+	unload func(id string, p *groth16.Params),
+) {
+	retainAll := func(ctx context.Context, p *groth16.Params) error {
+		for i, d := range devs {
+			if err := d.RetainContext(ctx, p); err != nil {
+				for _, done := range devs[:i] {
+					done.Release(p)
+				}
+				return err
+			}
+		}
+		return nil
+	}
+	load = func(ctx context.Context, id, path string) (*groth16.Params, error) {
+		p, err := groth16.OpenParams(path, opts)
+		if err == nil && check != nil {
+			err = check(id, p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		err = retainAll(ctx, p)
+		if !errors.Is(err, ErrDoesNotFit) {
+			if err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
+		if p, err = groth16.ReadParams(path, opts); err != nil {
+			return nil, err
+		}
+		if err := retainAll(ctx, p); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	unload = func(_ string, p *groth16.Params) {
+		for _, d := range devs {
+			d.Release(p)
+		}
+	}
+	return load, unload
+}
