@@ -32,10 +32,27 @@ func (e *Engine) dispatch() {
 			e.freeSlot(slot)
 			continue
 		}
+		n := e.coresFor(u)
+		if !e.cores.take(n) {
+			// Too few cores free for u: it goes back to its place and the
+			// dispatcher waits for a synthesis to end or a better unit.
+			e.queue(e.synthQ, u)
+			e.freeSlot(slot)
+			_, _, wake := e.synthQ.peek()
+			select {
+			case <-e.cores.wake:
+			case <-wake:
+			case <-e.ctx.Done():
+				return
+			}
+			continue
+		}
 		if !e.startUnit(u) {
+			e.cores.give(n)
 			e.freeSlot(slot)
 			continue
 		}
+		u.cores = n
 		e.wg.Add(1)
 		go e.synthesize(u, slot)
 	}

@@ -40,8 +40,9 @@ type Config struct {
 	// synthesis (r1cs.ProvingAssignment).
 	WitnessSynthesis bool
 	// SynthesisWorkers bounds concurrent syntheses; defaults to the number
-	// of CPUs. One more slot is kept for CRITICAL units only. The memory
-	// budget bounds them further.
+	// of CPUs. A witness-only synthesis counts as its partition's
+	// WitnessThreads of them. One more slot is kept for CRITICAL units
+	// only. The memory budget bounds them further.
 	SynthesisWorkers int
 	// Budget is the memory budget units reserve from before synthesis. Nil
 	// means an unlimited budget.

@@ -49,6 +49,7 @@ type Engine struct {
 	// critSlot holds one extra slot only CRITICAL units may take, so a
 	// WinningPoSt never waits behind long PoRep syntheses.
 	critSlot chan int
+	cores    *cores // the CPUs' share the syntheses in flight take
 	devs     []*deviceState
 	randMu   sync.Mutex
 	// inflight counts units between their reservation and their
@@ -97,6 +98,7 @@ func New(cfg Config) (*Engine, error) {
 		devQ:       newUnitQueue(),
 		slots:      make(chan int, cfg.SynthesisWorkers),
 		critSlot:   make(chan int, 1),
+		cores:      newCores(cfg.SynthesisWorkers),
 		jobs:       make(map[string]*job),
 		stopped:    make(chan struct{}),
 	}

@@ -76,6 +76,7 @@ type unit struct {
 	// inflight: counted in Engine.inflight (from its reservation until it
 	// retires).
 	inflight bool
+	cores    int // of Engine.cores, taken for its synthesis
 }
 
 // finalResult copies the result of a finished job (done is closed).

@@ -62,6 +62,11 @@ type Partition struct {
 	// a, b and c in their own memory (WitnessEvaluator): the host then holds
 	// only the witness and its staging.
 	WitnessReserve uint64
+	// WitnessThreads is the goroutines the Witness synthesis keeps busy
+	// (0: 1). The engine starts syntheses while their threads add up to at
+	// most Config.SynthesisWorkers, so that a partition whose witness is
+	// computed over many cores is not slowed by many others beside it.
+	WitnessThreads int
 }
 
 // WitnessEvaluator is implemented by devices that evaluate a witness-only

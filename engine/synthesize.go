@@ -13,6 +13,7 @@ import (
 func (e *Engine) synthesize(u *unit, slot int) {
 	defer e.wg.Done()
 	defer e.freeSlot(slot)
+	defer e.cores.give(u.cores)
 	j, part := u.job, u.key.partition
 	if j.ctx.Err() != nil {
 		e.retire(u)
