@@ -1,6 +1,8 @@
 package cuda
 
 import (
+	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -8,6 +10,10 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
+	"github.com/cuzk-project/cuzk/device/cpu"
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
@@ -148,5 +154,109 @@ func TestBSplitBytes(t *testing.T) {
 		if got := bSplitBytes(tc.nb, tc.ninput, tc.others); got != tc.want {
 			t.Errorf("bSplitBytes(%d, %d, %d) = %d, want %d", tc.nb, tc.ninput, tc.others, got, tc.want)
 		}
+	}
+}
+
+// TestWitnessStagedProve: witness-only assignments through Prepare, Run
+// and Finish as the engine drives them: after Prepare the aux is dropped
+// (groth16.Assignment.ReleaseWitness) and the sums still equal the CPU
+// device's; the aux was staged compact where others are at most 60 % of
+// it, dense otherwise; the staging reports what it holds, less than the
+// dense witness where compact. Twice per circuit: the second staging
+// reuses the first's pinned buffers, not cleared.
+func TestWitnessStagedProve(t *testing.T) {
+	d := gpu(t)
+	ctx := context.Background()
+	cd := cpu.New(0)
+	forms := map[bool]int{} // staged compact: how many circuits
+	for _, tc := range []struct{ cfg synthetic.Config }{
+		{synthetic.Default(3000)},
+		{synthetic.Config{Constraints: 2000, Inputs: 4, BoolFraction: 1, ADensity: 0.5, BDensity: 0.5, Seed: 21}},
+		{synthetic.Config{Constraints: 2000, Inputs: 4, BoolFraction: 0.1, ADensity: 1, BDensity: 0.5, Seed: 22}},
+	} {
+		t.Run(fmt.Sprintf("bool=%.2f", tc.cfg.BoolFraction), func(t *testing.T) {
+			c, err := synthetic.New(tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := groth16.Setup(c, []byte(fmt.Sprint("staged witness ", tc.cfg.Seed)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Release(p)
+			a, err := groth16.Synthesize(c, r1cs.Shape{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := groth16.Compute(ctx, cd, a, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sys, err := compiled.Compile(c, r1cs.Shape{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sys.Close()
+			for run := range 2 {
+				w := &r1cs.WitnessAssignment{}
+				if err := r1cs.Synthesize(w, c); err != nil {
+					t.Fatal(err)
+				}
+				aw, err := groth16.FromWitness(w, sys)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dense := uint64(len(aw.Input)+len(aw.Aux)) * 32
+				others := 0
+				for i := range aw.Aux {
+					if !aw.Aux[i].IsZero() && !aw.Aux[i].IsOne() {
+						others++
+					}
+				}
+				wantCompact := float64(others) <= compactMaxOthers*float64(len(aw.Aux))
+				if run == 0 {
+					forms[wantCompact]++
+				}
+				pw, err := d.Prepare(ctx, aw, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wp, ok := pw.(*witnessPrepared)
+				if !ok {
+					t.Fatalf("Prepare took the classic path (%T)", pw)
+				}
+				if compact := wp.st.w.Aux == nil; compact != wantCompact || wp.st.others != others {
+					t.Errorf("run %d: staged compact %v, want %v (%d others of %d counted, %d are)", run, compact,
+						wantCompact, wp.st.others, len(aw.Aux), others)
+				}
+				held := wp.StagedBytes()
+				if held < wp.st.bytes() || (wantCompact && wp.st.bytes() >= dense) {
+					t.Errorf("run %d: holds %d bytes, staging %d, dense witness %d", run, held, wp.st.bytes(), dense)
+				}
+				aw.ReleaseWitness()
+				pr, err := d.Run(ctx, pw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := d.Finish(ctx, pr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if bad := sumsDiffer(got, want); len(bad) > 0 {
+					t.Errorf("run %d: %v differ from the CPU device", run, bad)
+				}
+				t.Logf("run %d: %d aux, %d others, staging %d bytes (dense %d), held until Finish %d", run,
+					len(w.Aux), wp.st.others, wp.st.bytes(), dense, held)
+			}
+			d.pool.mu.Lock()
+			kept := d.pool.kept
+			d.pool.mu.Unlock()
+			if kept > DefaultPinnedKeep {
+				t.Errorf("the pool keeps %d bytes, above its cap", kept)
+			}
+		})
+	}
+	if forms[true] == 0 || forms[false] == 0 {
+		t.Errorf("circuits staged compact and dense: %v; the test needs both", forms)
 	}
 }
