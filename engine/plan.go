@@ -64,10 +64,11 @@ type Partition struct {
 	WitnessReserve uint64
 	// WitnessDense is the dense witness (inputs and aux, 32 bytes a value)
 	// within WitnessReserve, or within Reserve where that stays; the rest
-	// of WitnessReserve is the most the device's staging holds. Once a
-	// device has staged its own copy (StagedWitness), the engine drops the
-	// aux and gives back the dense witness less its inputs and, on
-	// WitnessReserve, what the staging was reserved beyond what it holds.
+	// of WitnessReserve is the most the device's staging, with what its
+	// Run and Finish add, holds. Once a device has staged its own copy
+	// (StagedWitness), the engine drops the aux and gives back the dense
+	// witness less its inputs and, on WitnessReserve, what the staging was
+	// reserved beyond what it holds.
 	WitnessDense uint64
 
 	witnessReserved bool // Reserve is WitnessReserve (WitnessReserves)

@@ -79,9 +79,8 @@ func (e *Engine) witnessReservations(p *Plan) {
 // device evaluates witness-only assignments in its own memory
 // (WitnessEvaluator); what the device's staging does not hold goes back
 // after Prepare (Partition.WitnessDense). An admission check ahead of
-// Submit applies it to see
-// the reservations the engine will make; applying it twice changes
-// nothing.
+// Submit applies it to see the reservations the engine will make;
+// applying it twice changes nothing.
 func WitnessReserves(p *Plan, witness bool, devices []groth16.Device) {
 	if !witness || p.System == nil || !devicesEvaluate(devices) {
 		return
