@@ -1,7 +1,9 @@
 package cuda
 
 import (
+	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"unsafe"
 )
@@ -104,5 +106,39 @@ func TestPinnedPoolReuse(t *testing.T) {
 	}
 	if len(freed) != 0 {
 		t.Errorf("freed %v under the cap", freed)
+	}
+}
+
+// TestPinnedPoolConcurrent: gets and puts from several goroutines keep the
+// books (run with -race): at the end the pool keeps at most its cap, and
+// what it counts is what it holds.
+func TestPinnedPoolConcurrent(t *testing.T) {
+	keep := int64(1 << 20)
+	var mu sync.Mutex
+	var freed []uint64
+	p := fakePool(&keep, &freed)
+	release := p.release
+	p.release = func(b pinned) { mu.Lock(); release(b); mu.Unlock() }
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 7))
+			for range 500 {
+				b, err := p.get(uint64(1 + r.IntN(1<<19)))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				p.put(b)
+			}
+		})
+	}
+	wg.Wait()
+	var sum uint64
+	for _, b := range p.free {
+		sum += b.n
+	}
+	if sum != p.kept || p.kept > uint64(keep) {
+		t.Fatalf("kept %d bytes, counted %d, cap %d", sum, p.kept, keep)
 	}
 }

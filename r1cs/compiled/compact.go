@@ -32,7 +32,7 @@ func Compress(v []fr.Element) *Compact {
 }
 
 // Compaction is a compression into arrays the caller owns (pinned host
-// memory, say), in two passes over ranges of compactGrain values:
+// memory, say), in two passes over ranges of 2^16 values:
 // CountCompact writes the bitmaps and counts each range's other values,
 // so that the caller can size the others' array exactly; Fill copies them
 // to their offsets.
