@@ -44,6 +44,7 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
 	reserve, abc := partitionFootprint(shape)
+	wreserve, wdense := witnessFootprint(shape)
 	circuit := func() (r1cs.Circuit, r1cs.Shape, error) {
 		c, err := cpost.NewPartition(v)
 		return c, shape, err
@@ -55,7 +56,8 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		Partitions: []engine.Partition{{
 			Reserve:        reserve,
 			ReserveABC:     abc,
-			WitnessReserve: witnessFootprint(shape),
+			WitnessReserve: wreserve,
+			WitnessDense:   wdense,
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				c, err := cpost.NewPartition(v)
 				if err != nil {

@@ -73,6 +73,7 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 		return nil, fmt.Errorf("%w: %v", engine.ErrInvalidRequest, err)
 	}
 	reserve, abc := SyntheticFootprint(cfg)
+	wreserve, wdense := witnessFootprint(c.Hint())
 	inputs := c.PublicInputs()
 	plan := &engine.Plan{CircuitID: SyntheticID(cfg), Verify: r.batchVerify}
 	// A synthetic row's C holds its own constant (κ·ONE, κ = a·b − x_j), so
@@ -85,7 +86,8 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
 			Reserve:        reserve,
 			ReserveABC:     abc,
-			WitnessReserve: witnessFootprint(c.Hint()),
+			WitnessReserve: wreserve,
+			WitnessDense:   wdense,
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				return groth16.Synthesize(c, c.Hint())
 			},

@@ -42,6 +42,7 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
 	reserve, abc := partitionFootprint(shape)
+	wreserve, wdense := witnessFootprint(shape)
 	plan := &engine.Plan{CircuitID: info.CircuitID(), Verify: r.batchVerify}
 	for k, b := range req.VanillaProofs {
 		proof, err := fupdate.DecodePartitionProof(b, info)
@@ -60,7 +61,8 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
 			Reserve:        reserve,
 			ReserveABC:     abc,
-			WitnessReserve: witnessFootprint(shape),
+			WitnessReserve: wreserve,
+			WitnessDense:   wdense,
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				c, err := cupdate.NewPartition(v)
 				if err != nil {

@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/timeline"
 )
@@ -78,6 +80,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	if err != nil {
 		return nil, e.unitFailed(u, "prepare", err)
 	}
+	e.dropWitness(u, w)
 	if j.ctx.Err() != nil {
 		e.retire(u)
 		return nil, false
@@ -122,4 +125,17 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 		return nil, e.unitFailed(u, "run", err)
 	}
 	return p, true
+}
+
+// dropWitness lets u's witness-only aux go once w, its Prepared, holds the
+// device's own copy (StagedWitness), and gives back what u reserved for it
+// beyond what the staging holds (Partition.stagedRelease).
+func (e *Engine) dropWitness(u *unit, w any) {
+	s, ok := w.(StagedWitness)
+	if !ok || !u.a.WitnessOnly() {
+		return
+	}
+	inputs := uint64(len(u.a.Input)) * fr.Bytes
+	u.a.ReleaseWitness()
+	u.res.Release(u.part.stagedRelease(inputs, s.StagedBytes()))
 }

@@ -60,13 +60,49 @@ type Partition struct {
 	// WitnessReserve, when not 0, replaces Reserve (and ReserveABC is 0)
 	// for a partition synthesized witness-only for devices that evaluate
 	// a, b and c in their own memory (WitnessEvaluator): the host then holds
-	// only the witness and its staging.
+	// only the witness and the device's staging of it.
 	WitnessReserve uint64
 	// WitnessThreads is the goroutines the Witness synthesis keeps busy
 	// (0: 1). The engine starts syntheses while their threads add up to at
 	// most Config.SynthesisWorkers, so that a partition whose witness is
 	// computed over many cores is not slowed by many others beside it.
 	WitnessThreads int
+	// WitnessDense is the dense witness (inputs and aux, 32 bytes a value)
+	// within WitnessReserve, or within Reserve where that stays; the rest
+	// of WitnessReserve is the most the device's staging, with what its
+	// Run and Finish add, holds. Once a device has staged its own copy
+	// (StagedWitness), the engine drops the aux and gives back the dense
+	// witness less its inputs and, on WitnessReserve, what the staging was
+	// reserved beyond what it holds.
+	WitnessDense uint64
+
+	witnessReserved bool // Reserve is WitnessReserve (WitnessReserves)
+}
+
+// StagedWitness is implemented by a device's Prepared of a witness-only
+// assignment when Prepare staged the witness in memory of its own (the
+// CUDA device: pinned buffers, the aux compact where that pays): Run and
+// Finish do not read the assignment's aux, so the engine drops it
+// (groth16.Assignment.ReleaseWitness) and gives back its reservation.
+// StagedBytes is the most host memory the Prepared, its Run and Finish
+// hold until Finish returns.
+type StagedWitness interface {
+	StagedBytes() uint64
+}
+
+// stagedRelease is what a unit of p gives back once its device staged
+// its own copy of the witness, holding staged bytes until Finish, inputs
+// the bytes of the input values that stay: on WitnessReserve all but
+// those two, on Reserve the dense aux.
+func (p *Partition) stagedRelease(inputs, staged uint64) uint64 {
+	keep, from := inputs, p.WitnessDense
+	if p.witnessReserved {
+		keep, from = inputs+staged, p.Reserve
+	}
+	if keep >= from {
+		return 0
+	}
+	return from - keep
 }
 
 // WitnessEvaluator is implemented by devices that evaluate a witness-only

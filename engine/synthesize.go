@@ -78,16 +78,17 @@ func (e *Engine) witnessReservations(p *Plan) {
 // plan offers System, the partition Witness and a WitnessReserve) reserves
 // its WitnessReserve instead of Reserve, and nothing after Run, when every
 // device evaluates witness-only assignments in its own memory
-// (WitnessEvaluator). An admission check ahead of Submit applies it to see
-// the reservations the engine will make; applying it twice changes
-// nothing.
+// (WitnessEvaluator); what the device's staging does not hold goes back
+// after Prepare (Partition.WitnessDense). An admission check ahead of
+// Submit applies it to see the reservations the engine will make;
+// applying it twice changes nothing.
 func WitnessReserves(p *Plan, witness bool, devices []groth16.Device) {
 	if !witness || p.System == nil || !devicesEvaluate(devices) {
 		return
 	}
 	for i := range p.Partitions {
 		if part := &p.Partitions[i]; part.WitnessReserve > 0 && part.Witness != nil {
-			part.Reserve, part.ReserveABC = part.WitnessReserve, 0
+			part.Reserve, part.ReserveABC, part.witnessReserved = part.WitnessReserve, 0, true
 		}
 	}
 }

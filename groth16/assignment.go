@@ -93,3 +93,13 @@ func (a *Assignment) NumConstraints() int {
 
 // ReleaseABC drops a, b and c (a device no longer needs them after Run).
 func (a *Assignment) ReleaseABC() { a.A, a.B, a.C = nil, nil, nil }
+
+// ReleaseWitness drops the aux values of a witness-only assignment, for a
+// device that staged its own copy of them in Prepare and reads only that
+// in Run and Finish. Input stays: the proof's verification needs the
+// public inputs. Any other assignment keeps its aux (its device reads it).
+func (a *Assignment) ReleaseWitness() {
+	if a.WitnessOnly() {
+		a.Aux = nil
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +40,10 @@ type Device struct {
 	// not fit streams from host memory at every Run (limit.go); set it
 	// before the first Prepare or Retain.
 	MemoryLimit uint64
+	// PinnedKeep bounds the bytes of free pinned host buffers the device
+	// keeps for reuse (pool.go); 0 means DefaultPinnedKeep, a negative
+	// value keeps none. Set it before the first Prepare.
+	PinnedKeep int64
 
 	index        int
 	info         Info
@@ -93,8 +96,10 @@ func New(index int) (*Device, error) {
 	if now, err := Devices(); err == nil { // after the context took its share
 		free = now[index].FreeMem
 	}
-	return &Device{index: index, info: infos[index], ctx: ctx, srs: map[*groth16.Params]*resident{},
-		defaultLimit: defaultLimitOf(free)}, nil
+	d := &Device{index: index, info: infos[index], ctx: ctx, srs: map[*groth16.Params]*resident{},
+		defaultLimit: defaultLimitOf(free)}
+	d.pool.keep = &d.PinnedKeep
+	return d, nil
 }
 
 // Info describes the device.
@@ -565,58 +570,4 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 		return nil, fmt.Errorf("cuda: B_G2: %w", err)
 	}
 	return &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: b2}, nil
-}
-
-// pinnedPool reuses pinned host buffers (cudaHostAlloc is slow). Once
-// drained (the device closed) it frees what it is given back.
-type pinnedPool struct {
-	mu      sync.Mutex
-	free    []pinned // sorted by size
-	drained bool
-}
-
-func (p *pinnedPool) get(n uint64) (pinned, error) {
-	if err := load(); err != nil {
-		return pinned{}, err
-	}
-	p.mu.Lock()
-	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= n })
-	if i < len(p.free) && p.free[i].n <= 2*n+(1<<20) {
-		b := p.free[i]
-		p.free = append(p.free[:i], p.free[i+1:]...)
-		p.mu.Unlock()
-		return b, nil
-	}
-	p.mu.Unlock()
-	return allocPinned(n)
-}
-
-func (p *pinnedPool) put(b pinned) {
-	if b.p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drained {
-		b.free()
-		return
-	}
-	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= b.n })
-	p.free = append(p.free, pinned{})
-	copy(p.free[i+1:], p.free[i:])
-	p.free[i] = b
-	const keep = 32
-	for len(p.free) > keep {
-		p.free[0].free()
-		p.free = p.free[1:]
-	}
-}
-
-func (p *pinnedPool) drain() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, b := range p.free {
-		b.free()
-	}
-	p.free, p.drained = nil, true
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
 	"github.com/cuzk-project/cuzk/timeline"
 )
 
@@ -126,4 +127,146 @@ func proveTwoWorkers(t *testing.T, dev groth16.Device) {
 		t.Errorf("kernel intervals per worker %v, want both workers 0 and 1", byWorker)
 	}
 	t.Logf("%d jobs × %d partitions of %d rows; kernel intervals per worker %v", jobs, partitions, rows, byWorker)
+}
+
+// stagingRecorder passes a CUDA device through to an engine and records,
+// for every unit, the budget in use when Prepare starts and when Run
+// starts, the pinned memory the Prepared reports, and whether the
+// assignment still has its aux at Run.
+type stagingRecorder struct {
+	*Device
+	budget *memory.Budget
+
+	mu    sync.Mutex
+	units map[groth16.Prepared]*stagedUnit
+	done  []*stagedUnit
+}
+
+type stagedUnit struct {
+	a                   *groth16.Assignment
+	atPrepare, atRun    uint64
+	inputs, aux, staged int
+	witness             bool // the witness run (witnessPrepared)
+}
+
+func (s *stagingRecorder) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
+	u := &stagedUnit{a: a, atPrepare: s.budget.Used(), inputs: len(a.Input)}
+	w, err := s.Device.Prepare(ctx, a, p)
+	if err != nil {
+		return nil, err
+	}
+	if wp, ok := w.(*witnessPrepared); ok {
+		u.witness, u.staged = true, int(wp.StagedBytes())
+	}
+	s.mu.Lock()
+	s.units[w] = u
+	s.mu.Unlock()
+	return w, nil
+}
+
+func (s *stagingRecorder) Run(ctx context.Context, w groth16.Prepared) (groth16.Partial, error) {
+	s.mu.Lock()
+	u := s.units[w]
+	delete(s.units, w)
+	s.mu.Unlock()
+	if u != nil {
+		u.atRun, u.aux = s.budget.Used(), len(u.a.Aux)
+		s.mu.Lock()
+		s.done = append(s.done, u)
+		s.mu.Unlock()
+	}
+	return s.Device.Run(ctx, w)
+}
+
+// TestEngineWitnessStaged proves synthetic jobs through an engine on the
+// witness-only path (circuits' compiled systems, engine.Config
+// WitnessSynthesis) on the GPU, one unit in flight at a time: every
+// proof verifies; at Run the assignment's aux is gone and the unit's
+// reservation is down from WitnessReserve to its inputs and what the
+// Prepared reports (StagedBytes); the budget ends empty.
+func TestEngineWitnessStaged(t *testing.T) {
+	d := gpu(t)
+	cfg := synthetic.Default(1 << 12)
+	cfg.Seed = 8
+	params := circuits.NewDevParams("")
+	reg := circuits.New()
+	reg.SetSystems(circuits.NewSystems(t.TempDir()))
+	budget := memory.New(16 << 30)
+	dev := &stagingRecorder{Device: d, budget: budget, units: map[groth16.Prepared]*stagedUnit{}}
+	e, err := engine.New(engine.Config{
+		Devices:          []groth16.Device{dev},
+		WorkersPerDevice: 1,
+		SynthesisWorkers: 1,
+		WitnessSynthesis: true,
+		Budget:           budget,
+		Planner:          reg,
+		Params:           params,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	id := circuits.SyntheticID(cfg)
+	if _, _, err := e.Preload(ctx, id); err != nil {
+		t.Fatalf("parameters: %v", err)
+	}
+	p, release, err := params.Acquire(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	pvk, err := groth16.PrepareVerifyingKey(&p.VK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(cfg, 1)}
+	plan, err := reg.Plan(ctx, &req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reserve := plan.Partitions[0].WitnessReserve
+	for job := range 2 { // the second stages into the first's pinned buffers
+		r := req
+		r.RequestID = fmt.Sprintf("witness-staged-%d", job)
+		res, err := e.Prove(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != engine.StatusCompleted {
+			t.Fatalf("job %d: %v: %s", job, res.Status, res.Error)
+		}
+		proofs, err := groth16.DecodeProofs(res.Proof)
+		if err != nil || len(proofs) != 1 {
+			t.Fatalf("job %d: %d proofs, %v", job, len(proofs), err)
+		}
+		if err := groth16.Verify(pvk, &proofs[0], plan.PublicInputs[0]); err != nil {
+			t.Errorf("job %d: proof does not verify: %v", job, err)
+		}
+	}
+	dev.mu.Lock()
+	done := dev.done
+	dev.mu.Unlock()
+	if len(done) != 2 {
+		t.Fatalf("%d units recorded, want 2", len(done))
+	}
+	for i, u := range done {
+		if !u.witness {
+			t.Fatalf("unit %d did not take the witness run", i)
+		}
+		held := uint64(u.inputs*32 + u.staged)
+		if u.aux != 0 || u.atPrepare < reserve || u.atPrepare-u.atRun != reserve-held {
+			t.Errorf("unit %d: %d aux at Run; reserved %d at Prepare, %d at Run, want a drop of %d (WitnessReserve %d less %d held)",
+				i, u.aux, u.atPrepare, u.atRun, reserve-held, reserve, held)
+		}
+		t.Logf("unit %d: WitnessReserve %d, held after Prepare %d (staging and B split bound)", i, reserve, held)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for budget.Used() != 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if used := budget.Used(); used != 0 {
+		t.Errorf("the budget holds %d bytes after the jobs", used)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cuzk-project/cuzk/device/internal/split"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // ErrBadMatrices rejects a MatrixSet or a witness that does not fit it.
@@ -298,6 +299,9 @@ func (m *Matrices) checkRun(d *Device, p *groth16.Params, input []fr.Element, na
 type staged struct {
 	bufs []pinned
 	w    cWitness
+	// others counts the aux values neither 0 nor 1 where the staging
+	// counted them (-1 where not: a dense aux given as such).
+	others int
 }
 
 func (s *staged) buf(d *Device, n uint64) (pinned, error) {
@@ -315,41 +319,139 @@ func (s *staged) release(d *Device) {
 	s.bufs = nil
 }
 
-// stage copies input and aux (dense, or c) into pinned buffers.
-func (d *Device) stage(input, aux []fr.Element, c *Compact, lgn uint32) (*staged, error) {
-	s := &staged{}
+// bytes is the pinned memory the staging holds.
+func (s *staged) bytes() uint64 {
+	var n uint64
+	for _, b := range s.bufs {
+		n += b.n
+	}
+	return n
+}
+
+// compactMaxOthers is the share of other values (neither 0 nor 1) above
+// which a witness-only aux is staged dense: the compact form then saves
+// little host memory and upload and costs the device its expansion.
+const compactMaxOthers = 0.6
+
+// stage copies input and aux into pinned buffers: aux dense, or c, or
+// with compress the compact form computed from the dense aux where it pays
+// (compactMaxOthers). Input is always dense.
+func (d *Device) stage(input, aux []fr.Element, c *Compact, compress bool, lgn uint32) (*staged, error) {
+	s := &staged{others: -1}
 	s.w.NInput, s.w.Lgn = uint64(len(input)), lgn
-	n := len(input) + len(aux)
-	wb, err := s.buf(d, uint64(n*32))
-	if err != nil {
-		s.release(d)
-		return nil, err
-	}
-	parallelCopy(unsafe.Slice((*fr.Element)(wb.p), n), input, aux, d.tasks())()
-	s.w.Input = wb.p
-	if c == nil {
-		s.w.NAux = uint64(len(aux))
-		s.w.Aux = unsafe.Add(wb.p, len(input)*32)
-		return s, nil
-	}
-	s.w.NAux, s.w.NOthers = uint64(c.N), uint64(len(c.Others))
-	nw := split.Words(c.N)
-	bm, err := s.buf(d, uint64(2*nw*4+8))
-	if err == nil {
-		copy(unsafe.Slice((*uint32)(bm.p), nw), c.Small[:nw])
-		copy(unsafe.Slice((*uint32)(unsafe.Add(bm.p, nw*4)), nw), c.Ones[:nw])
-		s.w.Small, s.w.Ones = bm.p, unsafe.Add(bm.p, nw*4)
-		var ob pinned
-		if ob, err = s.buf(d, uint64(len(c.Others)*32)); err == nil {
-			parallelCopy(unsafe.Slice((*fr.Element)(ob.p), len(c.Others)), c.Others, nil, d.tasks())()
-			s.w.Others = ob.p
-		}
+	var err error
+	switch {
+	case c != nil:
+		err = d.stageCompact(s, input, c)
+	case compress:
+		err = d.stageCompressed(s, input, aux)
+	default:
+		err = d.stageDense(s, input, aux)
 	}
 	if err != nil {
 		s.release(d)
 		return nil, err
 	}
 	return s, nil
+}
+
+// stageDense stages input and aux dense, in one buffer.
+func (d *Device) stageDense(s *staged, input, aux []fr.Element) error {
+	n := len(input) + len(aux)
+	wb, err := s.buf(d, uint64(n*32))
+	if err != nil {
+		return err
+	}
+	parallelCopy(unsafe.Slice((*fr.Element)(wb.p), n), input, aux, d.tasks())()
+	s.w.Input, s.w.Aux, s.w.NAux = wb.p, unsafe.Add(wb.p, len(input)*32), uint64(len(aux))
+	return nil
+}
+
+// stageInput stages input alone.
+func (d *Device) stageInput(s *staged, input []fr.Element) error {
+	ib, err := s.buf(d, uint64(len(input)*32))
+	if err == nil {
+		copy(unsafe.Slice((*fr.Element)(ib.p), len(input)), input)
+		s.w.Input = ib.p
+	}
+	return err
+}
+
+// bitmaps takes a buffer for the small and ones bitmaps of naux values.
+func (d *Device) bitmaps(s *staged, naux int) (small, ones []uint32, err error) {
+	nw := split.Words(naux)
+	bm, err := s.buf(d, uint64(2*nw*4+8))
+	if err != nil {
+		return nil, nil, err
+	}
+	s.w.Small, s.w.Ones = bm.p, unsafe.Add(bm.p, nw*4)
+	return unsafe.Slice((*uint32)(s.w.Small), nw), unsafe.Slice((*uint32)(s.w.Ones), nw), nil
+}
+
+// othersBuf takes a buffer for n other values.
+func (d *Device) othersBuf(s *staged, n int) ([]fr.Element, error) {
+	ob, err := s.buf(d, uint64(n*32))
+	if err != nil {
+		return nil, err
+	}
+	s.w.Others, s.w.NOthers = ob.p, uint64(n)
+	return unsafe.Slice((*fr.Element)(ob.p), n), nil
+}
+
+// stageCompact stages input and a copy of c.
+func (d *Device) stageCompact(s *staged, input []fr.Element, c *Compact) error {
+	if err := d.stageInput(s, input); err != nil {
+		return err
+	}
+	small, ones, err := d.bitmaps(s, c.N)
+	if err != nil {
+		return err
+	}
+	copy(small, c.Small)
+	copy(ones, c.Ones)
+	others, err := d.othersBuf(s, len(c.Others))
+	if err != nil {
+		return err
+	}
+	parallelCopy(others, c.Others, nil, d.tasks())()
+	s.w.NAux, s.others = uint64(c.N), len(c.Others)
+	return nil
+}
+
+// stageCompressed stages input and aux's compact form, computed into the
+// pinned buffers on d.tasks() goroutines (compiled.CountCompact: the
+// bitmaps and the count of other values per range, then the others, into
+// a buffer of exactly their size); aux dense where the form does not pay.
+func (d *Device) stageCompressed(s *staged, input, aux []fr.Element) error {
+	small, ones, err := d.bitmaps(s, len(aux))
+	if err != nil {
+		return err
+	}
+	k, err := compiled.CountCompact(aux, small, ones, d.tasks())
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadMatrices, err)
+	}
+	if float64(k.Others()) > compactMaxOthers*float64(len(aux)) {
+		s.release(d) // the bitmaps
+		s.w.Small, s.w.Ones = nil, nil
+		if err := d.stageDense(s, input, aux); err != nil {
+			return err
+		}
+		s.others = k.Others()
+		return nil
+	}
+	if err := d.stageInput(s, input); err != nil {
+		return err
+	}
+	others, err := d.othersBuf(s, k.Others())
+	if err != nil {
+		return err
+	}
+	if err := k.Fill(aux, others, d.tasks()); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadMatrices, err)
+	}
+	s.w.NAux, s.others = uint64(len(aux)), k.Others()
+	return nil
 }
 
 // bSplit is the B query's split read back from the device: the ones'
@@ -427,7 +529,7 @@ func (d *Device) runWitness(ctx context.Context, p *groth16.Params, m *Matrices,
 	if err := ctx.Err(); err != nil {
 		return nil, tm, err
 	}
-	w, err := d.stageWitness(p, m, &groth16.Assignment{Input: input, Aux: aux}, c)
+	w, err := d.stageWitness(p, m, &groth16.Assignment{Input: input, Aux: aux}, c, false)
 	if err != nil {
 		return nil, tm, err
 	}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cuzk-project/cuzk/device/internal/split"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
@@ -110,14 +111,44 @@ func MatrixSetOf(s *compiled.System) *MatrixSet {
 	}
 }
 
-// witnessPrepared is a witness-only assignment staged for its run.
+// witnessPrepared is a witness-only assignment staged for its run. Run
+// and Finish read the staging only, not the assignment's aux: it reports
+// the pinned memory it holds until Finish (engine.StagedWitness), and the
+// engine drops the aux.
 type witnessPrepared struct {
-	a   *groth16.Assignment
-	p   *groth16.Params
-	srs uintptr
-	m   *Matrices
-	st  *staged
-	ran atomic.Bool
+	p    *groth16.Params
+	srs  uintptr
+	m    *Matrices
+	st   *staged
+	held uint64 // StagedBytes
+	ran  atomic.Bool
+}
+
+// StagedBytes is the most pinned host memory the prepared witness holds
+// until Finish: the staging (given back to the pool at the end of Run)
+// and, where the device does not compute B_G2, the B split Run reads back
+// beside it for Finish.
+func (w *witnessPrepared) StagedBytes() uint64 { return w.held }
+
+// bSplitBytes bounds the pinned memory of readBSplit over nb bases: the
+// ones' bitmap, and a tail of at most nb scalars, nor more than the
+// values neither 0 nor 1 (ninput and others, where the staging counted
+// them: others ≥ 0).
+func bSplitBytes(nb, ninput, others int) uint64 {
+	nt := nb
+	if others >= 0 {
+		nt = min(nb, ninput+others)
+	}
+	return uint64(split.Words(nb)*4+4) + uint64(nt)*(32+4) + 32 + 4
+}
+
+// bg2Resident reports whether p's B_G2 is resident on d: then Run
+// computes it and reads no B split.
+func (d *Device) bg2Resident(p *groth16.Params) bool {
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	r, ok := d.srs[p]
+	return ok && r.bg2
 }
 
 func (d *Device) prepareWitness(ctx context.Context, a *groth16.Assignment, p *groth16.Params, c *Compact) (*witnessPrepared, error) {
@@ -128,12 +159,12 @@ func (d *Device) prepareWitness(ctx context.Context, a *groth16.Assignment, p *g
 	if err != nil {
 		return nil, err
 	}
-	return d.stageWitness(p, m, a, c)
+	return d.stageWitness(p, m, a, c, true)
 }
 
-// stageWitness checks the witness against m and p and stages it (aux
-// dense from a, or c when given).
-func (d *Device) stageWitness(p *groth16.Params, m *Matrices, a *groth16.Assignment, c *Compact) (*witnessPrepared, error) {
+// stageWitness checks the witness against m and p and stages it: c when
+// given, else a's aux, dense or, with compress, compact where that pays.
+func (d *Device) stageWitness(p *groth16.Params, m *Matrices, a *groth16.Assignment, c *Compact, compress bool) (*witnessPrepared, error) {
 	naux := len(a.Aux)
 	if c != nil {
 		naux = c.N
@@ -153,11 +184,15 @@ func (d *Device) stageWitness(p *groth16.Params, m *Matrices, a *groth16.Assignm
 	if c != nil {
 		aux = nil
 	}
-	st, err := d.stage(a.Input, aux, c, lgn)
+	st, err := d.stage(a.Input, aux, c, compress, lgn)
 	if err != nil {
 		return nil, err
 	}
-	return &witnessPrepared{a: a, p: p, srs: srs, m: m, st: st}, nil
+	held := st.bytes()
+	if !d.bg2Resident(p) {
+		held += bSplitBytes(m.nq[2], len(a.Input), st.others)
+	}
+	return &witnessPrepared{p: p, srs: srs, m: m, st: st, held: held}, nil
 }
 
 // runWitnessPrepared is Run for a witness: the device's lock is held for

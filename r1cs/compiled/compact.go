@@ -23,42 +23,97 @@ const compactGrain = 1 << 16
 
 // Compress splits v into its 0/1 bitmaps and the other values.
 func Compress(v []fr.Element) *Compact {
+	words := (len(v) + 31) / 32
+	c := &Compact{N: len(v), Small: make([]uint32, words), Ones: make([]uint32, words)}
+	k, _ := CountCompact(v, c.Small, c.Ones, 0) // the lengths are right
+	c.Others = make([]fr.Element, k.Others())
+	_ = k.Fill(v, c.Others, 0)
+	return c
+}
+
+// Compaction is a compression into arrays the caller owns (pinned host
+// memory, say), in two passes over ranges of 2^16 values:
+// CountCompact writes the bitmaps and counts each range's other values,
+// so that the caller can size the others' array exactly; Fill copies them
+// to their offsets.
+type Compaction struct {
+	n      int
+	small  []uint32
+	offset []int // offset[k]: the other values before range k; the last: all
+}
+
+// CountCompact writes v's 0/1 bitmaps into small and ones, every one of
+// their first ⌈len(v)/32⌉ words (bits past len(v) zero, so the arrays need
+// not be cleared), and counts the other values, on at most tasks
+// goroutines (0: GOMAXPROCS). Fill reads small: it must stay as written.
+func CountCompact(v []fr.Element, small, ones []uint32, tasks int) (*Compaction, error) {
 	n := len(v)
 	words := (n + 31) / 32
-	c := &Compact{N: n, Small: make([]uint32, words), Ones: make([]uint32, words)}
-	// Bitmaps and a count per range, then the others at their offsets.
+	if len(small) < words || len(ones) < words {
+		return nil, fmt.Errorf("%w: bitmaps of %d and %d words for %d values, want %d", ErrBadWitness,
+			len(small), len(ones), n, words)
+	}
 	chunks := (n + compactGrain - 1) / compactGrain
-	others := make([]int, chunks+1)
-	parallel(n, compactGrain, func(lo, hi int) {
+	off := make([]int, chunks+1)
+	parallelTasks(n, compactGrain, tasks, func(lo, hi int) {
 		count := 0
-		for j := lo; j < hi; j++ {
-			x := &v[j]
-			switch {
-			case x.IsZero():
-				c.Small[j/32] |= 1 << (j % 32)
-			case x.IsOne():
-				c.Small[j/32] |= 1 << (j % 32)
-				c.Ones[j/32] |= 1 << (j % 32)
-			default:
-				count++
+		for w := lo / 32; w*32 < hi; w++ {
+			seg := v[w*32 : min(w*32+32, hi)]
+			var s, o uint32
+			for i := range seg {
+				// Without branches: a witness's 0s, 1s and other values
+				// follow no pattern a branch predictor learns.
+				x := &seg[i]
+				z := x[0] | x[1] | x[2] | x[3]
+				u := (x[0] ^ montOne0) | (x[1] ^ montOne1) | (x[2] ^ montOne2) | (x[3] ^ montOne3)
+				zero, one := uint32((z|-z)>>63)^1, uint32((u|-u)>>63)^1
+				s |= (zero | one) << i
+				o |= one << i
 			}
+			small[w], ones[w] = s, o
+			count += len(seg) - bits.OnesCount32(s)
 		}
-		others[lo/compactGrain+1] = count
+		off[lo/compactGrain+1] = count
 	})
 	for k := range chunks {
-		others[k+1] += others[k]
+		off[k+1] += off[k]
 	}
-	c.Others = make([]fr.Element, others[chunks])
-	parallel(n, compactGrain, func(lo, hi int) {
-		o := others[lo/compactGrain]
-		for j := lo; j < hi; j++ {
-			if c.Small[j/32]>>(j%32)&1 == 0 {
-				c.Others[o] = v[j]
+	return &Compaction{n: n, small: small[:words], offset: off}, nil
+}
+
+// montOne0..3 are the limbs of 1 in Montgomery form (fr.One()).
+const (
+	montOne0 uint64 = 8589934590
+	montOne1 uint64 = 6378425256633387010
+	montOne2 uint64 = 11064306276430008309
+	montOne3 uint64 = 1739710354780652911
+)
+
+// Others is the number of values neither 0 nor 1.
+func (c *Compaction) Others() int { return c.offset[len(c.offset)-1] }
+
+// Fill copies the other values of v (the vector CountCompact read) into
+// others (Others() long) in index order, on at most tasks goroutines.
+func (c *Compaction) Fill(v, others []fr.Element, tasks int) error {
+	if len(v) != c.n || len(others) != c.Others() {
+		return fmt.Errorf("%w: filling %d other values of %d values, counted %d of %d", ErrBadWitness,
+			len(others), len(v), c.Others(), c.n)
+	}
+	parallelTasks(c.n, compactGrain, tasks, func(lo, hi int) {
+		o := c.offset[lo/compactGrain]
+		for w := lo / 32; w*32 < hi; w++ {
+			m := ^c.small[w]
+			if r := hi - w*32; r < 32 {
+				m &= 1<<r - 1
+			}
+			base := v[w*32:]
+			for ; m != 0; m &= m - 1 {
+				others[o] = base[bits.TrailingZeros32(m)]
 				o++
 			}
 		}
 	})
-	return c
+	return nil
 }
 
 // Bytes is the size of the compact form's arrays.

@@ -6,7 +6,8 @@
 // It records (Compile), evaluates (System.Eval), encodes (Write, Read,
 // Open; a canonical little-endian layout with a sha256 digest), caches on
 // disk (Cache) and compresses witnesses whose values are mostly 0 or 1
-// (Compress, Compact.Expand).
+// (Compress, Compact.Expand; CountCompact and Compaction.Fill into arrays
+// the caller owns).
 //
 // Conventions are those of r1cs.ProvingAssignment, which the package must
 // reproduce bit for bit: rows in Enforce order, bellperson's input rows

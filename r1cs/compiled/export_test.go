@@ -10,6 +10,8 @@ const (
 	CompactGrain = compactGrain
 )
 
+var MontOne = [4]uint64{montOne0, montOne1, montOne2, montOne3}
+
 var DigestOf = digestOf
 
 // Decode is decode on bytes the caller owns (no mapping to release).

@@ -1,0 +1,144 @@
+package cuda
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// fakePool is a pool over buffers of the sizes asked for that hold no
+// memory (the pool never reads them): it records what it frees.
+func fakePool(keep *int64, freed *[]uint64) *pinnedPool {
+	var anchor byte
+	return &pinnedPool{
+		keep:    keep,
+		alloc:   func(n uint64) (pinned, error) { return pinned{unsafe.Pointer(&anchor), n}, nil },
+		release: func(b pinned) { *freed = append(*freed, b.n) },
+	}
+}
+
+// TestPinnedPoolKeep: the pool keeps free buffers up to its cap in bytes,
+// freeing the largest first and at once a buffer larger than the cap.
+func TestPinnedPoolKeep(t *testing.T) {
+	const gib = 1 << 30
+	i64 := func(v int64) *int64 { return &v }
+	for _, tc := range []struct {
+		name      string
+		keep      *int64
+		puts      []uint64
+		drain     bool // drain before the puts
+		wantKept  []uint64
+		wantFreed []uint64
+	}{
+		{"default: under the cap", nil, []uint64{gib, gib / 2}, false, []uint64{gib / 2, gib}, nil},
+		{"default: the largest goes", i64(0), []uint64{gib, gib / 2, 3 * gib / 4}, false, []uint64{gib / 2, 3 * gib / 4}, []uint64{gib}},
+		{"default: a 4 GiB witness is freed at put", nil, []uint64{4 * gib, 1 << 20}, false, []uint64{1 << 20}, []uint64{4 * gib}},
+		{"explicit cap", i64(100), []uint64{60, 50, 40}, false, []uint64{40, 50}, []uint64{60}},
+		{"exactly the cap", i64(100), []uint64{100}, false, []uint64{100}, nil},
+		{"negative keeps none", i64(-1), []uint64{1, 64}, false, nil, []uint64{1, 64}},
+		{"drained", nil, []uint64{64}, true, nil, []uint64{64}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var freed []uint64
+			p := fakePool(tc.keep, &freed)
+			if tc.drain {
+				p.drain()
+			}
+			for _, n := range tc.puts {
+				b, err := p.alloc(n) // a buffer of its own, not one the pool kept
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.put(b)
+			}
+			var kept []uint64
+			var sum uint64
+			for _, b := range p.free {
+				kept = append(kept, b.n)
+				sum += b.n
+			}
+			if !slices.Equal(kept, tc.wantKept) {
+				t.Errorf("kept %v, want %v", kept, tc.wantKept)
+			}
+			if sum != p.kept {
+				t.Errorf("kept bytes %d, the buffers sum to %d", p.kept, sum)
+			}
+			if !slices.Equal(freed, tc.wantFreed) {
+				t.Errorf("freed %v, want %v", freed, tc.wantFreed)
+			}
+		})
+	}
+}
+
+// TestPinnedPoolReuse: get takes a kept buffer of at least the size asked
+// for and at most twice it (and 1 MiB), else allocates.
+func TestPinnedPoolReuse(t *testing.T) {
+	var freed []uint64
+	p := fakePool(nil, &freed)
+	allocs := 0
+	alloc := p.alloc
+	p.alloc = func(n uint64) (pinned, error) { allocs++; return alloc(n) }
+	b, _ := p.get(4 << 20)
+	p.put(b)
+	for _, tc := range []struct {
+		n     uint64
+		reuse bool
+	}{
+		{3 << 20, true},  // within 2n + 1 MiB
+		{1 << 20, false}, // the kept buffer is too large for it
+		{5 << 20, false}, // too small
+		{4 << 20, true},
+	} {
+		before := allocs
+		b, err := p.get(tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.n < tc.n {
+			t.Errorf("get(%d): a buffer of %d", tc.n, b.n)
+		}
+		if reused := allocs == before; reused != tc.reuse {
+			t.Errorf("get(%d): reused %v, want %v", tc.n, reused, tc.reuse)
+		}
+		p.put(b)
+	}
+	if len(freed) != 0 {
+		t.Errorf("freed %v under the cap", freed)
+	}
+}
+
+// TestPinnedPoolConcurrent: gets and puts from several goroutines keep the
+// books (run with -race): at the end the pool keeps at most its cap, and
+// what it counts is what it holds.
+func TestPinnedPoolConcurrent(t *testing.T) {
+	keep := int64(1 << 20)
+	var mu sync.Mutex
+	var freed []uint64
+	p := fakePool(&keep, &freed)
+	release := p.release
+	p.release = func(b pinned) { mu.Lock(); release(b); mu.Unlock() }
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 7))
+			for range 500 {
+				b, err := p.get(uint64(1 + r.IntN(1<<19)))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				p.put(b)
+			}
+		})
+	}
+	wg.Wait()
+	var sum uint64
+	for _, b := range p.free {
+		sum += b.n
+	}
+	if sum != p.kept || p.kept > uint64(keep) {
+		t.Fatalf("kept %d bytes, counted %d, cap %d", sum, p.kept, keep)
+	}
+}
