@@ -73,6 +73,7 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 			ReserveABC:     abc,
 			WitnessReserve: wreserve,
 			WitnessDense:   wdense,
+			WitnessThreads: witnessWorkers(),
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				p, err := porep.NewPartition(o, k)
 				if err != nil {

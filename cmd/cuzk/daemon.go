@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -87,6 +89,9 @@ func newDaemonCmd() *cobra.Command {
 			hup := make(chan os.Signal, 1)
 			signal.Notify(hup, syscall.SIGHUP)
 			defer signal.Stop(hup)
+			if total, err := cfg.MemoryBudget(); err == nil {
+				gcLimit(total)
+			}
 			log, level := newLeveledLogger(cfg.Logging)
 			r := &reloader{configPath: o.configPath, levelFlag: cmd.Flags().Changed("log-level"), level: level}
 			return exitCode(serveDaemon(ctx, cfg, log, hup, r))
@@ -270,6 +275,17 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(), "request_memory", config.Size(requests.Limit()).Human(),
 		"param_cache", cfg.SRS.ParamCache, "witness_synthesis", witness, "dev", cfg.Daemon.Dev, "dev_params", devDir)
 	return eng, rec, requests, nil
+}
+
+// gcLimit makes the Go collector work harder as the heap nears the memory
+// budget (unless GOMEMLIMIT is set): with the default GOGC alone a heap
+// holding two 4 GB witnesses may grow to twice that before it collects the
+// ones the engine already gave back.
+func gcLimit(budget uint64) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(int64(min(budget, math.MaxInt64)))
 }
 
 // newDaemonParams makes the parameter cache over srs.param_cache, and

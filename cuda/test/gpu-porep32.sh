@@ -3,9 +3,12 @@
 # Carry bin/cuzk; the library is bin/local/libcuzk_cuda.so (or bin/).
 #   STAGE=setup   development parameters at 2^27 on the GPU (cuzk setup
 #                 --device cuda, ≈ 47.5 GB under $P) and a gen-vanilla C1
-#   STAGE=prove   the daemon (CUDA device, witness-only synthesis) and
-#                 cuzk bench --request: COUNT proofs, every one verified;
-#                 the timeline (csv and html) and the daemon's RSS
+#   STAGE=prove   the daemon (CUDA device, witness-only synthesis, the
+#                 parameters read from the file into the GPU) and cuzk bench
+#                 --request: a cold proof, one alone, COUNT proofs JOBS at a
+#                 time, every one verified; the timeline (csv and html), the
+#                 daemon's RSS and the GPU memory each second
+#   STAGE=limit   the same daemon under device.memory_limit LIMIT (24GiB)
 # Logs to $OUT/log.
 OUT=${OUT:-/tmp/out}
 P=${P:-/tmp/p32}
@@ -22,29 +25,51 @@ setup)
     --out "$P/req.json" --public "$P/seal.json" 2>&1 | tail -3
   ls -l "$P/req.json"
   ;;
-prove)
+prove|limit)
+  # prove: parameters read from the file into the GPU (no host copy), witness-only synthesis, the
+  #        memory budget BUDGET (default 28GiB); a cold proof (the compiled system built), one proof
+  #        alone, then COUNT proofs JOBS at a time (steady state).
+  # limit: device.memory_limit LIMIT (default 24GiB): the queries stream from a host copy, the
+  #        classic path (a, b, c on the host); one proof.
+  LIMITLINE=""; BUDGETLINE="total_budget = \"${BUDGET:-28GiB}\""
+  if [ "$STAGE" = limit ]; then LIMITLINE="memory_limit = \"${LIMIT:-24GiB}\""; BUDGETLINE="total_budget = \"${BUDGET:-110GiB}\""; fi
   cat > "$OUT/daemon.toml" <<TOML
 [daemon]
 listen = "unix:///tmp/cuzk.sock"
 status_listen = "127.0.0.1:9821"
 [device]
 kind = "cuda"
+$LIMITLINE
+[memory]
+$BUDGETLINE
 [srs]
 param_cache = "$P"
 [timeline]
-events = 200000
+events = 400000
 TOML
+  cat "$OUT/daemon.toml"
+  rm -f "$OUT/rss.txt" "$OUT/gpumem.txt"
   bin/cuzk daemon --config "$OUT/daemon.toml" > "$OUT/daemon.log" 2>&1 &
   dpid=$!
   for i in $(seq 60); do [ -S /tmp/cuzk.sock ] && break; sleep 1; done
-  ( while kill -0 $dpid 2>/dev/null; do grep VmRSS /proc/$dpid/status >> "$OUT/rss.txt"; nvidia-smi --query-gpu=memory.used --format=csv,noheader >> "$OUT/gpumem.txt"; sleep 2; done ) &
+  ( while kill -0 $dpid 2>/dev/null; do echo "$(date +%s) $(grep VmRSS /proc/$dpid/status)" >> "$OUT/rss.txt"; nvidia-smi --query-gpu=memory.used --format=csv,noheader >> "$OUT/gpumem.txt"; sleep 1; done ) &
+  t0=$(date +%s)
+  echo "=== preload + cold proof"
   timeout ${PRELOAD_S:-240} bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" --preload porep-32g \
     --count 1 -j 1 --timeline-url 127.0.0.1:9821 2>&1 | tail -14
-  timeout ${BENCH_S:-300} bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" \
-    --count ${COUNT:-6} -j ${JOBS:-3} --timeline-url 127.0.0.1:9821 2>&1 | tail -14
-  bin/cuzk timeline --url http://127.0.0.1:9821/timeline --html "$OUT/timeline.html" --csv "$OUT/timeline.csv" 2>&1 | tail -20
+  echo "preload + cold proof: $(( $(date +%s) - t0 )) s; RSS after: $(grep VmRSS /proc/$dpid/status)"
+  if [ "$STAGE" = prove ]; then
+    echo "=== one proof alone"
+    timeout 90 bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" --count 1 -j 1 \
+      --timeline-url 127.0.0.1:9821 2>&1 | tail -14
+    echo "=== steady state: ${COUNT:-6} proofs, ${JOBS:-3} at a time"
+    timeout ${BENCH_S:-300} bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" \
+      --count ${COUNT:-6} -j ${JOBS:-3} --timeline-url 127.0.0.1:9821 2>&1 | tail -14
+  fi
+  bin/cuzk timeline --url http://127.0.0.1:9821/timeline --html "$OUT/timeline-$STAGE.html" --csv "$OUT/timeline-$STAGE.csv" 2>&1 | tail -20
+  curl -s http://127.0.0.1:9821/metrics > "$OUT/metrics-$STAGE.txt" 2>/dev/null || true
   kill -TERM $dpid; wait $dpid
-  echo "daemon peak RSS: $(sort -k2 -n "$OUT/rss.txt" | tail -1)"; echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"
-  tail -20 "$OUT/daemon.log"
+  echo "daemon peak RSS: $(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1) kB"; echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"
+  grep -iE "error|warn|panic" "$OUT/daemon.log" | head -10; tail -5 "$OUT/daemon.log"
   ;;
 esac
