@@ -245,7 +245,7 @@ func (d *Device) upload(p *groth16.Params, ref int) (*resident, error) {
 	// The library keeps pointers into p's slices for the streamed queries:
 	// p stays referenced by d.srs until the set is freed.
 	h, plan, err := d.uploadLimited([4]uint64{uint64(len(p.H)), uint64(len(p.L)), uint64(len(p.A)), uint64(len(p.BG1))},
-		[4]unsafe.Pointer{g1ptr(p.H), g1ptr(p.L), g1ptr(p.A), g1ptr(p.BG1)}, hasBG2(p))
+		[4]unsafe.Pointer{g1ptr(p.H), g1ptr(p.L), g1ptr(p.A), g1ptr(p.BG1)}, hasBG2(p), false)
 	runtime.KeepAlive(p)
 	if err != nil {
 		return nil, err

@@ -199,6 +199,7 @@ func TestEngineWitnessStaged(t *testing.T) {
 		SynthesisWorkers: 1,
 		WitnessSynthesis: true,
 		Budget:           budget,
+		CriticalHeadroom: -1, // the budget must come back empty
 		Planner:          reg,
 		Params:           params,
 	})

@@ -154,8 +154,10 @@ func (d *Device) Plan(p *groth16.Params) (Plan, bool) {
 // whole (every set's resident points plus the largest run scratch) must
 // stay under the limit. bg2: the set has B_G2, to be planned resident
 // where it fits (the caller uploads it when the plan's BG2Bytes is not 0).
+// whole: the set must be resident whole, B_G2 included, else ErrDoesNotFit
+// before anything is allocated (src is then all nil: paramsfile.go).
 // Called with smu held.
-func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer, bg2 bool) (uintptr, Plan, error) {
+func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer, bg2, whole bool) (uintptr, Plan, error) {
 	limit := d.memoryLimit()
 	var wantBG2 uint32
 	if bg2 {
@@ -180,8 +182,12 @@ func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer, bg2 bool) (ui
 			ErrMemoryLimit, d.index, len(d.srs), others, limit)
 	}
 	lim := cLimits{Limit: limit - others, ChunkLgMax: d.chunkLgMax, BG2: wantBG2}
-	if _, err := planFor(d.index, n, lim); err != nil {
+	plan, err := planFor(d.index, n, lim)
+	if err != nil {
 		return 0, Plan{}, err
+	}
+	if whole && (plan.Streams() || (bg2 && plan.BG2Bytes == 0)) {
+		return 0, Plan{}, fmt.Errorf("%w: device %d, limit %d bytes: %s", ErrDoesNotFit, d.index, lim.Limit, whyNotWhole(plan))
 	}
 	h := streamLib.srsUploadLimited(int32(d.index), src[0], n[0], src[1], n[1], src[2], n[2], src[3], n[3], &lim)
 	if h == 0 {
@@ -192,7 +198,7 @@ func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer, bg2 bool) (ui
 		lib.srsFree(h)
 		return 0, Plan{}, libErr("srs plan", rc)
 	}
-	plan := cp.plan()
+	plan = cp.plan()
 	if need := others + plan.ResidentBytes + max(scratch, plan.ScratchBytes); need > limit {
 		lib.srsFree(h)
 		return 0, Plan{}, fmt.Errorf("%w: device %d: with the %d resident parameter sets (%d bytes, runs need up to %d bytes of scratch) these need %d bytes, the limit is %d",

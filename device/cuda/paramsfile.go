@@ -46,13 +46,9 @@ func regFile(reg func(fn any, name string)) {
 func (d *Device) allocateDeferred(p *groth16.Params, ref int) (*resident, error) {
 	n := [4]uint64{uint64(p.Len(groth16.QueryH)), uint64(p.Len(groth16.QueryL)), uint64(p.Len(groth16.QueryA)), uint64(p.Len(groth16.QueryBG1))}
 	nb2 := p.Len(groth16.QueryBG2)
-	h, plan, err := d.uploadLimited(n, [4]unsafe.Pointer{}, nb2 > 0)
+	h, plan, err := d.uploadLimited(n, [4]unsafe.Pointer{}, nb2 > 0, true)
 	if err != nil {
 		return nil, err
-	}
-	if plan.Streams() || (nb2 > 0 && plan.BG2Bytes == 0) {
-		lib.srsFree(h)
-		return nil, fmt.Errorf("%w: device %d, limit %d bytes: %s", ErrDoesNotFit, d.index, plan.Limit, whyNotWhole(plan, nb2))
 	}
 	if nb2 > 0 {
 		if rc := g2lib.srsUploadBG2(h, nil, uint64(nb2)); rc != 0 {
@@ -66,11 +62,11 @@ func (d *Device) allocateDeferred(p *groth16.Params, ref int) (*resident, error)
 	return &resident{h: h, refs: ref, plan: plan, bg2: nb2 > 0, ready: make(chan struct{})}, nil
 }
 
-func whyNotWhole(plan Plan, nb2 int) string {
+func whyNotWhole(plan Plan) string {
 	if plan.Streams() {
 		return fmt.Sprintf("%d bytes of the queries would stream at every run", plan.StreamBytes)
 	}
-	return fmt.Sprintf("B_G2 (%d points) would stay on the host", nb2)
+	return "B_G2 would stay on the host"
 }
 
 // fill reads the deferred queries into r's set: a producer decodes chunks
