@@ -98,6 +98,9 @@ type DeviceStatus struct {
 	MemoryFree       uint64
 	CurrentJobID     string
 	CurrentProofKind string // "porep-c2", "snap-update", "window-post", "winning-post"
+	// Phases sums the timed parts of the device's Runs (KernelPhases),
+	// by name; empty for a device that does not time them.
+	Phases []PhaseTotal
 }
 
 // SRSTier is an SRS entry's residency. Values equal cuzk.v1 SRSStatus.Tier.

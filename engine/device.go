@@ -18,6 +18,7 @@ type deviceState struct {
 	// critical, when set (Config.CriticalDevices), is a second handle on
 	// the same hardware for the CRITICAL worker, whose Runs take no lock.
 	critical groth16.Device
+	phases   phaseTotals // of its Runs (KernelPhases)
 }
 
 // deviceWorker takes units of priority min or higher from the device
@@ -118,6 +119,9 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 		e.rec.RecordAt(e.rec.Offset(ke), timeline.KernelEnd, j.id, part, worker, di)
 	}
 	j.addGPU(t1.Sub(t0))
+	if kp, ok := p.(KernelPhases); ok && err == nil {
+		e.devs[di].phases.add(kp.KernelPhases())
+	}
 	// a, b and c are dead after Run: give their memory back now.
 	u.a.ReleaseABC()
 	u.res.Release(u.part.ReserveABC)

@@ -200,12 +200,14 @@ var (
 	descDevMemTotal    = prometheus.NewDesc("cuzk_device_memory_total_bytes", "Device memory.", []string{"device", "name"}, nil)
 	descDevMemFree     = prometheus.NewDesc("cuzk_device_memory_free_bytes", "Free device memory.", []string{"device", "name"}, nil)
 	descDevBusy        = prometheus.NewDesc("cuzk_device_busy", "1 while the device is working on a job.", []string{"device", "name"}, nil)
+	descDevPhase       = prometheus.NewDesc("cuzk_device_kernel_phase_seconds_total", "Time of a timed part of the device's Runs (upload, spmv, ntt, msm_h …; the parts overlap), summed.", []string{"device", "name", "phase"}, nil)
+	descDevPhaseRuns   = prometheus.NewDesc("cuzk_device_kernel_phase_runs_total", "Runs that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "phase"}, nil)
 )
 
 func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCompletedTotal, descFailedTotal, descUptime, descQueueDepth,
 		descRunningJobs, descGPUWorkers, descDevices, descQueuePending, descQueueRunning, descMemUsed,
-		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy} {
+		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy, descDevPhase, descDevPhaseRuns} {
 		ch <- d
 	}
 }
@@ -259,5 +261,9 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 		gauge(descDevMemTotal, float64(d.MemoryTotal), ord, d.Name)
 		gauge(descDevMemFree, float64(d.MemoryFree), ord, d.Name)
 		gauge(descDevBusy, busy, ord, d.Name)
+		for _, p := range d.Phases {
+			ch <- prometheus.MustNewConstMetric(descDevPhase, prometheus.CounterValue, p.Total.Seconds(), ord, d.Name, p.Name)
+			ch <- prometheus.MustNewConstMetric(descDevPhaseRuns, prometheus.CounterValue, float64(p.Runs), ord, d.Name, p.Name)
+		}
 	}
 }

@@ -58,16 +58,22 @@ TOML
   timeout ${PRELOAD_S:-240} bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" --preload porep-32g \
     --count 1 -j 1 --timeline-url 127.0.0.1:9821 2>&1 | tail -14
   echo "preload + cold proof: $(( $(date +%s) - t0 )) s; RSS after: $(grep VmRSS /proc/$dpid/status)"
-  if [ "$STAGE" = prove ]; then
+  if [ "$STAGE" = prove ] && [ "${ALONE:-1}" = 1 ]; then
     echo "=== one proof alone"
     timeout 90 bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" --count 1 -j 1 \
       --timeline-url 127.0.0.1:9821 2>&1 | tail -14
+  fi
+  if [ "$STAGE" = prove ]; then
     echo "=== steady state: ${COUNT:-6} proofs, ${JOBS:-3} at a time"
     timeout ${BENCH_S:-300} bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" \
       --count ${COUNT:-6} -j ${JOBS:-3} --timeline-url 127.0.0.1:9821 2>&1 | tail -14
   fi
   bin/cuzk timeline --url http://127.0.0.1:9821/timeline --html "$OUT/timeline-$STAGE.html" --csv "$OUT/timeline-$STAGE.csv" 2>&1 | tail -20
   curl -s http://127.0.0.1:9821/metrics > "$OUT/metrics-$STAGE.txt" 2>/dev/null || true
+  echo "kernel phases over the run, mean per partition (device events; they overlap):"
+  awk '/^cuzk_device_kernel_phase_(seconds|runs)_total/ { match($0, /phase="[^"]*"/); ph = substr($0, RSTART + 7, RLENGTH - 8)
+      if ($1 ~ /seconds/) s[ph] = $NF; else r[ph] = $NF }
+    END { for (ph in s) if (r[ph] > 0) printf "  %-8s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$STAGE.txt" | sort
   kill -TERM $dpid; wait $dpid
   echo "daemon peak RSS: $(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1) kB"; echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"
   grep -iE "error|warn|panic" "$OUT/daemon.log" | head -10; tail -5 "$OUT/daemon.log"

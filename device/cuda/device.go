@@ -19,6 +19,7 @@ import (
 
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/device/internal/split"
+	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
@@ -570,4 +571,22 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 		return nil, fmt.Errorf("cuda: B_G2: %w", err)
 	}
 	return &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: b2}, nil
+}
+
+// KernelPhases lists the timed parts of the Run (engine.KernelPhases):
+// those the Run had (a phase of 0 did not happen: B_G2 on the host, the
+// classic run's SpMV and split).
+func (p *Partial) KernelPhases() []engine.Phase {
+	t := p.Timing
+	var out []engine.Phase
+	for _, x := range [...]struct {
+		name string
+		d    time.Duration
+	}{{"total", t.Total}, {"h2d", t.H2D}, {"spmv", t.SpMV}, {"split", t.Split}, {"ntt", t.NTT},
+		{"msm_h", t.MSMH}, {"msm_l", t.MSML}, {"msm_a", t.MSMA}, {"msm_b", t.MSMB}, {"msm_b2", t.MSMB2}} {
+		if x.d > 0 {
+			out = append(out, engine.Phase{Name: x.name, D: x.d})
+		}
+	}
+	return out
 }
