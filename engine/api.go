@@ -101,6 +101,9 @@ type DeviceStatus struct {
 	// Phases sums the timed parts of the device's Runs (KernelPhases),
 	// by name; empty for a device that does not time them.
 	Phases []PhaseTotal
+	// Lost is the error that took the device out of service
+	// (groth16.ErrDeviceLost); "" while it works.
+	Lost string
 }
 
 // SRSTier is an SRS entry's residency. Values equal cuzk.v1 SRSStatus.Tier.

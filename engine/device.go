@@ -19,6 +19,9 @@ type deviceState struct {
 	// the same hardware for the CRITICAL worker, whose Runs take no lock.
 	critical groth16.Device
 	phases   phaseTotals // of its Runs (KernelPhases)
+	// lostErr is set once a step failed with groth16.ErrDeviceLost
+	// (lost.go): the device's workers stop.
+	lostErr atomic.Pointer[error]
 }
 
 // deviceWorker takes units of priority min or higher from the device
@@ -42,8 +45,15 @@ func (e *Engine) deviceWorker(di, worker int, min Priority) {
 		dev, lock = d.critical, nil
 	}
 	for {
+		if d.lostErr.Load() != nil {
+			return
+		}
 		u, err := e.devQ.pop(e.ctx, min)
 		if err != nil {
+			return
+		}
+		if d.lostErr.Load() != nil { // lost while waiting: the unit is for another device
+			e.queue(e.devQ, u)
 			return
 		}
 		j, part := u.job, u.key.partition
@@ -79,7 +89,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	j.end(actOther)
 	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
 	if err != nil {
-		return nil, e.unitFailed(u, "prepare", err)
+		return nil, e.lostStep(di, u, "prepare", err)
 	}
 	e.dropWitness(u, w)
 	if j.ctx.Err() != nil {
@@ -126,7 +136,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	u.a.ReleaseABC()
 	u.res.Release(u.part.ReserveABC)
 	if err != nil {
-		return nil, e.unitFailed(u, "run", err)
+		return nil, e.lostStep(di, u, "run", err)
 	}
 	return p, true
 }

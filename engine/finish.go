@@ -36,7 +36,7 @@ func (e *Engine) finish(dev groth16.Device, di, worker int, u *unit, p groth16.P
 	})
 	e.rec.Record(timeline.FinishEnd, j.id, part, worker, di)
 	if err != nil {
-		e.unitFailed(u, "finish", err)
+		e.lostStep(di, u, "finish", err)
 		return
 	}
 	// The unit's memory is free before the job can complete, so a caller

@@ -17,6 +17,9 @@ func (e *Engine) Status() Snapshot {
 		if n, ok := d.dev.(Named); ok {
 			ds.Name = n.Name()
 		}
+		if err := d.lostErr.Load(); err != nil {
+			ds.Lost = (*err).Error()
+		}
 		if j := d.current.Load(); j != nil {
 			ds.CurrentJobID, ds.CurrentProofKind = j.id, j.kind.String()
 		}

@@ -40,6 +40,10 @@ func (e *Engine) synthesize(u *unit, slot int) {
 	}
 	j.mu.Unlock()
 	u.a = a
+	if e.liveDevices() == 0 {
+		e.unitFailed(u, "device", errors.New("no proving device is left (every one was lost)"))
+		return
+	}
 	e.rec.Record(timeline.DevQueue, j.id, part, -1, -1)
 	e.queue(e.devQ, u)
 }

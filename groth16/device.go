@@ -2,9 +2,16 @@ package groth16
 
 import (
 	"context"
+	"errors"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 )
+
+// ErrDeviceLost is wrapped by a device's error when the device can take no
+// more work (closed, removed, a fatal fault): the engine stops giving it
+// units and sends the ones it held back to synthesis for the other
+// devices.
+var ErrDeviceLost = errors.New("the device is lost")
 
 // Sums are the multi-scalar multiplications a device computes for one
 // proof, before randomization (bellperson src/groth16/prover/native.rs):

@@ -27,8 +27,8 @@ import (
 // ErrReused rejects a Prepared or Partial used a second time.
 var ErrReused = errors.New("cuda: Prepare/Run result used twice")
 
-// ErrClosed is returned after Close.
-var ErrClosed = errors.New("cuda: device closed")
+// ErrClosed is returned after Close; it wraps groth16.ErrDeviceLost.
+var ErrClosed = fmt.Errorf("cuda: device closed: %w", groth16.ErrDeviceLost)
 
 // Device is one CUDA GPU as a groth16.Device. It is safe for concurrent
 // use; Run calls on one Device are serialized.
@@ -57,6 +57,9 @@ type Device struct {
 	mu     sync.Mutex // serializes use of ctx
 	ctx    uintptr
 	closed bool
+	// gone is closed without the lock: Prepare and Retain refuse a
+	// closed device without waiting for a Run in flight.
+	gone atomic.Bool
 
 	smu sync.Mutex
 	srs map[*groth16.Params]*resident
@@ -114,6 +117,7 @@ func (d *Device) Close() error {
 		return nil
 	}
 	d.closed = true
+	d.gone.Store(true)
 	d.closeSystems()
 	d.smu.Lock()
 	filling := slices.Collect(maps.Values(d.srs))
@@ -202,6 +206,9 @@ func (d *Device) resident(p *groth16.Params, ref int) (uintptr, error) {
 // residentCtx returns p's set on the device, making it on first use, and
 // adds ref references. Callers that find the set being filled wait for it.
 func (d *Device) residentCtx(ctx context.Context, p *groth16.Params, ref int) (uintptr, error) {
+	if d.gone.Load() {
+		return 0, ErrClosed
+	}
 	d.smu.Lock()
 	if r, ok := d.srs[p]; ok {
 		r.refs += ref
@@ -327,6 +334,9 @@ func domainOf(n int) (int, error) {
 // skipped, ones batch-added, the rest to a tail MSM) and stages everything
 // Run uploads into pinned buffers. CPU only.
 func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
+	if d.gone.Load() {
+		return nil, ErrClosed
+	}
 	if err := groth16.CheckAssignment(a, p); err != nil {
 		return nil, err
 	}

@@ -59,6 +59,7 @@ type Device struct {
 	running    atomic.Int32
 	maxRunning atomic.Int32
 	runs       atomic.Int64
+	lost       atomic.Bool
 
 	mu        sync.Mutex
 	intervals []Interval
@@ -183,7 +184,14 @@ func (d *Device) Finish(ctx context.Context, r groth16.Partial) (*groth16.Sums, 
 	return SumsFor(p.seed), nil
 }
 
+// Lose makes every later step fail with an error wrapping
+// groth16.ErrDeviceLost, as a GPU that went away would.
+func (d *Device) Lose() { d.lost.Store(true) }
+
 func (d *Device) fail(s Step, a *groth16.Assignment) error {
+	if d.lost.Load() {
+		return fmt.Errorf("sim: %s: %v: %w", d.cfg.Name, s, groth16.ErrDeviceLost)
+	}
 	if d.cfg.Fail != nil && d.cfg.Fail(s, a) {
 		return fmt.Errorf("%w in %v", ErrInjected, s)
 	}
