@@ -59,6 +59,7 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
 	reserve, abc := partitionFootprint(shape)
+	work, rows, vars := workFootprint(shape)
 	wreserve, wdense := witnessFootprint(shape)
 	plan := &engine.Plan{CircuitID: info.CircuitID(), PublicInputs: inputs, Verify: r.batchVerify}
 	if r.systems != nil {
@@ -71,6 +72,9 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
 			Reserve:        reserve,
 			ReserveABC:     abc,
+			ReserveWork:    work,
+			Rows:           rows,
+			Vars:           vars,
 			WitnessReserve: wreserve,
 			WitnessDense:   wdense,
 			WitnessThreads: witnessWorkers(),
@@ -156,16 +160,23 @@ func witnessFootprint(s r1cs.Shape) (reserve, dense uint64) {
 	return dense + max(dense, uint64(s.Inputs)*elem+split), dense
 }
 
+// workFootprint is partitionFootprint's device part (engine.Partition's
+// ReserveWork: the CPU device's, 16 field elements per domain row) and the
+// shape a device's own HostWorkspace is given instead.
+func workFootprint(s r1cs.Shape) (work uint64, rows, vars int) {
+	domain := uint64(groth16.Shape{Constraints: s.Constraints}.DomainSize())
+	return 16 * domain * uint64(fr.Bytes), s.Constraints, s.Inputs + s.Aux
+}
+
 // partitionFootprint estimates one partition's host memory from its shape:
 // a, b and c (released after Run), the witness, and the device's working
-// memory until Finish, 16 field elements per domain row — what the CPU
-// device allocated per Prepare + Run at 2^14 and 2^16 rows (8 MB and 45 MB,
+// memory until Finish (workFootprint) — what the CPU device allocated per
+// Prepare + Run at 2^14 and 2^16 rows (8 MB and 45 MB,
 // runtime.MemStats.TotalAlloc, 2026-11-29).
 func partitionFootprint(s r1cs.Shape) (reserve, abc uint64) {
 	const elem = uint64(fr.Bytes)
-	rows := uint64(s.Constraints)
-	domain := uint64(groth16.Shape{Constraints: s.Constraints}.DomainSize())
-	abc = 3 * rows * elem
+	abc = 3 * uint64(s.Constraints) * elem
 	witness := uint64(s.Inputs+s.Aux) * elem
-	return abc + witness + 16*domain*elem, abc
+	work, _, _ := workFootprint(s)
+	return abc + witness + work, abc
 }

@@ -44,6 +44,7 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
 	reserve, abc := partitionFootprint(shape)
+	work, rows, vars := workFootprint(shape)
 	wreserve, wdense := witnessFootprint(shape)
 	circuit := func() (r1cs.Circuit, r1cs.Shape, error) {
 		c, err := cpost.NewPartition(v)
@@ -56,6 +57,9 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		Partitions: []engine.Partition{{
 			Reserve:        reserve,
 			ReserveABC:     abc,
+			ReserveWork:    work,
+			Rows:           rows,
+			Vars:           vars,
 			WitnessReserve: wreserve,
 			WitnessDense:   wdense,
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {

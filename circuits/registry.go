@@ -73,6 +73,7 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 		return nil, fmt.Errorf("%w: %v", engine.ErrInvalidRequest, err)
 	}
 	reserve, abc := SyntheticFootprint(cfg)
+	work, rows, vars := workFootprint(syntheticShape(cfg))
 	wreserve, wdense := witnessFootprint(c.Hint())
 	inputs := c.PublicInputs()
 	plan := &engine.Plan{CircuitID: SyntheticID(cfg), Verify: r.batchVerify}
@@ -86,6 +87,9 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
 			Reserve:        reserve,
 			ReserveABC:     abc,
+			ReserveWork:    work,
+			Rows:           rows,
+			Vars:           vars,
 			WitnessReserve: wreserve,
 			WitnessDense:   wdense,
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
@@ -108,7 +112,12 @@ const syntheticCompiledRows = compiled.MaxCoeffs - 1024
 // SyntheticFootprint estimates one synthetic partition's host memory
 // (partitionFootprint of its shape).
 func SyntheticFootprint(cfg synthetic.Config) (reserve, abc uint64) {
-	return partitionFootprint(r1cs.Shape{Inputs: cfg.Inputs + 1, Aux: cfg.CircuitConstraints(), Constraints: cfg.Constraints})
+	return partitionFootprint(syntheticShape(cfg))
+}
+
+// syntheticShape is the shape of a synthetic circuit.
+func syntheticShape(cfg synthetic.Config) r1cs.Shape {
+	return r1cs.Shape{Inputs: cfg.Inputs + 1, Aux: cfg.CircuitConstraints(), Constraints: cfg.Constraints}
 }
 
 // batchVerify checks all partitions with one final exponentiation.

@@ -42,6 +42,7 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
 	reserve, abc := partitionFootprint(shape)
+	work, rows, vars := workFootprint(shape)
 	wreserve, wdense := witnessFootprint(shape)
 	plan := &engine.Plan{CircuitID: info.CircuitID(), Verify: r.batchVerify}
 	for k, b := range req.VanillaProofs {
@@ -61,6 +62,9 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 		plan.Partitions = append(plan.Partitions, engine.Partition{
 			Reserve:        reserve,
 			ReserveABC:     abc,
+			ReserveWork:    work,
+			Rows:           rows,
+			Vars:           vars,
 			WitnessReserve: wreserve,
 			WitnessDense:   wdense,
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {

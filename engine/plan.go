@@ -57,6 +57,15 @@ type Partition struct {
 	// ReserveABC is the part of Reserve (a, b and c) released right after
 	// the device Run.
 	ReserveABC uint64
+	// ReserveWork is the part of Reserve the device holds from Prepare to
+	// Finish beside a, b, c and the witness: the CPU device's, 16 field
+	// elements per domain row. Where every device says what it holds
+	// instead (HostWorkspace, given Rows and Vars), DeviceReserves puts
+	// that in its place.
+	ReserveWork uint64
+	// Rows and Vars are the partition's constraints and variables (inputs
+	// and aux), for HostWorkspace.
+	Rows, Vars int
 	// WitnessReserve, when not 0, replaces Reserve (and ReserveABC is 0)
 	// for a partition synthesized witness-only for devices that evaluate
 	// a, b and c in their own memory (WitnessEvaluator): the host then holds
@@ -103,6 +112,14 @@ func (p *Partition) stagedRelease(inputs, staged uint64) uint64 {
 		return 0
 	}
 	return from - keep
+}
+
+// HostWorkspace is implemented by devices whose host memory for a
+// partition from Prepare to Finish is not the CPU device's (ReserveWork):
+// the CUDA device keeps the NTT domain and the MSMs on the GPU and holds
+// on the host only pinned a, b and the L, A, B splits.
+type HostWorkspace interface {
+	HostWorkspace(rows, vars int) uint64
 }
 
 // WitnessEvaluator is implemented by devices that evaluate a witness-only

@@ -222,7 +222,7 @@ func (e *Engine) plan(ctx context.Context, req *Request) (p *Plan, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e.witnessReservations(p)
+	e.deviceReservations(p)
 	if err := e.checkPlan(p, req.Kind); err != nil {
 		return nil, err
 	}

@@ -71,22 +71,36 @@ func (e *Engine) witnessPath(p *Plan, part *Partition) bool {
 	return e.cfg.WitnessSynthesis && p.System != nil && part.Witness != nil
 }
 
-// witnessReservations gives the partitions of p that go the witness-only
-// path to devices that evaluate on their own memory their WitnessReserve.
-func (e *Engine) witnessReservations(p *Plan) {
-	WitnessReserves(p, e.cfg.WitnessSynthesis, append(e.cfg.Devices, e.cfg.CriticalDevices...))
+// deviceReservations sets p's reservations for the engine's devices
+// (DeviceReserves).
+func (e *Engine) deviceReservations(p *Plan) {
+	DeviceReserves(p, e.cfg.WitnessSynthesis, append(e.cfg.Devices, e.cfg.CriticalDevices...))
 }
 
-// WitnessReserves is what Submit does to a plan's reservations: with
-// witness-only synthesis on, every partition that takes that path (the
-// plan offers System, the partition Witness and a WitnessReserve) reserves
-// its WitnessReserve instead of Reserve, and nothing after Run, when every
-// device evaluates witness-only assignments in its own memory
-// (WitnessEvaluator); what the device's staging does not hold goes back
-// after Prepare (Partition.WitnessDense). An admission check ahead of
-// Submit applies it to see the reservations the engine will make;
-// applying it twice changes nothing.
-func WitnessReserves(p *Plan, witness bool, devices []groth16.Device) {
+// DeviceReserves is what Submit does to a plan's reservations for its
+// devices. Where every device reports its own host workspace
+// (HostWorkspace), a partition's ReserveWork is replaced by the largest
+// of theirs. With witness-only synthesis on, every partition that takes
+// that path (the plan offers System, the partition Witness and a
+// WitnessReserve) reserves its WitnessReserve instead of Reserve, and
+// nothing after Run, when every device evaluates witness-only assignments
+// in its own memory (WitnessEvaluator). An admission check ahead of Submit
+// applies it to see what Submit will reserve.
+func DeviceReserves(p *Plan, witness bool, devices []groth16.Device) {
+	if ws, ok := workspaces(devices); ok {
+		for i := range p.Partitions {
+			part := &p.Partitions[i]
+			if part.ReserveWork == 0 || part.Rows == 0 || part.ReserveWork > part.Reserve {
+				continue
+			}
+			var w uint64
+			for _, d := range ws {
+				w = max(w, d.HostWorkspace(part.Rows, part.Vars))
+			}
+			part.Reserve += w - part.ReserveWork
+			part.ReserveWork = w
+		}
+	}
 	if !witness || p.System == nil || !devicesEvaluate(devices) {
 		return
 	}
@@ -95,6 +109,23 @@ func WitnessReserves(p *Plan, witness bool, devices []groth16.Device) {
 			part.Reserve, part.ReserveABC, part.witnessReserved = part.WitnessReserve, 0, true
 		}
 	}
+}
+
+// workspaces returns the devices (nil ones skipped) as HostWorkspace when
+// every one of them is one (at least one).
+func workspaces(devices []groth16.Device) ([]HostWorkspace, bool) {
+	var out []HostWorkspace
+	for _, d := range devices {
+		if d == nil {
+			continue
+		}
+		w, ok := d.(HostWorkspace)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, w)
+	}
+	return out, len(out) > 0
 }
 
 // devicesEvaluate reports whether every device (nil ones skipped, at

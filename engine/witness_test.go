@@ -45,7 +45,7 @@ func TestWitnessReservations(t *testing.T) {
 			if tc.witness {
 				p.Partitions[0].Witness = witness
 			}
-			e.witnessReservations(p)
+			e.deviceReservations(p)
 			got := p.Partitions[0]
 			if tc.wantWhole && (got.Reserve != 100 || got.ReserveABC != 60) {
 				t.Fatalf("reserve %d (abc %d), want 100 (60)", got.Reserve, got.ReserveABC)

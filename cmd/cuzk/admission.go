@@ -25,7 +25,7 @@ type admissionPlanner struct {
 	params *daemonParams
 	// witness and devices are the engine's witness-only synthesis and its
 	// devices: the reservations checked are those the engine will make
-	// (engine.WitnessReserves).
+	// (engine.DeviceReserves).
 	witness bool
 	devices []groth16.Device
 }
@@ -38,7 +38,7 @@ func (p admissionPlanner) Plan(ctx context.Context, req *engine.Request) (*engin
 	if err := p.params.checkFile(plan.CircuitID); err != nil {
 		return nil, err
 	}
-	engine.WitnessReserves(plan, p.witness, p.devices)
+	engine.DeviceReserves(plan, p.witness, p.devices)
 	size := p.params.sizeOf(plan.CircuitID)
 	for i, part := range plan.Partitions {
 		if need := part.Reserve + size; need > p.params.budget {

@@ -420,6 +420,15 @@ type namedDevice struct {
 
 func (d namedDevice) Name() string { return d.name }
 
+// HostWorkspace passes the wrapped device's engine.HostWorkspace on (the
+// CPU device's where it has none).
+func (d namedDevice) HostWorkspace(rows, vars int) uint64 {
+	if w, ok := d.Device.(engine.HostWorkspace); ok {
+		return w.HostWorkspace(rows, vars)
+	}
+	return cpu.HostWorkspaceOf(rows)
+}
+
 // EvaluatesWitness passes the wrapped device's engine.WitnessEvaluator on.
 func (d namedDevice) EvaluatesWitness() bool {
 	w, ok := d.Device.(engine.WitnessEvaluator)

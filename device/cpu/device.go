@@ -239,3 +239,14 @@ func (d *Device) release(w *prepared) {
 	}
 	w.b2, w.b2o = nil, false
 }
+
+// HostWorkspace is the memory a partition of rows constraints holds here
+// from Prepare to Finish beside a, b, c and its witness
+// (engine.HostWorkspace): 16 field elements per domain row, what Prepare
+// and Run allocated at 2^14 and 2^16 rows.
+func (d *Device) HostWorkspace(rows, _ int) uint64 { return HostWorkspaceOf(rows) }
+
+// HostWorkspaceOf is HostWorkspace for rows constraints.
+func HostWorkspaceOf(rows int) uint64 {
+	return 16 * uint64(r1cs.DomainSize(rows)) * uint64(fr.Bytes)
+}
