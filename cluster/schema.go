@@ -73,8 +73,29 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 		return fmt.Errorf("cluster: rivermigrate up: %w", err)
 	}
-	if _, err := conn.Exec(ctx, schemaSQL); err != nil {
+	// Only where something is missing: CREATE INDEX IF NOT EXISTS locks
+	// its table before it finds the index there, so it would wait for any
+	// daemon's open transaction on cuzk_request (one stopped mid-job
+	// would hold a starting daemon up for good). The lock timeout bounds
+	// a real migration's wait the same way.
+	var present bool
+	if err := conn.QueryRow(ctx, schemaPresentSQL).Scan(&present); err != nil {
 		return fmt.Errorf("cluster: cuzk tables: %w", err)
+	}
+	if present {
+		return nil
+	}
+	if _, err := conn.Exec(ctx, "SET lock_timeout = '30s'"); err != nil {
+		return fmt.Errorf("cluster: cuzk tables: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "RESET lock_timeout") //nolint:errcheck
+	if _, err := conn.Exec(ctx, schemaSQL); err != nil {
+		return fmt.Errorf("cluster: cuzk tables (another daemon's transaction may hold them): %w", err)
 	}
 	return nil
 }
+
+// schemaPresentSQL reports whether every relation schemaSQL makes exists.
+const schemaPresentSQL = `SELECT to_regclass('cuzk_request') IS NOT NULL AND to_regclass('cuzk_request_expires_at') IS NOT NULL
+	AND to_regclass('cuzk_request_open') IS NOT NULL AND to_regclass('cuzk_payload') IS NOT NULL
+	AND to_regclass('cuzk_worker') IS NOT NULL`
