@@ -10,6 +10,7 @@ import (
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
+	"github.com/cuzk-project/cuzk/device/cuda"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
 )
@@ -68,10 +69,12 @@ func (d *daemonParams) checkFile(id string) error {
 	return nil
 }
 
-// sizeOf is what the parameters of id take in memory, as far as it is
-// known before they are loaded: the cache's figure, else the bound of a
-// synthetic id, else the size of the parameter file (points are stored
-// uncompressed, as in memory); 0 when unknown.
+// sizeOf is what the parameters of id take in host memory, as far as it
+// is known before they are loaded: the cache's figure, else the bound of
+// a synthetic id, else for a file the GPUs will hold whole (its header
+// read, their plans made) the load's buffers, else the size of the
+// parameter file (points are stored uncompressed, as in memory); 0 when
+// unknown.
 func (d *daemonParams) sizeOf(id string) uint64 {
 	for _, e := range d.cache.Status() {
 		if e.CircuitID == id && e.SizeBytes > 0 {
@@ -82,10 +85,17 @@ func (d *daemonParams) sizeOf(id string) uint64 {
 		n, _ := circuits.DevParamsBytes(id)
 		return n
 	}
-	if path, err := d.files.Path(id); err == nil {
-		if fi, err := os.Stat(path); err == nil {
-			return uint64(fi.Size())
+	path, err := d.files.Path(id)
+	if err != nil {
+		return 0
+	}
+	if len(d.gpus) > 0 {
+		if p, err := groth16.OpenParams(path, groth16.ReadOptions{}); err == nil && cuda.FitWhole(d.gpus, p) {
+			return cuda.FillBytes
 		}
+	}
+	if fi, err := os.Stat(path); err == nil {
+		return uint64(fi.Size())
 	}
 	return 0
 }

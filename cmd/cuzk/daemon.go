@@ -342,7 +342,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	})
 	budget.SetEvictor(cache.EvictIdle)
 	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
-	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit()}, devDir
+	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus}, devDir
 }
 
 // daemonDevices makes the configured proving devices.
@@ -447,6 +447,9 @@ type daemonParams struct {
 	cache  *srs.Cache
 	budget uint64 // the memory budget's limit
 	devIDs devIDs // synthetic ids registered (bounded)
+	// gpus read parameter files into their own memory where the sets fit
+	// them whole (cuda.ParamsLoader)
+	gpus []*cuda.Device
 }
 
 var (

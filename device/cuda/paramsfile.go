@@ -62,6 +62,42 @@ func (d *Device) allocateDeferred(p *groth16.Params, ref int) (*resident, error)
 	return &resident{h: h, refs: ref, plan: plan, bg2: nb2 > 0, ready: make(chan struct{})}, nil
 }
 
+// FitWhole reports whether every device holds p whole, B_G2 included,
+// under its memory limit beside the sets it holds (as Retain of deferred
+// parameters needs; nothing is allocated): a set resident already fits.
+func FitWhole(devs []*Device, p *groth16.Params) bool {
+	n := [4]uint64{uint64(p.Len(groth16.QueryH)), uint64(p.Len(groth16.QueryL)), uint64(p.Len(groth16.QueryA)), uint64(p.Len(groth16.QueryBG1))}
+	nb2 := p.Len(groth16.QueryBG2)
+	for _, d := range devs {
+		if !d.fitsWhole(p, n, nb2 > 0) {
+			return false
+		}
+	}
+	return len(devs) > 0
+}
+
+func (d *Device) fitsWhole(p *groth16.Params, n [4]uint64, bg2 bool) bool {
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	if _, ok := d.srs[p]; ok {
+		return true
+	}
+	var others uint64
+	for _, r := range d.srs {
+		others += r.plan.ResidentBytes
+	}
+	limit := d.memoryLimit()
+	if others >= limit {
+		return false
+	}
+	lim := cLimits{Limit: limit - others, ChunkLgMax: d.chunkLgMax}
+	if bg2 {
+		lim.BG2 = 1
+	}
+	plan, err := planFor(d.index, n, lim)
+	return err == nil && !plan.Streams() && (!bg2 || plan.BG2Bytes > 0)
+}
+
 func whyNotWhole(plan Plan) string {
 	if plan.Streams() {
 		return fmt.Sprintf("%d bytes of the queries would stream at every run", plan.StreamBytes)

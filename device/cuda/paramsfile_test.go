@@ -55,6 +55,14 @@ func TestDeferredParams(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := gpu(t)
+	if !FitWhole([]*Device{d}, pd) {
+		t.Fatal("FitWhole: the set does not fit a whole GPU")
+	}
+	tiny := gpu(t)
+	tiny.MemoryLimit = 1 << 20
+	if FitWhole([]*Device{d, tiny}, pd) {
+		t.Fatal("FitWhole: the set fits under a 1 MiB limit")
+	}
 	if err := d.Retain(pd); err != nil {
 		t.Fatal(err)
 	}
