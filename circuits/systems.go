@@ -55,6 +55,24 @@ func (s *Systems) provider(circuitID string, circuit func() (r1cs.Circuit, r1cs.
 	}
 }
 
+// Prepare opens, or compiles from the id's blank partition, the compiled
+// system of a Filecoin circuit id ahead of its first job (a daemon's
+// preload), so that the first proof does not build it (a minute at
+// 32 GiB). A blank partition has the constraints of every partition of its
+// id (TestBlankSystemsEqualReal). Other ids do nothing.
+func (s *Systems) Prepare(ctx context.Context, circuitID string) error {
+	c, err := lookupFilecoin(circuitID)
+	if err != nil {
+		return nil
+	}
+	shape, err := c.shape()
+	if err != nil {
+		return err
+	}
+	_, err = s.provider(circuitID, func() (r1cs.Circuit, r1cs.Shape, error) { return c.blank(), shape, nil })(ctx)
+	return err
+}
+
 // witnessOf is the witness-only synthesis of a circuit without a
 // concurrent witness path of its own.
 func witnessOf(c r1cs.Circuit, hint r1cs.Shape) (*r1cs.WitnessAssignment, error) {

@@ -2,6 +2,7 @@ package circuits
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -108,4 +109,56 @@ func diffAssignments(got, want *groth16.Assignment) string {
 		}
 	}
 	return ""
+}
+
+// TestBlankSystemsEqualReal: the compiled system Prepare builds from an
+// id's blank partition is the one a real request's partition compiles to
+// (same digest), so a preloaded system serves the real jobs.
+func TestBlankSystemsEqualReal(t *testing.T) {
+	ctx := context.Background()
+	win, wdp, snap := generated2KPoStSnap(t)
+	cases := []struct {
+		name string
+		req  engine.Request
+	}{
+		{"winning", postRequest(engine.KindWinningPoSt, win.Request)},
+		{"window", postRequest(engine.KindWindowPoStPartition, wdp.Request)},
+		{"snap", snapRequest(snap)},
+	}
+	if !testing.Short() {
+		cases = append(cases, struct {
+			name string
+			req  engine.Request
+		}{"porep 2KiB", poRepRequest(generated2K(t))})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := New()
+			reg.SetSystems(NewSystems(t.TempDir()))
+			plan, err := reg.Plan(ctx, &tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			real, err := plan.System(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blank := NewSystems(t.TempDir())
+			if err := blank.Prepare(ctx, plan.CircuitID); err != nil {
+				t.Fatal(err)
+			}
+			got, err := blank.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) {
+				return nil, r1cs.Shape{}, errors.New("compiled again: Prepare kept no system open")
+			})(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Digest != real.Digest {
+				t.Fatalf("%s: the blank partition compiles to %x, a real one to %x", plan.CircuitID, got.Digest[:8], real.Digest[:8])
+			}
+		})
+	}
+	if err := NewSystems(t.TempDir()).Prepare(ctx, "synthetic-c300"); err != nil {
+		t.Fatalf("Prepare of a non-Filecoin id: %v", err)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/memory"
@@ -92,5 +93,26 @@ func TestDevIDsBounded(t *testing.T) {
 	}
 	if err := d.admit("synthetic-new"); !errors.Is(err, engine.ErrNoMemory) {
 		t.Errorf("id %d: %v, want ErrNoMemory", maxDevParamSets+1, err)
+	}
+}
+
+// With witness-only synthesis, PreloadSRS also prepares the circuit's
+// compiled system: its file is in the cache directory afterwards.
+func TestDaemonPreloadPreparesSystem(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := circuits.SetupFilecoin(context.Background(), "wpost-2k", dir, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.SRS.ParamCache = dir
+	params, _ := newDaemonParams(cfg, memory.New(1<<30), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	sysDir := filepath.Join(dir, "r1cs")
+	params.systems = circuits.NewSystems(sysDir)
+	if _, _, err := params.Preload(context.Background(), "wpost-2k"); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(sysDir, "wpost-2k-*.r1cs"))
+	if len(files) != 1 {
+		t.Fatalf("compiled systems after the preload: %v, want one wpost-2k file", files)
 	}
 }

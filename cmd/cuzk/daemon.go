@@ -247,7 +247,8 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 	registry := circuits.New()
 	witness := cfg.Synthesis.WitnessOn(cfg.Device.Kind)
 	if witness {
-		registry.SetSystems(circuits.NewSystems(filepath.Join(cfg.SRS.ParamCache, "r1cs")))
+		params.systems = circuits.NewSystems(filepath.Join(cfg.SRS.ParamCache, "r1cs"))
+		registry.SetSystems(params.systems)
 	}
 	var planner engine.Planner = registry
 	if !cfg.Daemon.Dev {
@@ -450,6 +451,9 @@ type daemonParams struct {
 	// gpus read parameter files into their own memory where the sets fit
 	// them whole (cuda.ParamsLoader)
 	gpus []*cuda.Device
+	// systems, with witness-only synthesis, are the registry's compiled
+	// systems: Preload prepares the id's too
+	systems *circuits.Systems
 }
 
 var (
@@ -519,7 +523,15 @@ func (d *daemonParams) Preload(ctx context.Context, id string) (bool, time.Durat
 	if err := d.files.Ensure(ctx, id); err != nil {
 		return false, 0, err
 	}
-	return d.cache.Preload(ctx, id)
+	loaded, took, err := d.cache.Preload(ctx, id)
+	if err == nil && d.systems != nil {
+		// The compiled system too, so that the first job does not build
+		// it (a minute at 32 GiB).
+		if err = d.systems.Prepare(ctx, id); err != nil {
+			err = fmt.Errorf("compiled constraint system of %s: %w", id, err)
+		}
+	}
+	return loaded, took, err
 }
 
 // Evict makes a parameter set cold; a synthetic one is read again from the
