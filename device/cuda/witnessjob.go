@@ -74,6 +74,11 @@ func (d *Device) matrices(s *compiled.System) (*Matrices, error) {
 		return r.m, r.err
 	}
 	r.m, r.err = d.UploadMatrices(MatrixSetOf(s))
+	if r.err == nil {
+		// The host copy (a file mapping: 5.9 GB at 32 GiB) is read again
+		// only where something else needs it.
+		s.DropPages()
+	}
 	if r.err != nil { // forgotten: the next caller tries again
 		d.sys.mu.Lock()
 		delete(d.sys.m, s)

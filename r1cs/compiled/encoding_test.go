@@ -102,6 +102,13 @@ func TestRoundTrip(t *testing.T) {
 			if again := encoded(t, opened); !bytes.Equal(again, b) {
 				t.Fatal("re-encoding the opened system changes the bytes")
 			}
+			// Its pages given back (a device holds the matrices), it reads
+			// them from the file again: the same system, the same values.
+			opened.DropPages()
+			equalSystems(t, opened, s)
+			checkAgainstProver(t, opened, witnessOf(t, tc.c, tc.hint), proverOf(t, tc.c, tc.hint))
+			s.DropPages() // a compiled one: nothing to drop
+			equalSystems(t, s, opened)
 		})
 	}
 }

@@ -6,7 +6,7 @@ import "fmt"
 // cost no heap and share the page cache) and decodes it as Read does,
 // verifying the digest and Validate's invariants. Close unmaps it.
 func Open(path string) (*System, error) {
-	b, release, err := mapFile(path)
+	b, release, mapped, err := mapFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("compiled: open: %w", err)
 	}
@@ -14,6 +14,9 @@ func Open(path string) (*System, error) {
 	if err != nil {
 		release()
 		return nil, fmt.Errorf("compiled: open %s: %w", path, err)
+	}
+	if mapped {
+		s.pages = b
 	}
 	return s, nil
 }

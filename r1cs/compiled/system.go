@@ -55,7 +55,15 @@ type System struct {
 
 	closeOnce sync.Once
 	release   func()
+	pages     []byte // the file mapping behind the slices (Open), for DropPages
 }
+
+// DropPages lets the operating system take back the memory of a System
+// opened from its file (Open maps it), once a device holds its own copy of
+// the matrices: the pages are read from the file again when next touched
+// (a CPU evaluation, another device's upload). A System built in memory
+// (Compile) or read into the heap is unchanged.
+func (s *System) DropPages() { dropPages(s.pages) }
 
 // NumColumns is the number of variables, inputs and aux.
 func (s *System) NumColumns() int { return s.NumInputs + s.NumAux }
@@ -74,6 +82,7 @@ func (s *System) Close() error {
 		if s.release != nil {
 			s.release()
 		}
+		s.pages = nil
 		s.A, s.B, s.C = Matrix{}, Matrix{}, Matrix{}
 		s.ADensityAux, s.BDensityInput, s.BDensityAux = nil, nil, nil
 		s.Coeffs = nil
