@@ -43,48 +43,38 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
-	reserve, abc := partitionFootprint(shape)
-	work, rows, vars := workFootprint(shape)
-	wreserve, wdense := witnessFootprint(shape)
 	circuit := func() (r1cs.Circuit, r1cs.Shape, error) {
 		c, err := cpost.NewPartition(v)
 		return c, shape, err
+	}
+	part := footprint(shape)
+	part.Synthesize = func(ctx context.Context) (*groth16.Assignment, error) {
+		c, err := cpost.NewPartition(v)
+		if err != nil {
+			return nil, err
+		}
+		c.Ctx = ctx
+		// The reference's synthesize_extendable: sector chunks in
+		// parallel, the sequential system value for value.
+		pa, err := c.Assign(runtime.GOMAXPROCS(0))
+		if err != nil {
+			return nil, err
+		}
+		return groth16.FromProvingAssignment(pa), nil
+	}
+	part.Witness = func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+		c, err := cpost.NewPartition(v)
+		if err != nil {
+			return nil, err
+		}
+		c.Ctx = ctx
+		return witnessOf(c, shape)
 	}
 	plan := &engine.Plan{
 		CircuitID:    info.CircuitID(),
 		PublicInputs: [][]fr.Element{v.PublicInputs()},
 		Verify:       r.batchVerify,
-		Partitions: []engine.Partition{{
-			Reserve:        reserve,
-			ReserveABC:     abc,
-			ReserveWork:    work,
-			Rows:           rows,
-			Vars:           vars,
-			WitnessReserve: wreserve,
-			WitnessDense:   wdense,
-			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
-				c, err := cpost.NewPartition(v)
-				if err != nil {
-					return nil, err
-				}
-				c.Ctx = ctx
-				// The reference's synthesize_extendable: sector chunks in
-				// parallel, the sequential system value for value.
-				pa, err := c.Assign(runtime.GOMAXPROCS(0))
-				if err != nil {
-					return nil, err
-				}
-				return groth16.FromProvingAssignment(pa), nil
-			},
-			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
-				c, err := cpost.NewPartition(v)
-				if err != nil {
-					return nil, err
-				}
-				c.Ctx = ctx
-				return witnessOf(c, shape)
-			},
-		}},
+		Partitions:   []engine.Partition{part},
 	}
 	if r.systems != nil {
 		plan.System = r.systems.provider(plan.CircuitID, circuit)

@@ -72,9 +72,7 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", engine.ErrInvalidRequest, err)
 	}
-	reserve, abc := SyntheticFootprint(cfg)
-	work, rows, vars := workFootprint(syntheticShape(cfg))
-	wreserve, wdense := witnessFootprint(c.Hint())
+	fp := footprint(c.Hint())
 	inputs := c.PublicInputs()
 	plan := &engine.Plan{CircuitID: SyntheticID(cfg), Verify: r.batchVerify}
 	// A synthetic row's C holds its own constant (κ·ONE, κ = a·b − x_j), so
@@ -84,21 +82,14 @@ func (r *Registry) planSynthetic(job SyntheticJob) (*engine.Plan, error) {
 		plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) { return c, c.Hint(), nil })
 	}
 	for i := 0; i < job.Partitions; i++ {
-		plan.Partitions = append(plan.Partitions, engine.Partition{
-			Reserve:        reserve,
-			ReserveABC:     abc,
-			ReserveWork:    work,
-			Rows:           rows,
-			Vars:           vars,
-			WitnessReserve: wreserve,
-			WitnessDense:   wdense,
-			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
-				return groth16.Synthesize(c, c.Hint())
-			},
-			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
-				return witnessOf(c, c.Hint())
-			},
-		})
+		part := fp
+		part.Synthesize = func(ctx context.Context) (*groth16.Assignment, error) {
+			return groth16.Synthesize(c, c.Hint())
+		}
+		part.Witness = func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+			return witnessOf(c, c.Hint())
+		}
+		plan.Partitions = append(plan.Partitions, part)
 		plan.PublicInputs = append(plan.PublicInputs, inputs)
 	}
 	return plan, nil
@@ -112,12 +103,7 @@ const syntheticCompiledRows = compiled.MaxCoeffs - 1024
 // SyntheticFootprint estimates one synthetic partition's host memory
 // (partitionFootprint of its shape).
 func SyntheticFootprint(cfg synthetic.Config) (reserve, abc uint64) {
-	return partitionFootprint(syntheticShape(cfg))
-}
-
-// syntheticShape is the shape of a synthetic circuit.
-func syntheticShape(cfg synthetic.Config) r1cs.Shape {
-	return r1cs.Shape{Inputs: cfg.Inputs + 1, Aux: cfg.CircuitConstraints(), Constraints: cfg.Constraints}
+	return partitionFootprint(r1cs.Shape{Inputs: cfg.Inputs + 1, Aux: cfg.CircuitConstraints(), Constraints: cfg.Constraints})
 }
 
 // batchVerify checks all partitions with one final exponentiation.

@@ -41,9 +41,7 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
-	reserve, abc := partitionFootprint(shape)
-	work, rows, vars := workFootprint(shape)
-	wreserve, wdense := witnessFootprint(shape)
+	fp := footprint(shape)
 	plan := &engine.Plan{CircuitID: info.CircuitID(), Verify: r.batchVerify}
 	for k, b := range req.VanillaProofs {
 		proof, err := fupdate.DecodePartitionProof(b, info)
@@ -59,31 +57,24 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 			return nil, invalid(err)
 		}
 		plan.PublicInputs = append(plan.PublicInputs, in)
-		plan.Partitions = append(plan.Partitions, engine.Partition{
-			Reserve:        reserve,
-			ReserveABC:     abc,
-			ReserveWork:    work,
-			Rows:           rows,
-			Vars:           vars,
-			WitnessReserve: wreserve,
-			WitnessDense:   wdense,
-			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
-				c, err := cupdate.NewPartition(v)
-				if err != nil {
-					return nil, err
-				}
-				c.Ctx = ctx
-				return groth16.Synthesize(c, shape)
-			},
-			Witness: func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
-				c, err := cupdate.NewPartition(v)
-				if err != nil {
-					return nil, err
-				}
-				c.Ctx = ctx
-				return witnessOf(c, shape)
-			},
-		})
+		part := fp
+		part.Synthesize = func(ctx context.Context) (*groth16.Assignment, error) {
+			c, err := cupdate.NewPartition(v)
+			if err != nil {
+				return nil, err
+			}
+			c.Ctx = ctx
+			return groth16.Synthesize(c, shape)
+		}
+		part.Witness = func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
+			c, err := cupdate.NewPartition(v)
+			if err != nil {
+				return nil, err
+			}
+			c.Ctx = ctx
+			return witnessOf(c, shape)
+		}
+		plan.Partitions = append(plan.Partitions, part)
 		if r.systems != nil && plan.System == nil {
 			plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) {
 				c, err := cupdate.NewPartition(v)
