@@ -306,7 +306,16 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 		dev = circuits.NewDevParams(devDir)
 		dev.Log = log
 	}
-	files := srs.ReadParamsLoader(groth16.ReadOptions{})
+	read := srs.ReadParamsLoader(groth16.ReadOptions{})
+	// files loads a Filecoin parameter file, its header checked against
+	// the id's circuit (the CUDA loader checks it before any point is read).
+	files := func(ctx context.Context, id, path string) (*groth16.Params, error) {
+		p, err := read(ctx, id, path)
+		if err == nil {
+			err = circuits.CheckFilecoinParams(id, p)
+		}
+		return p, err
+	}
 	var unload func(string, *groth16.Params)
 	var reserve func(string, srs.Source) uint64
 	if len(gpus) > 0 {
@@ -330,11 +339,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 				}
 				return dev.Load(ctx, id)
 			}
-			p, err := files(ctx, id, path)
-			if err == nil {
-				err = circuits.CheckFilecoinParams(id, p)
-			}
-			return p, err
+			return files(ctx, id, path)
 		},
 		Unload:  unload,
 		Reserve: reserve,
