@@ -50,13 +50,9 @@ func proveTwoWorkers(t *testing.T, dev groth16.Device) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	// Set up the parameters before the jobs, so that they start together
-	// and queue their partitions at once for the two workers.
-	if _, _, err := e.Preload(ctx, circuits.SyntheticID(cfg)); err != nil {
-		t.Fatalf("parameters: %v", err)
-	}
-
-	req := engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(cfg, partitions)}
+	// The parameters are set up before the jobs, so that they start
+	// together and queue their partitions at once for the two workers.
+	req, plan, pvk := preloadSynthetic(t, ctx, e, params, reg, cfg, partitions)
 	results := make([]engine.Result, jobs)
 	errs := make([]error, jobs)
 	var wg sync.WaitGroup
@@ -68,39 +64,11 @@ func proveTwoWorkers(t *testing.T, dev groth16.Device) {
 		})
 	}
 	wg.Wait()
-
-	p, release, err := params.Acquire(ctx, circuits.SyntheticID(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	pvk, err := groth16.PrepareVerifyingKey(&p.VK)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := reg.Plan(ctx, &req)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for i, r := range results {
 		if errs[i] != nil {
 			t.Fatalf("job %d: %v", i, errs[i])
 		}
-		if r.Status != engine.StatusCompleted {
-			t.Fatalf("job %s: %v: %s", r.JobID, r.Status, r.Error)
-		}
-		if len(r.Proof) != partitions*groth16.ProofSize {
-			t.Fatalf("job %s: %d proof bytes, want %d", r.JobID, len(r.Proof), partitions*groth16.ProofSize)
-		}
-		proofs, err := groth16.DecodeProofs(r.Proof)
-		if err != nil {
-			t.Fatalf("job %s: %v", r.JobID, err)
-		}
-		for k := range proofs {
-			if err := groth16.Verify(pvk, &proofs[k], plan.PublicInputs[k]); err != nil {
-				t.Errorf("job %s partition %d: proof does not verify: %v", r.JobID, k, err)
-			}
-		}
+		verifyResult(t, r, plan, pvk)
 	}
 
 	// Each partition ran its kernels once on device 0, and both workers
@@ -209,24 +177,7 @@ func TestEngineWitnessStaged(t *testing.T) {
 	defer e.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	id := circuits.SyntheticID(cfg)
-	if _, _, err := e.Preload(ctx, id); err != nil {
-		t.Fatalf("parameters: %v", err)
-	}
-	p, release, err := params.Acquire(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	pvk, err := groth16.PrepareVerifyingKey(&p.VK)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(cfg, 1)}
-	plan, err := reg.Plan(ctx, &req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	req, plan, pvk := preloadSynthetic(t, ctx, e, params, reg, cfg, 1)
 	reserve := plan.Partitions[0].WitnessReserve
 	for job := range 2 { // the second stages into the first's pinned buffers
 		r := req
@@ -235,16 +186,7 @@ func TestEngineWitnessStaged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != engine.StatusCompleted {
-			t.Fatalf("job %d: %v: %s", job, res.Status, res.Error)
-		}
-		proofs, err := groth16.DecodeProofs(res.Proof)
-		if err != nil || len(proofs) != 1 {
-			t.Fatalf("job %d: %d proofs, %v", job, len(proofs), err)
-		}
-		if err := groth16.Verify(pvk, &proofs[0], plan.PublicInputs[0]); err != nil {
-			t.Errorf("job %d: proof does not verify: %v", job, err)
-		}
+		verifyResult(t, res, plan, pvk)
 	}
 	dev.mu.Lock()
 	done := dev.done
@@ -269,5 +211,50 @@ func TestEngineWitnessStaged(t *testing.T) {
 	}
 	if used := budget.Used(); used != 0 {
 		t.Errorf("the budget holds %d bytes after the jobs", used)
+	}
+}
+
+// preloadSynthetic makes cfg's parameters resident in e and returns a
+// request of partitions synthetic partitions, its plan, and the
+// parameters' prepared verifying key.
+func preloadSynthetic(t *testing.T, ctx context.Context, e *engine.Engine, params *circuits.DevParams, reg *circuits.Registry,
+	cfg synthetic.Config, partitions int) (engine.Request, *engine.Plan, *groth16.PreparedVerifyingKey) {
+	t.Helper()
+	id := circuits.SyntheticID(cfg)
+	if _, _, err := e.Preload(ctx, id); err != nil {
+		t.Fatalf("parameters: %v", err)
+	}
+	p, release, err := params.Acquire(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	pvk, err := groth16.PrepareVerifyingKey(&p.VK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(cfg, partitions)}
+	plan, err := reg.Plan(ctx, &req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req, plan, pvk
+}
+
+// verifyResult checks that r completed with one proof per partition of
+// plan, every one valid.
+func verifyResult(t *testing.T, r engine.Result, plan *engine.Plan, pvk *groth16.PreparedVerifyingKey) {
+	t.Helper()
+	if r.Status != engine.StatusCompleted {
+		t.Fatalf("job %s: %v: %s", r.JobID, r.Status, r.Error)
+	}
+	proofs, err := groth16.DecodeProofs(r.Proof)
+	if err != nil || len(proofs) != len(plan.Partitions) {
+		t.Fatalf("job %s: %d proofs (%d bytes), want %d: %v", r.JobID, len(proofs), len(r.Proof), len(plan.Partitions), err)
+	}
+	for k := range proofs {
+		if err := groth16.Verify(pvk, &proofs[k], plan.PublicInputs[k]); err != nil {
+			t.Errorf("job %s partition %d: proof does not verify: %v", r.JobID, k, err)
+		}
 	}
 }

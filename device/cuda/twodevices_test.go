@@ -49,24 +49,12 @@ func TestEngineTwoDevices(t *testing.T) {
 	defer e.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	id := circuits.SyntheticID(cfg)
-	if _, _, err := e.Preload(ctx, id); err != nil {
-		t.Fatal(err)
-	}
-	p, release, err := params.Acquire(ctx, id)
+	req, plan, pvk := preloadSynthetic(t, ctx, e, params, reg, cfg, 6)
+	p, release, err := params.Acquire(ctx, circuits.SyntheticID(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release()
-	pvk, err := groth16.PrepareVerifyingKey(&p.VK)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(cfg, 6)}
-	plan, err := reg.Plan(ctx, &req)
-	if err != nil {
-		t.Fatal(err)
-	}
 	prove := func(round string, jobs int, during func()) {
 		t.Helper()
 		var wg sync.WaitGroup
@@ -84,18 +72,10 @@ func TestEngineTwoDevices(t *testing.T) {
 		}
 		wg.Wait()
 		for i, r := range results {
-			if errs[i] != nil || r.Status != engine.StatusCompleted {
-				t.Fatalf("%s job %d: %v %v %s", round, i, errs[i], r.Status, r.Error)
+			if errs[i] != nil {
+				t.Fatalf("%s job %d: %v", round, i, errs[i])
 			}
-			proofs, err := groth16.DecodeProofs(r.Proof)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k := range proofs {
-				if err := groth16.Verify(pvk, &proofs[k], plan.PublicInputs[k]); err != nil {
-					t.Fatalf("%s job %d partition %d: %v", round, i, k, err)
-				}
-			}
+			verifyResult(t, r, plan, pvk)
 		}
 	}
 	prove("both", 4, nil)
