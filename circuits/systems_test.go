@@ -21,24 +21,10 @@ import (
 // circuit id and then opened from the cache directory.
 func TestWitnessPathEqualsProver(t *testing.T) {
 	ctx := context.Background()
-	win, wdp, snap := generated2KPoStSnap(t)
 	syn := synthetic.Default(300)
 	syn.Seed = 2
-	cases := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"synthetic", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: SyntheticDescriptor(syn, 2)}},
-		{"winning", postRequest(engine.KindWinningPoSt, win.Request)},
-		{"window", postRequest(engine.KindWindowPoStPartition, wdp.Request)},
-		{"snap", snapRequest(snap)},
-	}
-	if !testing.Short() {
-		cases = append(cases, struct {
-			name string
-			req  engine.Request
-		}{"porep 2KiB", poRepRequest(generated2K(t))})
-	}
+	cases := append([]namedRequest{{"synthetic", engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: SyntheticDescriptor(syn, 2)}}},
+		filecoinRequests(t)...)
 	dir := t.TempDir()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,22 +102,7 @@ func diffAssignments(got, want *groth16.Assignment) string {
 // (same digest), so a preloaded system serves the real jobs.
 func TestBlankSystemsEqualReal(t *testing.T) {
 	ctx := context.Background()
-	win, wdp, snap := generated2KPoStSnap(t)
-	cases := []struct {
-		name string
-		req  engine.Request
-	}{
-		{"winning", postRequest(engine.KindWinningPoSt, win.Request)},
-		{"window", postRequest(engine.KindWindowPoStPartition, wdp.Request)},
-		{"snap", snapRequest(snap)},
-	}
-	if !testing.Short() {
-		cases = append(cases, struct {
-			name string
-			req  engine.Request
-		}{"porep 2KiB", poRepRequest(generated2K(t))})
-	}
-	for _, tc := range cases {
+	for _, tc := range filecoinRequests(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := New()
 			reg.SetSystems(NewSystems(t.TempDir()))
@@ -161,4 +132,24 @@ func TestBlankSystemsEqualReal(t *testing.T) {
 	if err := NewSystems(t.TempDir()).Prepare(ctx, "synthetic-c300"); err != nil {
 		t.Fatalf("Prepare of a non-Filecoin id: %v", err)
 	}
+}
+
+type namedRequest struct {
+	name string
+	req  engine.Request
+}
+
+// filecoinRequests are a generated 2 KiB request of each Filecoin kind
+// (PoRep only without -short: its generation is slow).
+func filecoinRequests(t *testing.T) []namedRequest {
+	win, wdp, snap := generated2KPoStSnap(t)
+	out := []namedRequest{
+		{"winning", postRequest(engine.KindWinningPoSt, win.Request)},
+		{"window", postRequest(engine.KindWindowPoStPartition, wdp.Request)},
+		{"snap", snapRequest(snap)},
+	}
+	if !testing.Short() {
+		out = append(out, namedRequest{"porep 2KiB", poRepRequest(generated2K(t))})
+	}
+	return out
 }
