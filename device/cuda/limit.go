@@ -158,35 +158,12 @@ func (d *Device) Plan(p *groth16.Params) (Plan, bool) {
 // before anything is allocated (src is then all nil: paramsfile.go).
 // Called with smu held.
 func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer, bg2, whole bool) (uintptr, Plan, error) {
-	limit := d.memoryLimit()
-	var wantBG2 uint32
-	if bg2 {
-		wantBG2 = 1
-	}
-	if d.testLimit != nil {
-		lo, _ := planFor(d.index, n, cLimits{Limit: 1, ChunkLgMax: d.chunkLgMax})
-		// (all: the G1 queries alone, so that all-1 streams; B_G2 then stays on the CPU)
-		all, err := planFor(d.index, n, cLimits{Limit: 1 << 62, ChunkLgMax: d.chunkLgMax})
-		if err != nil {
-			return 0, Plan{}, err
-		}
-		limit = d.testLimit(lo.MinBytes, all.ResidentBytes+all.ScratchBytes)
-	}
-	var others, scratch uint64
-	for _, r := range d.srs {
-		others += r.plan.ResidentBytes
-		scratch = max(scratch, r.plan.ScratchBytes)
-	}
-	if others >= limit {
-		return 0, Plan{}, fmt.Errorf("%w: device %d: the %d resident parameter sets hold %d of the %d bytes of the limit",
-			ErrMemoryLimit, d.index, len(d.srs), others, limit)
-	}
-	lim := cLimits{Limit: limit - others, ChunkLgMax: d.chunkLgMax, BG2: wantBG2}
-	plan, err := planFor(d.index, n, lim)
+	lim, plan, others, scratch, err := d.planBeside(n, bg2)
 	if err != nil {
 		return 0, Plan{}, err
 	}
-	if whole && (plan.Streams() || (bg2 && plan.BG2Bytes == 0)) {
+	limit := lim.Limit + others
+	if whole && !holdsWhole(plan, bg2) {
 		return 0, Plan{}, fmt.Errorf("%w: device %d, limit %d bytes: %s", ErrDoesNotFit, d.index, lim.Limit, whyNotWhole(plan))
 	}
 	h := streamLib.srsUploadLimited(int32(d.index), src[0], n[0], src[1], n[1], src[2], n[2], src[3], n[3], &lim)
@@ -206,6 +183,41 @@ func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer, bg2, whole bo
 	}
 	return h, plan, nil
 }
+
+// planBeside is the plan the set of query sizes n (and B_G2, bg2) gets
+// under the device's limit less what the resident sets hold (others; the
+// largest of their run scratch, scratch), with the limits it was made
+// under. Called with smu held.
+func (d *Device) planBeside(n [4]uint64, bg2 bool) (lim cLimits, plan Plan, others, scratch uint64, err error) {
+	limit := d.memoryLimit()
+	if d.testLimit != nil {
+		lo, _ := planFor(d.index, n, cLimits{Limit: 1, ChunkLgMax: d.chunkLgMax})
+		// (all: the G1 queries alone, so that all-1 streams; B_G2 then stays on the CPU)
+		all, err := planFor(d.index, n, cLimits{Limit: 1 << 62, ChunkLgMax: d.chunkLgMax})
+		if err != nil {
+			return cLimits{}, Plan{}, 0, 0, err
+		}
+		limit = d.testLimit(lo.MinBytes, all.ResidentBytes+all.ScratchBytes)
+	}
+	for _, r := range d.srs {
+		others += r.plan.ResidentBytes
+		scratch = max(scratch, r.plan.ScratchBytes)
+	}
+	if others >= limit {
+		return cLimits{}, Plan{}, others, scratch, fmt.Errorf("%w: device %d: the %d resident parameter sets hold %d of the %d bytes of the limit",
+			ErrMemoryLimit, d.index, len(d.srs), others, limit)
+	}
+	lim = cLimits{Limit: limit - others, ChunkLgMax: d.chunkLgMax}
+	if bg2 {
+		lim.BG2 = 1
+	}
+	plan, err = planFor(d.index, n, lim)
+	return lim, plan, others, scratch, err
+}
+
+// holdsWhole reports whether plan keeps every query resident, and B_G2
+// where the set has one (bg2).
+func holdsWhole(plan Plan, bg2 bool) bool { return !plan.Streams() && (!bg2 || plan.BG2Bytes > 0) }
 
 // MemHeld is the device memory the library's buffers hold on device index.
 func MemHeld(index int) uint64 {

@@ -82,20 +82,8 @@ func (d *Device) fitsWhole(p *groth16.Params, n [4]uint64, bg2 bool) bool {
 	if _, ok := d.srs[p]; ok {
 		return true
 	}
-	var others uint64
-	for _, r := range d.srs {
-		others += r.plan.ResidentBytes
-	}
-	limit := d.memoryLimit()
-	if others >= limit {
-		return false
-	}
-	lim := cLimits{Limit: limit - others, ChunkLgMax: d.chunkLgMax}
-	if bg2 {
-		lim.BG2 = 1
-	}
-	plan, err := planFor(d.index, n, lim)
-	return err == nil && !plan.Streams() && (!bg2 || plan.BG2Bytes > 0)
+	_, plan, _, _, err := d.planBeside(n, bg2)
+	return err == nil && holdsWhole(plan, bg2)
 }
 
 func whyNotWhole(plan Plan) string {
