@@ -327,14 +327,7 @@ func TestProveVerify(t *testing.T) {
 			}
 			defer sys.Close()
 			for run := range 2 {
-				w := &r1cs.WitnessAssignment{}
-				if err := r1cs.Synthesize(w, c); err != nil {
-					t.Fatal(err)
-				}
-				aw, err := groth16.FromWitness(w, sys)
-				if err != nil {
-					t.Fatal(err)
-				}
+				aw := witnessOnly(t, c, sys)
 				s3, err := groth16.Compute(ctx, d, aw, p)
 				if err != nil {
 					t.Fatal(err)

@@ -261,14 +261,7 @@ func TestMemoryLimitWitness(t *testing.T) {
 		lc := limitCases[lc]
 		t.Run(lc.name, func(t *testing.T) {
 			d := limited(t, 8, lc.pick)
-			w := &r1cs.WitnessAssignment{}
-			if err := r1cs.Synthesize(w, c); err != nil {
-				t.Fatal(err)
-			}
-			aw, err := groth16.FromWitness(w, sys)
-			if err != nil {
-				t.Fatal(err)
-			}
+			aw := witnessOnly(t, c, sys)
 			pw, err := d.Prepare(ctx, aw, p)
 			if err != nil {
 				t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // witnessShape is a random system's size: rows, inputs (ONE among them),
@@ -413,4 +414,18 @@ func TestWitnessLayout(t *testing.T) {
 			t.Errorf("%s: %d, want %d", x.name, x.got, x.want)
 		}
 	}
+}
+
+// witnessOnly is c's witness-only assignment over its compiled system sys.
+func witnessOnly(t *testing.T, c r1cs.Circuit, sys *compiled.System) *groth16.Assignment {
+	t.Helper()
+	w := &r1cs.WitnessAssignment{}
+	if err := r1cs.Synthesize(w, c); err != nil {
+		t.Fatal(err)
+	}
+	a, err := groth16.FromWitness(w, sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
