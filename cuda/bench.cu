@@ -89,7 +89,7 @@ extern "C" int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, i
 
 // The G2 MSM over the first n points of the srs's B_G2 with random scalars.
 extern "C" int cuzk_bench_msm_g2(cuzk_ctx* ctx, cuzk_srs* srs, uint64_t n, int reps, float* ms, uint32_t* window) {
-  if (!ctx || !srs || !srs->has_bg2 || n > srs->n[SRS_B_G1] || reps < 1 || !ms)
+  if (!ctx || !srs || !srs->has_bg2 || srs->host_bg2 || n > srs->n[SRS_B_G1] || reps < 1 || !ms)
     return set_err(CUZK_ERR_ARG, "bench msm g2: bad argument");
   CK(cudaSetDevice(ctx->dev));
   cudaStream_t st = ctx->main;

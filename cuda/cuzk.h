@@ -153,9 +153,11 @@ int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, fl
 typedef struct {
   uint64_t limit;        /* device bytes; 0: no limit (cuzk_srs_upload) */
   uint32_t chunk_lg_max; /* 0: 24; else streamed chunks of at most 2^chunk_lg_max points (5..24; tests) */
-  uint32_t bg2;          /* 1: hold B_G2 (b_g1's count of G2 points, 192 B each) resident too where the whole
-                            set fits with it and its run scratch, nothing streaming (cuzk_plan.bg2_bytes);
-                            else it is not counted and cuzk_srs_upload_bg2 refuses it */
+  uint32_t bg2;          /* 1: B_G2 (b_g1's count of G2 points, 192 B each) on the device too: resident where
+                            the whole set fits with it and its run scratch, nothing streaming
+                            (cuzk_plan.bg2_bytes); else streamed with the G1 queries, in chunks of half
+                            their points, from the caller's points (cuzk_plan.bg2_stream_bytes). 0: not
+                            counted, and cuzk_srs_upload_bg2 refuses it */
 } cuzk_limits;
 
 typedef struct {
@@ -169,9 +171,11 @@ typedef struct {
   uint32_t lgn;            /* domain 2^lgn (h has 2^lgn - 1 points) */
   uint32_t chunk_lg;       /* streamed chunks of 2^chunk_lg points; 0: nothing streams */
   uint32_t pairs_lg;       /* MSM sorted pairs per batch of windows at most 2^pairs_lg (0: 29) */
-  uint32_t pinned;         /* bit q: query q's streamed part is read from page-locked memory */
+  uint32_t pinned;         /* bit q: query q's streamed part is read from page-locked memory (4: B_G2) */
   uint64_t bg2_bytes;      /* device bytes of B_G2 the plan holds resident (in resident_bytes; its G2 MSM
-                              scratch in scratch_bytes); 0: B_G2 is not the device's (the host computes it) */
+                              scratch in scratch_bytes) */
+  uint64_t bg2_stream_bytes; /* bytes of B_G2 streamed per run (in stream_bytes; its chunks' G2 MSM scratch in
+                                scratch_bytes); both 0: B_G2 is not the device's (the host computes it) */
 } cuzk_plan;
 
 /* The plan a limit gives a parameter set of these sizes on device dev (nothing allocated);
@@ -259,8 +263,12 @@ int cuzk_spmv(cuzk_ctx* ctx, const cuzk_matrices* m, const cuzk_witness* w, void
 /* Adds the B query's G2 points to a resident srs (n must equal its B_G1
  * count); cuzk_run then computes B_G2 over the B part's ones and tail.
  * An srs under a memory limit (cuzk_srs_upload_limited with a limit) takes
- * them only where its plan holds B_G2 (cuzk_limits.bg2; cuzk_plan.bg2_bytes
- * not 0), else CUZK_ERR_ARG: the plan does not count them. */
+ * them as its plan has them (cuzk_limits.bg2): copied to the device where
+ * the plan holds B_G2 resident (cuzk_plan.bg2_bytes), else kept as the
+ * caller's points, which then must stay valid and unchanged until
+ * cuzk_srs_free (page-locked in place where the system allows; pinned bit
+ * 4), and streamed at every run (cuzk_plan.bg2_stream_bytes); a plan with
+ * neither refuses them, CUZK_ERR_ARG. */
 int cuzk_srs_upload_bg2(cuzk_srs* s, const void* bg2, uint64_t n);
 /* Copy n B_G2 points starting at off to host. */
 int cuzk_srs_read_bg2(cuzk_srs* s, uint64_t off, uint64_t n, void* out);

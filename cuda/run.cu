@@ -168,9 +168,18 @@ int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
     CK(cudaEventRecord(ev.part_done[p], ctx->tails));
   }
   if (srs->has_bg2) {  // B_G2 over B_G1's scalars, after it on the tails stream
-    msm_inputs& in = ctx->run_in[2];
-    TRY(run_bg2(ctx, srs, t.ones[2] ? in.ones.as<uint32_t>() : nullptr, in.scalars.as<fr_t>(),
-                in.idx.as<uint32_t>(), t.ntail[2], ctx->tails, ctx->points_g2.as<g2_xyzz>()));
+    const msm_inputs& in = ctx->run_in[2];
+    // streamed B_G2 with the tail on the host: every entry from the host, chunk by chunk
+    const bool host = srs->host_bg2 && t.host_idx[2];
+    srs_msm_in mi = {};
+    mi.ones = t.ones[2] ? in.ones.as<uint32_t>() : nullptr;
+    mi.scalars = in.scalars.as<fr_t>();
+    mi.idx = in.idx.as<uint32_t>();
+    mi.ndev = host ? 0 : run_tail_ndev(srs, t, 2);
+    mi.host_scalars = host ? (const fr_t*)t.host_scalars[2] : nullptr;
+    mi.host_idx = host ? t.host_idx[2] : nullptr;
+    mi.ntail = t.ntail[2];
+    TRY(run_bg2(ctx, srs, mi, ctx->tails, ctx->points_g2.as<g2_xyzz>()));
     CK(cudaEventRecord(ev.bg2_done, ctx->tails));
   }
   return 0;

@@ -85,7 +85,10 @@ type Partition struct {
 	// reserved beyond what it holds.
 	WitnessDense uint64
 
-	witnessReserved bool // Reserve is WitnessReserve (WitnessReserves)
+	// stagedReserved: all Reserve holds after Prepare is the staging
+	// (Reserve is WitnessReserve, or the witness and a workspace the
+	// device evaluates a and b into: DeviceReserves).
+	stagedReserved bool
 }
 
 // StagedWitness is implemented by a device's Prepared of a witness-only
@@ -101,11 +104,12 @@ type StagedWitness interface {
 
 // stagedRelease is what a unit of p gives back once its device staged
 // its own copy of the witness, holding staged bytes until Finish, inputs
-// the bytes of the input values that stay: on WitnessReserve all but
-// those two, on Reserve the dense aux.
+// the bytes of the input values that stay: where the staging is all the
+// reservation holds after Prepare, all but those two, otherwise the dense
+// aux.
 func (p *Partition) stagedRelease(inputs, staged uint64) uint64 {
 	keep, from := inputs, p.WitnessDense
-	if p.witnessReserved {
+	if p.stagedReserved {
 		keep, from = inputs+staged, p.Reserve
 	}
 	if keep >= from {
@@ -128,6 +132,17 @@ type HostWorkspace interface {
 // resident on the GPU.
 type WitnessEvaluator interface {
 	EvaluatesWitness() bool
+}
+
+// WorkspaceEvaluator is implemented by devices that, taking a witness-only
+// assignment the classic way (not EvaluatesWitness: a, b on the host),
+// evaluate its a and b in Prepare straight into their host workspace
+// (HostWorkspace) and need no c: the engine reserves the workspace and
+// the witness, not a, b and c beside them, and after Prepare what the
+// Prepared reports it holds (StagedWitness). The CUDA device under a
+// memory limit that streams.
+type WorkspaceEvaluator interface {
+	EvaluatesIntoWorkspace() bool
 }
 
 // ParamsSource provides parameters by circuit id (the srs package, or a

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"testing"
 
 	"github.com/cuzk-project/cuzk/device/sim"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // workspaceDevice is a sim device that reports its own host workspace.
@@ -55,6 +58,67 @@ func TestDeviceReserves(t *testing.T) {
 			if got.ReserveWork != tc.wantWork || got.Reserve != abc+witness+tc.wantWork || got.ReserveABC != abc {
 				t.Fatalf("reserve %d (abc %d) work %d, want %d with work %d", got.Reserve, got.ReserveABC, got.ReserveWork,
 					abc+witness+tc.wantWork, tc.wantWork)
+			}
+		})
+	}
+}
+
+// intoWorkspaceDevice is a workspace device that evaluates a witness-only
+// assignment's a and b into its workspace (WorkspaceEvaluator).
+type intoWorkspaceDevice struct {
+	workspaceDevice
+	into bool
+}
+
+func (d intoWorkspaceDevice) EvaluatesIntoWorkspace() bool { return d.into }
+
+// TestDeviceReservesIntoWorkspace: with witness-only synthesis on, a
+// partition on the witness path reserves no a, b and c where every device
+// evaluates them into its workspace; a device that does not, witness
+// synthesis off, or a partition without a witness keeps them.
+func TestDeviceReservesIntoWorkspace(t *testing.T) {
+	ws := workspaceDevice{sim.New(sim.Config{}), 64, 111}
+	into := intoWorkspaceDevice{ws, true}
+	notInto := intoWorkspaceDevice{ws, false}
+	const abc, witness, work, rows, vars = 3000, 320, 16384, 1000, 10
+	hw := uint64(64*rows + 111*vars)
+	withWitness := func() Partition {
+		return Partition{Reserve: abc + witness + work, ReserveABC: abc, ReserveWork: work, Rows: rows, Vars: vars,
+			WitnessDense: witness, Witness: func(context.Context) (*r1cs.WitnessAssignment, error) { return nil, nil }}
+	}
+	for _, tc := range []struct {
+		name        string
+		devices     []groth16.Device
+		witness     bool
+		noWitness   bool
+		wantReserve uint64
+		wantABC     uint64
+	}{
+		{"into the workspace", []groth16.Device{into}, true, false, witness + hw, 0},
+		{"two devices, one not", []groth16.Device{into, notInto}, true, false, abc + witness + hw, abc},
+		{"a device without the interface", []groth16.Device{into, ws}, true, false, abc + witness + hw, abc},
+		{"witness synthesis off", []groth16.Device{into}, false, false, abc + witness + hw, abc},
+		{"a partition without a witness", []groth16.Device{into}, true, true, abc + witness + hw, abc},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			part := withWitness()
+			if tc.noWitness {
+				part.Witness = nil
+			}
+			p := &Plan{Partitions: []Partition{part}, System: func(context.Context) (*compiled.System, error) { return nil, nil }}
+			DeviceReserves(p, tc.witness, tc.devices)
+			got := p.Partitions[0]
+			if got.Reserve != tc.wantReserve || got.ReserveABC != tc.wantABC {
+				t.Fatalf("reserve %d (abc %d), want %d (abc %d)", got.Reserve, got.ReserveABC, tc.wantReserve, tc.wantABC)
+			}
+			// into the workspace: after Prepare only the inputs and the staging stay reserved
+			staged := uint64(700)
+			want := got.WitnessDense - 32
+			if tc.wantABC == 0 {
+				want = got.Reserve - 32 - staged
+			}
+			if r := got.stagedRelease(32, staged); r != want {
+				t.Errorf("released after Prepare %d, want %d", r, want)
 			}
 		})
 	}

@@ -84,10 +84,14 @@ func (e *Engine) deviceReservations(p *Plan) {
 // that path (the plan offers System, the partition Witness and a
 // WitnessReserve) reserves its WitnessReserve instead of Reserve, and
 // nothing after Run, when every device evaluates witness-only assignments
-// in its own memory (WitnessEvaluator). An admission check ahead of Submit
-// applies it to see what Submit will reserve.
+// in its own memory (WitnessEvaluator); otherwise, where every device
+// evaluates them into its host workspace (WorkspaceEvaluator), it reserves
+// no a, b and c (Reserve less ReserveABC), and after Prepare only what the
+// device staged (StagedWitness). An admission check ahead of
+// Submit applies it to see what Submit will reserve.
 func DeviceReserves(p *Plan, witness bool, devices []groth16.Device) {
-	if ws, ok := workspaces(devices); ok {
+	ws, wsOK := workspaces(devices)
+	if wsOK {
 		for i := range p.Partitions {
 			part := &p.Partitions[i]
 			if part.ReserveWork == 0 || part.Rows == 0 || part.ReserveWork > part.Reserve {
@@ -101,14 +105,40 @@ func DeviceReserves(p *Plan, witness bool, devices []groth16.Device) {
 			part.ReserveWork = w
 		}
 	}
-	if !witness || p.System == nil || !devicesEvaluate(devices) {
+	if !witness || p.System == nil {
 		return
 	}
-	for i := range p.Partitions {
-		if part := &p.Partitions[i]; part.WitnessReserve > 0 && part.Witness != nil {
-			part.Reserve, part.ReserveABC, part.witnessReserved = part.WitnessReserve, 0, true
+	switch {
+	case devicesEvaluate(devices):
+		for i := range p.Partitions {
+			if part := &p.Partitions[i]; part.WitnessReserve > 0 && part.Witness != nil {
+				part.Reserve, part.ReserveABC, part.stagedReserved = part.WitnessReserve, 0, true
+			}
+		}
+	case wsOK && intoWorkspace(devices):
+		for i := range p.Partitions {
+			if part := &p.Partitions[i]; part.Witness != nil && part.ReserveABC <= part.Reserve {
+				part.Reserve -= part.ReserveABC
+				part.ReserveABC, part.stagedReserved = 0, true
+			}
 		}
 	}
+}
+
+// intoWorkspace reports whether every device (nil ones skipped, at least
+// one) evaluates the classic path's a and b into its host workspace.
+func intoWorkspace(devices []groth16.Device) bool {
+	n := 0
+	for _, d := range devices {
+		if d == nil {
+			continue
+		}
+		if w, ok := d.(WorkspaceEvaluator); !ok || !w.EvaluatesIntoWorkspace() {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // workspaces returns the devices (nil ones skipped) as HostWorkspace when

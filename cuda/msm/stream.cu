@@ -92,15 +92,45 @@ struct chunk {
   uint64_t o, len, j0, cnt;
 };
 
+// A query as srs_msm_t sees it: n points of type A, the first r resident
+// (dev), the rest read from host in chunks of C; q names it in messages
+// (0..3 the G1 queries, 4 B_G2).
+template <class A>
+struct query_view {
+  int q;
+  uint64_t n, r, C;
+  const A* dev;
+  const A* host;
+};
+
+// The batch addition and the MSM over G1 or G2 bases (msm.hpp).
+static int batch_sum(cuzk_ctx* ctx, const g1_affine* b, uint64_t n, const uint32_t* bits, g1_xyzz* out,
+                     cudaStream_t st) {
+  return batch_add_dev(ctx, b, n, bits, out, st);
+}
+static int batch_sum(cuzk_ctx* ctx, const g2_affine* b, uint64_t n, const uint32_t* bits, g2_xyzz* out,
+                     cudaStream_t st) {
+  return batch_add_dev_g2(ctx, b, n, bits, out, st);
+}
+static int msm_of(cuzk_ctx* ctx, const g1_affine* b, const fr_t* sc, const uint32_t* idx, uint64_t n, int brev_lg,
+                  const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st) {
+  return msm_dev(ctx, b, sc, idx, n, brev_lg, extra, out, st);
+}
+static int msm_of(cuzk_ctx* ctx, const g2_affine* b, const fr_t* sc, const uint32_t* idx, uint64_t n, int brev_lg,
+                  const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st) {
+  return msm_dev_g2(ctx, b, sc, idx, n, brev_lg, extra, out, st);
+}
+
 // The chunk's points (and its tail slice, from a host tail) into the next slot, on the uploads stream.
-static int chunk_upload(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, bool dense, const chunk& c,
+template <class A>
+static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in& in, bool dense, const chunk& c,
                         stream_slot& sl, chunk_events* e) {
   srs_streamer& S = ctx->streamer;
   cudaStream_t up = ctx->uploads;
   CK(cudaStreamWaitEvent(up, sl.freed, 0));
   if (e) CK(cudaEventRecord(e->copy0, up));
-  CK(cudaMemcpyAsync(sl.bases.get(), srs->host[q] + c.o, c.len * sizeof(g1_affine), cudaMemcpyHostToDevice, up));
-  S.bytes += c.len * sizeof(g1_affine);
+  CK(cudaMemcpyAsync(sl.bases.get(), qv.host + c.o, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
+  S.bytes += c.len * sizeof(A);
   if (!dense && in.host_scalars && c.cnt) {
     CK(cudaMemcpyAsync(sl.scalars.get(), in.host_scalars + c.j0, c.cnt * 32, cudaMemcpyHostToDevice, up));
     CK(cudaMemcpyAsync(sl.idx.get(), in.host_idx + c.j0, c.cnt * 4, cudaMemcpyHostToDevice, up));
@@ -112,13 +142,14 @@ static int chunk_upload(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm
 }
 
 // The chunk's batch addition and MSM folded into out, on st once its upload is in.
+template <class A, class X>
 static int chunk_msm(cuzk_ctx* ctx, const srs_msm_in& in, bool dense, const chunk& c, stream_slot& sl,
-                     chunk_events* e, g1_xyzz* out, g1_xyzz* tmp, cudaStream_t st) {
+                     chunk_events* e, X* out, X* tmp, cudaStream_t st) {
   srs_streamer& S = ctx->streamer;
   if (e) CK(cudaEventRecord(e->arrive, st));
   CK(cudaStreamWaitEvent(st, sl.ready, 0));
   if (e) CK(cudaEventRecord(e->start, st));
-  const g1_affine* bases = sl.bases.as<g1_affine>();
+  const A* bases = sl.bases.as<A>();
   const fr_t* sc = nullptr;
   const uint32_t* ix = nullptr;
   if (dense) {
@@ -133,38 +164,39 @@ static int chunk_msm(cuzk_ctx* ctx, const srs_msm_in& in, bool dense, const chun
     ix = sl.idx.as<uint32_t>();
   }
   if (in.ones) {
-    TRY(batch_add_dev(ctx, bases, c.len, in.ones + c.o / 32, tmp, st));
+    TRY(batch_sum(ctx, bases, c.len, in.ones + c.o / 32, tmp, st));
     stream_fold<<<1, 1, 0, st>>>(out, tmp);
     CKL();
   }
-  if (c.cnt) TRY(msm_dev(ctx, bases, sc, ix, c.cnt, dense ? in.brev_lg : 0, out, out, st));
+  if (c.cnt) TRY(msm_of(ctx, bases, sc, ix, c.cnt, dense ? in.brev_lg : 0, out, out, st));
   if (e) CK(cudaEventRecord(e->done, st));
   CK(cudaEventRecord(sl.freed, st));
   S.chunks++;
   return 0;
 }
 
-int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
-            cudaStream_t st) {
-  const uint64_t n = srs->n[q], r = srs->plan.res[q];
-  const g1_affine* dev_bases = srs->points(q);
+template <class A, class X>
+static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in& in, X* out, X* tmp, cudaStream_t st) {
+  const int q = qv.q;
+  const uint64_t n = qv.n, r = qv.r;
+  const A* dev_bases = qv.dev;
   const bool dense = !in.idx && !in.host_idx;
   if (r >= n) {  // resident: as the runs did before streaming
     if (!dense && in.ndev != in.ntail)
       return set_err(CUZK_ERR_ARG, "srs msm: query %d is resident, %llu of %llu tail entries on the device", q,
                      (unsigned long long)in.ndev, (unsigned long long)in.ntail);
-    const g1_xyzz* extra = nullptr;
+    const X* extra = nullptr;
     if (in.ones && n) {
-      TRY(batch_add_dev(ctx, dev_bases, n, in.ones, tmp, st));
+      TRY(batch_sum(ctx, dev_bases, n, in.ones, tmp, st));
       extra = tmp;
     }
-    return msm_dev(ctx, dev_bases, in.scalars, in.idx, in.ntail, in.brev_lg, extra, out, st);
+    return msm_of(ctx, dev_bases, in.scalars, in.idx, in.ntail, in.brev_lg, extra, out, st);
   }
-  if (!srs->host[q]) return set_err(CUZK_ERR_ARG, "srs msm: query %d streams but has no host points", q);
+  if (!qv.host || !qv.C) return set_err(CUZK_ERR_ARG, "srs msm: query %d streams but has no host points", q);
   if (dense && in.ntail != n)
     return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu dense scalars for %llu bases", q,
                    (unsigned long long)in.ntail, (unsigned long long)n);
-  const uint64_t C = srs->plan.chunk(), K = (n - r + C - 1) / C;
+  const uint64_t C = qv.C, K = (n - r + C - 1) / C;
   TRY(chunk_bounds(ctx, in, dense, n, r, C, K, st));
   const std::vector<uint64_t>& b = ctx->streamer.hbounds;
   if (!dense && in.host_idx && b[0] != in.ndev)
@@ -174,11 +206,11 @@ int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_
   CKL();
   if (r) {  // the resident prefix: one batch addition and one MSM
     if (in.ones) {
-      TRY(batch_add_dev(ctx, dev_bases, r, in.ones, tmp, st));
+      TRY(batch_sum(ctx, dev_bases, r, in.ones, tmp, st));
       stream_fold<<<1, 1, 0, st>>>(out, tmp);
       CKL();
     }
-    if (b[0]) TRY(msm_dev(ctx, dev_bases, in.scalars, dense ? nullptr : in.idx, b[0], in.brev_lg, out, out, st));
+    if (b[0]) TRY(msm_of(ctx, dev_bases, in.scalars, dense ? nullptr : in.idx, b[0], in.brev_lg, out, out, st));
   }
   srs_streamer& S = ctx->streamer;
   for (uint64_t k = 0; k < K; k++) {
@@ -194,10 +226,26 @@ int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_
     S.next ^= 1;
     chunk_events* e;
     TRY(chunk_timing(S, &e));
-    TRY(chunk_upload(ctx, srs, q, in, dense, c, sl, e));
-    TRY(chunk_msm(ctx, in, dense, c, sl, e, out, tmp, st));
+    TRY(chunk_upload(ctx, qv, in, dense, c, sl, e));
+    TRY((chunk_msm<A, X>(ctx, in, dense, c, sl, e, out, tmp, st)));
   }
   return 0;
+}
+
+int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
+            cudaStream_t st) {
+  const query_view<g1_affine> qv = {q, srs->n[q], srs->plan.res[q], srs->plan.chunk(), srs->points(q), srs->host[q]};
+  return srs_msm_t(ctx, qv, in, out, tmp, st);
+}
+
+int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyzz* out, g2_xyzz* tmp,
+                cudaStream_t st) {
+  if (!srs->host_bg2) return set_err(CUZK_ERR_ARG, "srs msm: B_G2 does not stream");
+  if (in.idx && !in.host_idx && in.ndev != in.ntail)
+    return set_err(CUZK_ERR_ARG, "srs msm: B_G2: %llu of %llu device tail entries", (unsigned long long)in.ndev,
+                   (unsigned long long)in.ntail);
+  const query_view<g2_affine> qv = {4, srs->n[SRS_B_G1], 0, srs->plan.chunk_g2(), nullptr, srs->host_bg2};
+  return srs_msm_t(ctx, qv, in, out, tmp, st);
 }
 
 int stream_end(cuzk_ctx* ctx) {

@@ -1,10 +1,11 @@
 // MSMs over a parameter set's queries, resident or streamed (srs/plan.hpp):
-// srs_msm is the one call the runs make for an SRS query. A resident query is
-// one batch addition and one MSM, as before; a streamed one is its resident
-// prefix, then its other points in chunks uploaded on the context's uploads
-// stream into two alternating slots, the batch addition and the MSM of a
-// chunk beside the upload of the next, each chunk's sum chained into the
-// result through msm_dev's extra point.
+// srs_msm is the one call the runs make for an SRS G1 query, srs_msm_bg2 for
+// B_G2. A resident query is one batch addition and one MSM, as before; a
+// streamed one is its resident prefix, then its other points in chunks
+// uploaded on the context's uploads stream into two alternating slots, the
+// batch addition and the MSM of a chunk beside the upload of the next, each
+// chunk's sum chained into the result through the MSM's extra point. B_G2
+// streams whole, in chunks of half the G1 chunk (the same slots).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "../ec/g1.cuh"
+#include "../ec/g2.cuh"
 #include "../util/buffers.hpp"
 
 struct cuzk_ctx;
@@ -71,6 +73,10 @@ int stream_begin(cuzk_ctx* ctx, cudaStream_t st);
 // tmp: a scratch point. Streamed chunks upload on ctx->uploads.
 int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
             cudaStream_t st);
+// out = B_G2's MSM over the B part (in: B_G1's ones and tail) on st, B_G2
+// streamed from the srs's host points (srs->host_bg2); tmp: a scratch point.
+int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyzz* out, g2_xyzz* tmp,
+                cudaStream_t st);
 // After the run's streams are synchronized: fails if a tail index fell
 // outside its chunk (the tail did not ascend); the chunks' times.
 int stream_end(cuzk_ctx* ctx);

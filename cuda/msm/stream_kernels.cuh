@@ -4,13 +4,16 @@
 #pragma once
 
 #include "../ec/g1.cuh"
+#include "../ec/g2.cuh"
 
-__global__ void stream_set_inf(g1_xyzz* p) {
-  if (threadIdx.x == 0 && blockIdx.x == 0) *p = g1_xyzz::inf();
+template <class X>
+__global__ void stream_set_inf(X* p) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) *p = X::inf();
 }
 
 // acc += b
-__global__ void stream_fold(g1_xyzz* acc, const g1_xyzz* b) {
+template <class X>
+__global__ void stream_fold(X* acc, const X* b) {
   if (threadIdx.x == 0 && blockIdx.x == 0) acc->add(*b);
 }
 

@@ -11,8 +11,9 @@
 #include "plan.hpp"
 #include "srs.hpp"
 
-static_assert(sizeof(cuzk_limits) == 16 && offsetof(cuzk_limits, bg2) == 12 && sizeof(cuzk_plan) == 128 &&
+static_assert(sizeof(cuzk_limits) == 16 && offsetof(cuzk_limits, bg2) == 12 && sizeof(cuzk_plan) == 136 &&
                   offsetof(cuzk_plan, lgn) == 104 && offsetof(cuzk_plan, bg2_bytes) == 120 &&
+                  offsetof(cuzk_plan, bg2_stream_bytes) == 128 &&
                   sizeof(cuzk_stream_stats) == 32,
               "the Go mirrors in device/cuda/limit.go");
 
@@ -40,7 +41,7 @@ uint64_t srs_plan::resident_bytes() const {
 uint64_t srs_plan::stream_bytes() const {
   uint64_t t = 0;
   for (int q = 0; q < 4; q++) t += (n[q] - res[q]) * A;
-  return t;
+  return t + bg2_stream * sizeof(g2_affine);
 }
 
 void srs_plan::to_abi(cuzk_plan* o) const {
@@ -59,6 +60,7 @@ void srs_plan::to_abi(cuzk_plan* o) const {
   o->pairs_lg = pairs_lg;
   o->pinned = pinned;
   o->bg2_bytes = bg2_bytes(bg2);
+  o->bg2_stream_bytes = bg2_stream * sizeof(g2_affine);
 }
 
 msm_config plan_msm_config(const srs_plan& p, uint64_t acc_slots) {
@@ -140,13 +142,15 @@ static void fill_scratch(int dev, srs_plan& p, uint64_t acc_slots) {
   const msm_config cfg = plan_msm_config(p, acc_slots);
   s.msm = msm_bound(nmax, cfg);
   batch_bytes(nbatch, &s.batch_chunks, &s.batch_rounds);
-  if (p.bg2) {  // B_G2 over B_G1's tail (at most its n points), in the same buffers
+  // B_G2 over B_G1's tail in the same buffers: resident, one MSM of at most
+  // its n points; streamed, one per chunk of at most chunk_g2 points
+  if (const uint64_t n2 = p.bg2 ? p.bg2 : std::min(p.bg2_stream, p.chunk_g2())) {
     msm_config g2 = cfg;
     g2.acc_slots = msm_resident_threads_g2(dev);
     cudaGetLastError();  // no device (cuzk_plan_for on the host): 0
-    s.msm.max_with(msm_bound(p.bg2, g2, sizeof(g2_xyzz)));
+    s.msm.max_with(msm_bound(n2, g2, sizeof(g2_xyzz)));
     uint64_t ch, rd;
-    batch_bytes(p.bg2, &ch, &rd, sizeof(g2_xyzz));
+    batch_bytes(n2, &ch, &rd, sizeof(g2_xyzz));
     s.batch_chunks = std::max(s.batch_chunks, ch);
     s.batch_rounds = std::max(s.batch_rounds, rd);
   }
@@ -156,7 +160,7 @@ static void fill_scratch(int dev, srs_plan& p, uint64_t acc_slots) {
     s.slot_scalars = C * 32;
     s.slot_idx = C * 4;
   }
-  s.fixed = fixed_bytes() + (p.bg2 ? 2 * sizeof(g2_xyzz) * 9 / 8 : 0);
+  s.fixed = fixed_bytes() + (p.g2_points() ? 2 * sizeof(g2_xyzz) * 9 / 8 : 0);
 }
 
 static uint64_t plan_total(const srs_plan& p) { return p.scratch.total() + p.resident_bytes(); }
@@ -206,30 +210,29 @@ int srs_plan_make(int dev, const uint64_t* n, const cuzk_limits* lim, srs_plan* 
   cudaGetLastError();  // no device: its queries failed (cuzk_plan_for on the host)
   srs_plan& p = *out;
   p.limit = lim->limit;
+  // B_G2 asked for: resident with everything, else streamed with what streams
+  const uint64_t g2 = lim->bg2 ? n[3] : 0;
   // the minimum: everything streams in the smallest chunks, MSM batches of one chunk
   srs_plan lo = p;
   for (int q = 0; q < 4; q++) lo.res[q] = 0;
   lo.chunk_lg = cmin;
   lo.pairs_lg = cmin;
+  lo.bg2_stream = g2;
   fill_scratch(dev, lo, acc_slots);
   const uint64_t min_bytes = plan_total(lo);
-  // everything resident, cuzk_run's MSM batches; B_G2 too where asked and it fits
   p.min_bytes = min_bytes;
-  if (lim->bg2 && n[3]) {
-    p.bg2 = n[3];
-    fill_scratch(dev, p, acc_slots);
-    if (plan_total(p) <= p.limit) return 0;
-    p.bg2 = 0;
-  }
+  // everything resident, cuzk_run's MSM batches, B_G2 too where asked
+  p.bg2 = g2;
   fill_scratch(dev, p, acc_slots);
   if (plan_total(p) <= p.limit) return 0;
+  p.bg2 = 0;
   if (p.limit < min_bytes)
     return set_err(CUZK_ERR_MEM,
-                   "plan: a run of this parameter set (h %llu, l %llu, a %llu, b_g1 %llu points, domain 2^%u) needs "
-                   "at least %llu bytes of device memory (%.2f GiB), the limit is %llu (%.2f GiB)",
+                   "plan: a run of this parameter set (h %llu, l %llu, a %llu, b_g1 %llu points%s, domain 2^%u) "
+                   "needs at least %llu bytes of device memory (%.2f GiB), the limit is %llu (%.2f GiB)",
                    (unsigned long long)n[0], (unsigned long long)n[1], (unsigned long long)n[2],
-                   (unsigned long long)n[3], p.lgn, (unsigned long long)min_bytes, min_bytes / 1073741824.0,
-                   (unsigned long long)p.limit, p.limit / 1073741824.0);
+                   (unsigned long long)n[3], g2 ? ", B_G2" : "", p.lgn, (unsigned long long)min_bytes,
+                   min_bytes / 1073741824.0, (unsigned long long)p.limit, p.limit / 1073741824.0);
   for (uint32_t cl = cmax; cl >= cmin; cl--) {
     const uint32_t pls[3] = {std::min(pairs_lg_top, cl + 2), std::min(pairs_lg_top, cl + 1), cl};
     for (uint32_t pl : pls) {
@@ -237,6 +240,7 @@ int srs_plan_make(int dev, const uint64_t* n, const cuzk_limits* lim, srs_plan* 
       for (int q = 0; q < 4; q++) t.res[q] = 0;
       t.chunk_lg = cl;
       t.pairs_lg = pl;
+      t.bg2_stream = g2;
       fill_scratch(dev, t, acc_slots);
       if (plan_total(t) > t.limit) continue;
       fill_residency(dev, t, acc_slots);
@@ -288,7 +292,7 @@ int plan_reserve(cuzk_ctx* ctx, const cuzk_srs* srs) {
     TRY(exact(sl.scalars, s.slot_scalars + 1));
     TRY(exact(sl.idx, s.slot_idx + 1));
   }
-  if (srs->plan.bg2) TRY(exact(ctx->points_g2, 2 * sizeof(g2_xyzz)));
+  if (srs->plan.g2_points()) TRY(exact(ctx->points_g2, 2 * sizeof(g2_xyzz)));
   return exact(ctx->points, 8 * P);
 }
 
@@ -322,8 +326,7 @@ bool host_pin::pin(const void* p, size_t n) {
   return true;
 }
 
-// Is p page-locked already (its owner's cudaHostAlloc or registration)?
-static bool page_locked(const void* p) {
+bool host_page_locked(const void* p) {
   cudaPointerAttributes at;
   if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
     cudaGetLastError();
@@ -366,7 +369,7 @@ extern "C" cuzk_srs* cuzk_srs_upload_limited(int dev, const void* h, uint64_t nh
     }
     if (s->host[q]) {
       const g1_affine* rest = s->host[q] + r;
-      if (s->pins[q].pin(rest, (n[q] - r) * A) || page_locked(rest)) s->plan.pinned |= 1u << q;
+      if (s->pins[q].pin(rest, (n[q] - r) * A) || host_page_locked(rest)) s->plan.pinned |= 1u << q;
     }
   }
   return s.release();

@@ -1,4 +1,4 @@
-// Parameter residency: a parameter set's G1 queries on one device.
+// Parameter residency: a parameter set's queries on one device.
 #pragma once
 
 #include <stdint.h>
@@ -37,9 +37,12 @@ struct cuzk_srs {
 
   const g1_affine* points(int i) const { return q[i].as<g1_affine>(); }
 
-  // B_G2 (cuzk_srs_upload_bg2): n[SRS_B_G1] points when has_bg2.
+  // B_G2 (cuzk_srs_upload_bg2): n[SRS_B_G1] points when has_bg2, on the
+  // device, or the caller's where the plan streams them (host_bg2).
   device_buffer bg2;
   bool has_bg2 = false;
+  const g2_affine* host_bg2 = nullptr;
+  host_pin pin_bg2;
   const g2_affine* points_bg2() const { return bg2.as<g2_affine>(); }
 };
 

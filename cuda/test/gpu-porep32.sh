@@ -29,8 +29,9 @@ prove|limit)
   # prove: parameters read from the file into the GPU (no host copy), witness-only synthesis, the
   #        memory budget BUDGET (default 28GiB); a cold proof (the compiled system built), one proof
   #        alone, then COUNT proofs JOBS at a time (steady state).
-  # limit: device.memory_limit LIMIT (default 24GiB): the queries stream from a host copy, the
-  #        classic path (a, b, c on the host); one proof.
+  # limit: device.memory_limit LIMIT (default 24GiB): the queries and B_G2 stream from a host
+  #        copy, the classic path (a and b evaluated on the host into the pinned staging); one
+  #        proof, then COUNT proofs JOBS at a time where COUNT is set.
   LIMITLINE=""; BUDGETLINE="total_budget = \"${BUDGET:-28GiB}\""
   if [ "$STAGE" = limit ]; then LIMITLINE="memory_limit = \"${LIMIT:-24GiB}\""; BUDGETLINE="total_budget = \"${BUDGET:-110GiB}\""; fi
   cat > "$OUT/daemon.toml" <<TOML
@@ -63,7 +64,7 @@ TOML
     timeout 90 bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" --count 1 -j 1 \
       --timeline-url 127.0.0.1:9821 2>&1 | tail -14
   fi
-  if [ "$STAGE" = prove ]; then
+  if [ "$STAGE" = prove ] || [ -n "$COUNT" ]; then
     echo "=== steady state: ${COUNT:-6} proofs, ${JOBS:-3} at a time"
     timeout ${BENCH_S:-300} bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" \
       --count ${COUNT:-6} -j ${JOBS:-3} --timeline-url 127.0.0.1:9821 2>&1 | tail -14

@@ -6,8 +6,8 @@
 //   cuzk_harness bench fixed LG  cuzk_fixed_base_g1 over 2^LG scalars
 //   cuzk_harness bench [what]   timings: ntt, msm, part (PoRep-shaped partition)
 //   cuzk_harness bench msm 27 HI LO   MSMs of 2^LO..2^HI points
-//   cuzk_harness bench part-limit LG NAUX LIMIT...   the partition under device memory limits
-//                               (bytes, or 16G = 16 GiB; stream_checks.cuh)
+//   cuzk_harness bench part-limit LG NAUX LIMIT... [g2]   the partition under device memory
+//                               limits (bytes, or 16G = 16 GiB; g2: with B_G2; stream_checks.cuh)
 //   cuzk_harness bench witness LGN NROWS [NAUX] [local|random]   cuzk_run_witness
 //     on a PoRep-shaped system (witness_check.cuh)
 //   cuzk_harness bench msm-g2 HI LO   G2 MSMs of 2^LO..2^HI points (default 25 23)
@@ -1182,8 +1182,13 @@ int main(int argc, char** argv) {
       plan_check();
     } else {
       std::vector<uint64_t> limits;
-      for (int i = 4; i < argc; i++) limits.push_back(parse_bytes(argv[i]));
-      plan_print(argc > 2 ? atoi(argv[2]) : 27, argc > 3 ? strtoull(argv[3], 0, 10) : 130000000ull, limits);
+      bool g2 = false;  // a "g2" among the limits: B_G2 planned
+      for (int i = 4; i < argc; i++)
+        if (!strcmp(argv[i], "g2"))
+          g2 = true;
+        else
+          limits.push_back(parse_bytes(argv[i]));
+      plan_print(argc > 2 ? atoi(argv[2]) : 27, argc > 3 ? strtoull(argv[3], 0, 10) : 130000000ull, limits, g2);
     }
     return fails ? 1 : 0;
   }
@@ -1232,8 +1237,13 @@ int main(int argc, char** argv) {
     if (!strcmp(what, "traffic")) bench_traffic(argc > 3 ? atoi(argv[3]) : 27);
     if (!strcmp(what, "part-limit")) {
       std::vector<uint64_t> limits;
-      for (int i = 5; i < argc; i++) limits.push_back(parse_bytes(argv[i]));
-      bench_part_limit(argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull, limits);
+      bool g2 = false;  // a "g2" among the limits: B_G2 too (streamed under the limits)
+      for (int i = 5; i < argc; i++)
+        if (!strcmp(argv[i], "g2"))
+          g2 = true;
+        else
+          limits.push_back(parse_bytes(argv[i]));
+      bench_part_limit(argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull, limits, g2);
     }
     if (!strcmp(what, "msm-g2")) bench_msm_g2(ctx, argc > 4 ? atoi(argv[4]) : 23, argc > 3 ? atoi(argv[3]) : 25);
     if (!strcmp(what, "bshape")) bench_bshape(ctx, argc > 3 ? strtoull(argv[3], 0, 10) : 33100000ull);

@@ -25,6 +25,9 @@ static void print_plan(const cuzk_plan& p) {
          (unsigned long long)p.n[2], (unsigned long long)p.resident[3], (unsigned long long)p.n[3], p.chunk_lg,
          p.pairs_lg ? p.pairs_lg : 29, p.resident_bytes / 1073741824.0, p.scratch_bytes / 1073741824.0,
          p.stream_bytes / 1073741824.0, p.min_bytes / 1073741824.0, p.pinned);
+  if (p.bg2_bytes || p.bg2_stream_bytes)
+    printf("        B_G2 %s: %.3f GiB\n", p.bg2_bytes ? "resident" : "streamed",
+           (p.bg2_bytes ? p.bg2_bytes : p.bg2_stream_bytes) / 1073741824.0);
 }
 
 // A partition's job with its inputs (the witness as in check_run: each aux
@@ -82,8 +85,8 @@ static std::string points_differ(const cuzk_result& x, const cuzk_result& y) {
   return d;
 }
 
-static cuzk_plan plan_of(uint64_t limit, const uint64_t* nq, uint32_t chunk_lg_max, int* rc) {
-  cuzk_limits lim = {limit, chunk_lg_max, 0};
+static cuzk_plan plan_of(uint64_t limit, const uint64_t* nq, uint32_t chunk_lg_max, int* rc, uint32_t bg2 = 0) {
+  cuzk_limits lim = {limit, chunk_lg_max, bg2};
   cuzk_plan p;
   *rc = cuzk_plan_for(0, nq[0], nq[1], nq[2], nq[3], &lim, &p);
   return p;
@@ -206,10 +209,13 @@ static void check_stream_unsorted() {
   cuzk_srs_free(s);
 }
 
-// B_G2 under a limit (cuzk_limits.bg2): held where the whole set fits with it
-// (cuzk_run's B_G2 then matches the unlimited run's, the device memory held
-// stays under the limit), else not planned and cuzk_srs_upload_bg2 refuses it
-// (the run reports has_bg2 = 0; the G1 points still match).
+// B_G2 under a limit (cuzk_limits.bg2): resident where the whole set fits
+// with it, else streamed (one byte less, the minimum, a limit that streams
+// in many chunks of 2^5 points); cuzk_run's B_G2 matches the unlimited
+// run's every time, and the device memory held stays under the limit. One
+// byte below the minimum is refused; without cuzk_limits.bg2 the plan has
+// no B_G2 and cuzk_srs_upload_bg2 refuses it (has_bg2 = 0; the G1 points
+// still match).
 static void check_stream_bg2() {
   const uint32_t lgn = 12;
   const uint64_t m = 1ull << lgn, nq[4] = {m - 1, 3000, 3000, 750};
@@ -244,12 +250,25 @@ static void check_stream_bg2() {
   const uint64_t want_bytes = nq[3] * sizeof(g2_affine) + 1;
   EXPECT(all.bg2_bytes == want_bytes, "stream bg2: the plan of no real limit holds %llu B of B_G2, want %llu",
          (unsigned long long)all.bg2_bytes, (unsigned long long)want_bytes);
-  const uint64_t Lg = all.resident_bytes + all.scratch_bytes, L0 = plan_of(1, nq, 8, &rc).min_bytes;
-  const uint64_t limits[3] = {Lg, Lg - 1, L0};
-  for (uint64_t limit : limits) {
+  cuzk_limits probe = {1, 8, 1};
+  cuzk_plan lo;
+  EXPECT(cuzk_plan_for(0, nq[0], nq[1], nq[2], nq[3], &probe, &lo) == CUZK_ERR_MEM, "stream bg2: a 1-byte limit accepted");
+  const uint64_t Lg = all.resident_bytes + all.scratch_bytes, L0 = lo.min_bytes;
+  EXPECT(L0 >= plan_of(1, nq, 8, &rc).min_bytes, "stream bg2: the minimum with B_G2 below the one without");
+  cuzk_limits below = {L0 - 1, 8, 1};
+  EXPECT(cuzk_plan_for(0, nq[0], nq[1], nq[2], nq[3], &below, &lo) == CUZK_ERR_MEM,
+         "stream bg2: one byte below the minimum accepted");
+  // (limit, chunk_lg_max, B_G2 planned)
+  const struct {
+    uint64_t limit;
+    uint32_t chunk_lg;
+    bool g2;
+  } cases[5] = {{Lg, 8, true}, {Lg - 1, 8, true}, {L0, 8, true}, {L0 + (Lg - L0) / 3, 5, true}, {Lg - 1, 8, false}};
+  for (const auto& cs : cases) {
+    const uint64_t limit = cs.limit;
     const uint64_t held0 = cuzk_mem_held(0);
     cuzk_ctx* ctx = cuzk_ctx_new(0, nullptr);
-    cuzk_limits lim = {limit, 8, 1};
+    cuzk_limits lim = {limit, cs.chunk_lg, cs.g2 ? 1u : 0u};
     cuzk_srs* s = cuzk_srs_upload_limited(0, host[0].data(), nq[0], host[1].data(), nq[1], host[2].data(), nq[2],
                                           host[3].data(), nq[3], &lim);
     EXPECT(s, "stream bg2: limit %llu B refused: %s", (unsigned long long)limit, cuzk_last_error());
@@ -260,11 +279,16 @@ static void check_stream_bg2() {
     cuzk_plan p;
     OK(cuzk_srs_plan(s, &p));
     print_plan(p);
-    const bool held = limit == Lg;
+    const bool held = cs.g2 && limit == Lg, streamed = cs.g2 && !held;
     EXPECT(held == (p.bg2_bytes != 0), "stream bg2: limit %llu B: the plan holds %llu B of B_G2", (unsigned long long)limit,
            (unsigned long long)p.bg2_bytes);
+    EXPECT(streamed == (p.bg2_stream_bytes == nq[3] * sizeof(g2_affine)),
+           "stream bg2: limit %llu B: the plan streams %llu B of B_G2", (unsigned long long)limit,
+           (unsigned long long)p.bg2_stream_bytes);
+    EXPECT(!streamed || p.stream_bytes >= p.bg2_stream_bytes, "stream bg2: limit %llu B: streamed bytes without B_G2's",
+           (unsigned long long)limit);
     const int up = cuzk_srs_upload_bg2(s, hbg2.data(), nq[3]);
-    EXPECT((up == 0) == held, "stream bg2: limit %llu B: upload_bg2 returned %d (plan bg2 %llu B): %s",
+    EXPECT((up == 0) == cs.g2, "stream bg2: limit %llu B: upload_bg2 returned %d (plan bg2 %llu B): %s",
            (unsigned long long)limit, up, (unsigned long long)p.bg2_bytes, up ? cuzk_last_error() : "");
     if (up) printf("  refused: %s\n", cuzk_last_error());
     cuzk_result got;
@@ -274,9 +298,16 @@ static void check_stream_bg2() {
       const std::string d = points_differ(got, want);
       EXPECT(d.empty(), "stream bg2: limit %llu B: %s differ from the resident run", (unsigned long long)limit,
              d.c_str());
-      EXPECT(got.has_bg2 == (held ? 1 : 0), "stream bg2: limit %llu B: has_bg2 %d", (unsigned long long)limit,
+      EXPECT(got.has_bg2 == (cs.g2 ? 1 : 0), "stream bg2: limit %llu B: has_bg2 %d", (unsigned long long)limit,
              got.has_bg2);
-      if (held && got.has_bg2) {
+      if (streamed) {
+        cuzk_stream_stats st;
+        OK(cuzk_stream_stats_get(ctx, &st));
+        EXPECT(st.bytes >= p.bg2_stream_bytes, "stream bg2: limit %llu B: %llu B streamed, B_G2 alone is %llu",
+               (unsigned long long)limit, (unsigned long long)st.bytes, (unsigned long long)p.bg2_stream_bytes);
+        printf("  B_G2 streamed: %u chunks, %llu B\n", st.chunks, (unsigned long long)st.bytes);
+      }
+      if (cs.g2 && got.has_bg2) {
         g2_xyzz gb2;
         memcpy(&gb2, got.bg2, sizeof gb2);
         EXPECT(same_g2(gb2, wb2), "stream bg2: limit %llu B: B_G2 differs from the resident run",
@@ -313,7 +344,7 @@ static uint64_t parse_bytes(const char* s) {
 }
 
 // bench part's partition under each limit.
-static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint64_t>& limits) {
+static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint64_t>& limits, bool g2) {
   const uint64_t m = 1ull << lgn, nb = naux / 4;
   const uint64_t nq[4] = {m - 1, naux, naux, nb};
   auto t0 = std::chrono::steady_clock::now();
@@ -326,6 +357,12 @@ static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint
   for (int q = 0; q < 4; q++) {
     host[q].reset(new pinned<g1_affine>(nq[q] + 1));
     OK(cuzk_srs_read(srs, q, 0, nq[q], host[q]->p));
+  }
+  std::unique_ptr<pinned<g2_affine>> hbg2;
+  if (g2) {  // B_G2 too: resident in the unlimited run, planned (streamed) under the limits
+    OK(cuzk_srs_synthetic_bg2(srs));
+    hbg2.reset(new pinned<g2_affine>(nb + 1));
+    OK(cuzk_srs_read_bg2(srs, 0, nb, hbg2->p));
   }
   printf("synthetic srs and its host copy: %.2f s\n",
          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -361,14 +398,14 @@ static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint
   {
     cuzk_ctx* c0 = cuzk_ctx_new(0, nullptr);
     OK(cuzk_run(c0, srs, &job, &want));
-    printf("unlimited: total %.1f ms (msm_h %.1f)\n", want.ms_total, want.ms_msm_h);
+    printf("unlimited: total %.1f ms (msm_h %.1f, msm_b2 %.1f)\n", want.ms_total, want.ms_msm_h, want.ms_msm_b2);
     cuzk_ctx_free(c0);
   }
   cuzk_srs_free(srs);
   for (uint64_t limit : limits) {
     const uint64_t held0 = cuzk_mem_held(0);
     cuzk_ctx* ctx = cuzk_ctx_new(0, nullptr);
-    cuzk_limits lim = {limit, 0, 0};
+    cuzk_limits lim = {limit, 0, g2 ? 1u : 0u};
     t0 = std::chrono::steady_clock::now();
     cuzk_srs* s = cuzk_srs_upload_limited(0, host[0]->p, nq[0], host[1]->p, nq[1], host[2]->p, nq[2], host[3]->p,
                                           nq[3], &lim);
@@ -377,21 +414,30 @@ static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint
       cuzk_ctx_free(ctx);
       continue;
     }
+    if (g2) OK(cuzk_srs_upload_bg2(s, hbg2->p, nb));
     printf("limit %.2f GiB (upload %.2f s):\n", limit / 1073741824.0,
            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     cuzk_plan p;
     OK(cuzk_srs_plan(s, &p));
     print_plan(p);
-    printf("%-5s %9s %9s %9s %9s %9s %9s %9s | %7s %9s %9s %9s %9s %7s %s\n", "run", "total", "h2d", "ntt", "msm_h",
-           "msm_l", "msm_a", "msm_b", "chunks", "GiB", "copy ms", "stall ms", "span ms", "overlap", "points");
+    printf("%-5s %9s %9s %9s %9s %9s %9s %9s %9s | %7s %9s %9s %9s %9s %7s %s\n", "run", "total", "h2d", "ntt",
+           "msm_h", "msm_l", "msm_a", "msm_b", "msm_b2", "chunks", "GiB", "copy ms", "stall ms", "span ms", "overlap",
+           "points");
     for (int r = 0; r < 3; r++) {
       cuzk_result res;
       OK(cuzk_run(ctx, s, &job, &res));
       cuzk_stream_stats st;
       OK(cuzk_stream_stats_get(ctx, &st));
-      const std::string d = points_differ(res, want);
-      printf("%-5d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f | %7u %9.3f %9.1f %9.1f %9.1f %6.1f%% %s\n", r,
-             res.ms_total, res.ms_h2d, res.ms_ntt, res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b, st.chunks,
+      std::string d = points_differ(res, want);
+      if (g2) {
+        g2_xyzz gb, wb;
+        memcpy(&gb, res.bg2, sizeof gb);
+        memcpy(&wb, want.bg2, sizeof wb);
+        if (!res.has_bg2 || !same_g2(gb, wb)) d += res.has_bg2 ? " B_G2" : " (no B_G2)";
+      }
+      printf("%-5d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f | %7u %9.3f %9.1f %9.1f %9.1f %6.1f%% %s\n", r,
+             res.ms_total, res.ms_h2d, res.ms_ntt, res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b,
+             res.ms_msm_b2, st.chunks,
              st.bytes / 1073741824.0, st.ms_copy, st.ms_stall, st.ms_span,
              st.ms_copy > 0 ? 100.0 * (1.0 - st.ms_stall / st.ms_copy) : 100.0,
              d.empty() ? "same" : ("DIFFER: " + d).c_str());
@@ -405,11 +451,11 @@ static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint
   }
 }
 
-static void plan_print(uint32_t lgn, uint64_t naux, const std::vector<uint64_t>& limits) {
+static void plan_print(uint32_t lgn, uint64_t naux, const std::vector<uint64_t>& limits, bool g2) {
   const uint64_t m = 1ull << lgn, nq[4] = {m - 1, naux, naux, naux / 4};
   for (uint64_t limit : limits) {
     int rc;
-    const cuzk_plan p = plan_of(limit, nq, 0, &rc);
+    const cuzk_plan p = plan_of(limit, nq, 0, &rc, g2 ? 1 : 0);
     if (rc) {
       printf("limit %.2f GiB: %s\n", limit / 1073741824.0, cuzk_last_error());
       continue;
@@ -429,18 +475,19 @@ static void plan_check() {
     const uint64_t naux = 1 + r.next() % m;
     const uint64_t nq[4] = {m - 1, naux, naux, naux / (1 + r.next() % 4)};
     const uint32_t chunk_lg = r.next() % 2 ? 0 : 5 + r.next() % 15;
+    const uint32_t g2 = it % 2;  // B_G2 planned: resident with everything, else streamed
     int rc;
-    const cuzk_plan lo = plan_of(1, nq, chunk_lg, &rc);
-    const cuzk_plan all = plan_of(1ull << 62, nq, chunk_lg, &rc);
+    const cuzk_plan lo = plan_of(1, nq, chunk_lg, &rc, g2);
+    const cuzk_plan all = plan_of(1ull << 62, nq, chunk_lg, &rc, g2);
     const uint64_t L0 = lo.min_bytes, L1 = all.resident_bytes + all.scratch_bytes;
-    plan_of(L0 - 1, nq, chunk_lg, &rc);
+    plan_of(L0 - 1, nq, chunk_lg, &rc, g2);
     if (rc != CUZK_ERR_MEM) {
       printf("plan-check 2^%u naux %llu: min-1 accepted\n", lgn, (unsigned long long)naux);
       bad++;
     }
     for (int k = 0; k < 6; k++) {
       const uint64_t limit = k == 0 ? L0 : k == 5 ? L1 : L0 + (uint64_t)((L1 - L0) * (double)(r.next() % 1000) / 1000);
-      const cuzk_plan p = plan_of(limit, nq, chunk_lg, &rc);
+      const cuzk_plan p = plan_of(limit, nq, chunk_lg, &rc, g2);
       n++;
       const uint64_t used = p.resident_bytes + p.scratch_bytes;
       bool ok = rc == 0 && used <= limit;
@@ -449,10 +496,18 @@ static void plan_check() {
         ok = p.resident[q] <= nq[q] && (p.resident[q] == nq[q] || (C && p.resident[q] % C == 0));
       }
       if (k == 5) ok = ok && p.chunk_lg == 0;
+      if (g2 && nq[3]) {  // B_G2 resident exactly where nothing streams, else streamed
+        const uint64_t b = nq[3] * sizeof(g2_affine);
+        ok = ok && (p.chunk_lg == 0 ? p.bg2_bytes == b + 1 && p.bg2_stream_bytes == 0
+                                    : p.bg2_bytes == 0 && p.bg2_stream_bytes == b);
+      } else {
+        ok = ok && p.bg2_bytes == 0 && p.bg2_stream_bytes == 0;
+      }
       if (!ok) {
         bad++;
-        printf("plan-check 2^%u naux %llu chunk<=2^%u limit %llu: rc %d, uses %llu\n", lgn,
-               (unsigned long long)naux, chunk_lg, (unsigned long long)limit, rc, (unsigned long long)used);
+        printf("plan-check 2^%u naux %llu chunk<=2^%u limit %llu%s: rc %d, uses %llu\n", lgn,
+               (unsigned long long)naux, chunk_lg, (unsigned long long)limit, g2 ? " B_G2" : "", rc,
+               (unsigned long long)used);
         print_plan(p);
       }
     }

@@ -250,7 +250,8 @@ static void check_witness_refusals(cuzk_ctx* ctx, const host_system& s, cuzk_mat
 // cuzk_run_witness against an srs under limits (the least a run needs: every
 // query streams, its tail on the device; and half way to everything
 // resident), chunks of at most 2^8 points: the points must be the resident
-// run's (wantp).
+// run's (wantp). Then the same with B_G2 (cuzk_limits.bg2, streamed at both
+// limits from the device tail): its sum must be a resident run's.
 static void check_witness_limited(cuzk_ctx* ctx, const char* tag, cuzk_srs* srs, cuzk_matrices* M,
                                   const cuzk_witness& x, uint32_t lgn, const uint64_t* nq3, const g1_xyzz* wantp) {
   const uint64_t m = 1ull << lgn, n[4] = {m - 1, nq3[0], nq3[1], nq3[2]};
@@ -264,16 +265,47 @@ static void check_witness_limited(cuzk_ctx* ctx, const char* tag, cuzk_srs* srs,
   cuzk_plan_for(0, n[0], n[1], n[2], n[3], &probe, &lo);  // refused: min_bytes set
   OK(cuzk_plan_for(0, n[0], n[1], n[2], n[3], &big, &all));
   const uint64_t L0 = lo.min_bytes, L1 = all.resident_bytes + all.scratch_bytes;
-  const uint64_t limits[2] = {L0, L0 + (L1 - L0) / 2};
+  // B_G2: a synthetic one on a second srs of the same points, its resident witness run's sum
+  std::vector<g2_affine> hbg2(n[3] + 1);
+  g2_xyzz wantb2;
+  uint64_t L0g, L1g;
+  {
+    cuzk_srs* s2 = cuzk_srs_synthetic(0, n[0], n[1], n[2], n[3]);
+    EXPECT(s2, "%s: synthetic srs: %s", tag, cuzk_last_error());
+    if (!s2) return;
+    OK(cuzk_srs_synthetic_bg2(s2));
+    OK(cuzk_srs_read_bg2(s2, 0, n[3], hbg2.data()));
+    cuzk_result res;
+    OK(cuzk_run_witness(ctx, s2, M, &x, &res));
+    EXPECT(res.has_bg2 == 1, "%s: the resident witness run has no B_G2", tag);
+    memcpy(&wantb2, res.bg2, sizeof wantb2);
+    cuzk_srs_free(s2);
+    cuzk_limits probe2 = {1, 8, 1}, big2 = {1ull << 62, 8, 1};
+    cuzk_plan_for(0, n[0], n[1], n[2], n[3], &probe2, &lo);
+    OK(cuzk_plan_for(0, n[0], n[1], n[2], n[3], &big2, &all));
+    L0g = lo.min_bytes;
+    L1g = all.resident_bytes + all.scratch_bytes;
+  }
+  const struct {
+    uint64_t limit;
+    bool g2;
+  } cases[4] = {{L0, false}, {L0 + (L1 - L0) / 2, false}, {L0g, true}, {L0g + (L1g - L0g) / 2, true}};
   const char* names[4] = {"H", "L", "A", "B_G1"};
-  for (uint64_t limit : limits) {
-    cuzk_limits lim = {limit, 8, 0};
+  for (const auto& cs : cases) {
+    const uint64_t limit = cs.limit;
+    cuzk_limits lim = {limit, 8, cs.g2 ? 1u : 0u};
     cuzk_srs* s = cuzk_srs_upload_limited(0, host[0].data(), n[0], host[1].data(), n[1], host[2].data(), n[2],
                                           host[3].data(), n[3], &lim);
     EXPECT(s, "%s: limit %llu B refused: %s", tag, (unsigned long long)limit, cuzk_last_error());
     if (!s) continue;
+    if (cs.g2) {
+      const int up = cuzk_srs_upload_bg2(s, hbg2.data(), n[3]);
+      EXPECT(up == 0, "%s: limit %llu B: upload_bg2: %s", tag, (unsigned long long)limit, up ? cuzk_last_error() : "");
+    }
     cuzk_plan p;
     OK(cuzk_srs_plan(s, &p));
+    EXPECT(!cs.g2 || p.bg2_stream_bytes == n[3] * sizeof(g2_affine), "%s: limit %llu B: B_G2 does not stream", tag,
+           (unsigned long long)limit);
     for (int rep = 0; rep < 2; rep++) {
       cuzk_result res;
       const int r = cuzk_run_witness(ctx, s, M, &x, &res);
@@ -285,12 +317,20 @@ static void check_witness_limited(cuzk_ctx* ctx, const char* tag, cuzk_srs* srs,
         EXPECT(same_point(got, wantp[q]), "%s: limit %llu B (rep %d): %s differs from the resident run", tag,
                (unsigned long long)limit, rep, names[q]);
       }
+      EXPECT(res.has_bg2 == (cs.g2 ? 1 : 0), "%s: limit %llu B: has_bg2 %d", tag, (unsigned long long)limit,
+             res.has_bg2);
+      if (cs.g2 && res.has_bg2) {
+        g2_xyzz gb2;
+        memcpy(&gb2, res.bg2, sizeof gb2);
+        EXPECT(same_g2(gb2, wantb2), "%s: limit %llu B (rep %d): streamed B_G2 differs from the resident run", tag,
+               (unsigned long long)limit, rep);
+      }
     }
     cuzk_stream_stats st;
     OK(cuzk_stream_stats_get(ctx, &st));
     EXPECT(limit != L0 || st.chunks > 0, "%s: at the minimum limit nothing streamed", tag);
-    printf("%s: limit %llu B, chunk 2^%u, resident %llu/%llu/%llu/%llu: %u chunks streamed\n", tag,
-           (unsigned long long)limit, p.chunk_lg, (unsigned long long)p.resident[0], (unsigned long long)p.resident[1],
+    printf("%s: limit %llu B%s, chunk 2^%u, resident %llu/%llu/%llu/%llu: %u chunks streamed\n", tag,
+           (unsigned long long)limit, cs.g2 ? " with B_G2" : "", p.chunk_lg, (unsigned long long)p.resident[0], (unsigned long long)p.resident[1],
            (unsigned long long)p.resident[2], (unsigned long long)p.resident[3], st.chunks);
     cuzk_srs_free(s);
   }

@@ -73,7 +73,7 @@ type resident struct {
 	h    uintptr
 	refs int
 	plan Plan
-	bg2  bool // B_G2 resident too (the plan holds it): Run computes it
+	bg2  bool // B_G2 on the device too (resident or streamed, as the plan has it): Run computes it
 	// ready is closed once the points are on the device, or err is set
 	// (parameters read from their file fill the set after it is made,
 	// outside smu: paramsfile.go).
@@ -259,10 +259,16 @@ func (d *Device) upload(p *groth16.Params, ref int) (*resident, error) {
 		return nil, err
 	}
 	bg2 := false
-	if plan.BG2Bytes > 0 {
+	if plan.DeviceBG2() {
+		// resident: copied to the device; streamed: the library keeps (and
+		// pins) p.BG2 as it does the streamed G1 queries
 		if bg2, err = uploadBG2(h, p); err != nil {
 			lib.srsFree(h)
 			return nil, err
+		}
+		var cp cPlan
+		if streamLib.srsPlan(h, &cp) == 0 {
+			plan = cp.plan() // (the pinned bit of B_G2)
 		}
 	}
 	r := &resident{h: h, refs: ref, plan: plan, bg2: bg2, ready: make(chan struct{})}
@@ -332,7 +338,10 @@ func domainOf(n int) (int, error) {
 
 // Prepare checks a against p, splits the L, A and B scalars (zeros
 // skipped, ones batch-added, the rest to a tail MSM) and stages everything
-// Run uploads into pinned buffers. CPU only.
+// Run uploads into pinned buffers. CPU only. A witness-only assignment the
+// device does not evaluate itself (witnessOnDevice) has its a and b
+// evaluated straight into the pinned staging, and no c
+// (EvaluatesIntoWorkspace).
 func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
 	if d.gone.Load() {
 		return nil, ErrClosed
@@ -348,15 +357,11 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		if dev {
 			return d.prepareWitness(ctx, a, p, nil)
 		}
-		// the classic path: a, b and c on the CPU
-		if err := a.Evaluate(); err != nil {
-			return nil, err
-		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	n := len(a.A)
+	n := a.NumConstraints()
 	m, err := domainOf(n)
 	if err != nil {
 		return nil, err
@@ -376,7 +381,17 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	ab := unsafe.Slice((*fr.Element)(w.ab.p), 2*n)
 	// a and b are copied beside the split, by goroutines of their own;
 	// what they have not begun when the split is done, the caller copies.
-	copied := parallelCopy(ab, a.A, a.B, d.tasks())
+	// A witness-only assignment's are evaluated into place first (the
+	// classic path: c is not needed, the device computes it).
+	copied := func() {}
+	if a.WitnessOnly() {
+		if err := a.System.EvalAB(a.Input, a.Aux, ab[:n], ab[n:]); err != nil {
+			d.release(w)
+			return nil, fmt.Errorf("%w: %w", groth16.ErrAssignmentMismatch, err)
+		}
+	} else {
+		copied = parallelCopy(ab, a.A, a.B, d.tasks())
+	}
 
 	// The scalars of L, A and B_G1 in base order.
 	spans := [3][]split.Span{
@@ -441,6 +456,17 @@ func (d *Device) split(s *stage, nbases int, spans []split.Span) error {
 		d.tasks())
 	s.ntail = ntail
 	return nil
+}
+
+// StagedBytes is the pinned memory the prepared partition holds until
+// Finish (engine.StagedWitness): Run and Finish read only the staging, so
+// the engine drops a witness-only assignment's aux after Prepare.
+func (w *prepared) StagedBytes() uint64 {
+	n := w.ab.n
+	for _, s := range w.st {
+		n += s.bits.n + s.scal.n + s.idx.n
+	}
+	return n
 }
 
 func (d *Device) release(w *prepared) {
@@ -600,6 +626,13 @@ func (p *Partial) KernelPhases() []engine.Phase {
 	}
 	return out
 }
+
+// EvaluatesIntoWorkspace reports that a witness-only assignment taking the
+// classic path here (not EvaluatesWitness, or a plan that streams) has its
+// a and b evaluated by Prepare into the pinned staging HostWorkspace
+// counts, and needs no c (engine.WorkspaceEvaluator): the host never holds
+// a, b, c beside it.
+func (d *Device) EvaluatesIntoWorkspace() bool { return true }
 
 // HostWorkspace is the host memory a classic partition (a, b, c given) of
 // rows constraints over vars variables holds here from Prepare to Finish

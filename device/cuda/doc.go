@@ -13,16 +13,17 @@
 // default its free memory less DefaultMemoryMargin) the library plans what
 // stays resident (Plan: a prefix of each query, h first) and streams the
 // rest from the parameters' own host pages in chunks at every Run; b_g2 is
-// resident only where the whole set fits with it and nothing streams
-// (Plan.BG2Bytes), else Finish computes B_G2 on the CPU; a limit below what
-// a Run needs fails at the upload with ErrMemoryLimit. Prepare
+// resident where the whole set fits with it and nothing streams
+// (Plan.BG2Bytes), else it streams too, from the parameters' B_G2
+// (Plan.BG2StreamBytes, chunks of half the G1 chunk); a limit below what a
+// Run needs fails at the upload with ErrMemoryLimit. Prepare
 // works on the CPU: shape checks, the 0/1 split of the L, A and B scalars,
 // staging of a, b and the split vectors into pinned buffers the library
 // allocates (c is not staged: the device computes c = a∘b, which is c for
 // a witness that satisfies the constraints). The split is device/internal/split,
 // the CPU device's too. Run launches only device work (the H sequence and
-// the four G1 MSMs, and the B_G2 MSM over B_G1's split where b_g2 is
-// resident) and reports its kernel interval measured with CUDA events; a
+// the four G1 MSMs, and the B_G2 MSM over B_G1's split where the set has
+// b_g2) and reports its kernel interval measured with CUDA events; a
 // Run after Close returns ErrClosed and frees the job's pinned buffers.
 // Finish computes B_G2 on the CPU with the CPU device's code (cpu.SumG2)
 // only where Run did not.
@@ -34,7 +35,7 @@
 // table, each query's gather list) and stages the witness in pinned memory;
 // Run is cuzk_run_witness under the lock: a = A·w, b = B·w, c = a∘b, H, the
 // split of the L, A, B scalars and the MSMs on the device, B_G2 included
-// where b_g2 is resident; Finish computes B_G2 on the CPU from the B split
+// where the set has b_g2; Finish computes B_G2 on the CPU from the B split
 // read back only where Run did not. The device reports EvaluatesWitness, so
 // the engine reserves no host memory for a, b, c — except under an explicit
 // MemoryLimit (the plan counts neither the matrices nor the witness): then

@@ -123,8 +123,9 @@ func (s *stagingRecorder) Prepare(ctx context.Context, a *groth16.Assignment, p 
 	if err != nil {
 		return nil, err
 	}
-	if wp, ok := w.(*witnessPrepared); ok {
-		u.witness, u.staged = true, int(wp.StagedBytes())
+	_, u.witness = w.(*witnessPrepared)
+	if sw, ok := w.(engine.StagedWitness); ok {
+		u.staged = int(sw.StagedBytes())
 	}
 	s.mu.Lock()
 	s.units[w] = u
@@ -256,5 +257,85 @@ func verifyResult(t *testing.T, r engine.Result, plan *engine.Plan, pvk *groth16
 		if err := groth16.Verify(pvk, &proofs[k], plan.PublicInputs[k]); err != nil {
 			t.Errorf("job %s partition %d: proof does not verify: %v", r.JobID, k, err)
 		}
+	}
+}
+
+// TestEngineWitnessLimited: under an explicit memory limit whose plan
+// streams every query and B_G2, witness-only units take the classic path
+// with a and b evaluated into the pinned staging (EvaluatesIntoWorkspace):
+// the engine reserves no a, b and c, drops the aux after Prepare and keeps
+// only the staging reserved, and the proofs verify; the budget comes back
+// empty.
+func TestEngineWitnessLimited(t *testing.T) {
+	d := limited(t, 8, func(min, all uint64) uint64 { return min })
+	d.MemoryLimit = 1 << 40 // explicit: EvaluatesWitness is false; the plan is testLimit's
+	cfg := synthetic.Default(1 << 12)
+	cfg.Seed = 9
+	params := circuits.NewDevParams("")
+	reg := circuits.New()
+	reg.SetSystems(circuits.NewSystems(t.TempDir()))
+	budget := memory.New(16 << 30)
+	dev := &stagingRecorder{Device: d, budget: budget, units: map[groth16.Prepared]*stagedUnit{}}
+	e, err := engine.New(engine.Config{
+		Devices:          []groth16.Device{dev},
+		WorkersPerDevice: 1,
+		SynthesisWorkers: 1,
+		WitnessSynthesis: true,
+		Budget:           budget,
+		CriticalHeadroom: -1,
+		Planner:          reg,
+		Params:           params,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	req, plan, pvk := preloadSynthetic(t, ctx, e, params, reg, cfg, 1)
+	p, release, err := params.Acquire(ctx, circuits.SyntheticID(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if pl, ok := d.Plan(p); !ok || !pl.Streams() || pl.BG2StreamBytes == 0 {
+		t.Fatalf("plan %+v (resident %v): want every query and B_G2 streamed", pl, ok)
+	}
+	reserved := *plan
+	reserved.Partitions = append([]engine.Partition(nil), plan.Partitions...)
+	engine.DeviceReserves(&reserved, true, []groth16.Device{dev})
+	part := reserved.Partitions[0]
+	if part.ReserveABC != 0 || part.Reserve != plan.Partitions[0].Reserve-plan.Partitions[0].ReserveABC-plan.Partitions[0].ReserveWork+part.ReserveWork {
+		t.Fatalf("reserve %d (abc %d, work %d); planned %d (abc %d, work %d): want no a, b, c",
+			part.Reserve, part.ReserveABC, part.ReserveWork, plan.Partitions[0].Reserve, plan.Partitions[0].ReserveABC, plan.Partitions[0].ReserveWork)
+	}
+	for job := range 2 {
+		r := req
+		r.RequestID = fmt.Sprintf("witness-limited-%d", job)
+		res, err := e.Prove(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		verifyResult(t, res, plan, pvk)
+	}
+	dev.mu.Lock()
+	done := dev.done
+	dev.mu.Unlock()
+	if len(done) != 2 {
+		t.Fatalf("%d units recorded, want 2", len(done))
+	}
+	for i, u := range done {
+		drop := part.Reserve - uint64(u.inputs*32+u.staged) // all but the inputs and the staging
+		if u.witness || u.aux != 0 || u.atPrepare-u.atRun != drop {
+			t.Errorf("unit %d: witness run %v, %d aux at Run; reserved %d at Prepare, %d at Run, want the classic path and a drop of %d",
+				i, u.witness, u.aux, u.atPrepare, u.atRun, drop)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for budget.Used() != 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if used := budget.Used(); used != 0 {
+		t.Errorf("the budget holds %d bytes after the jobs", used)
 	}
 }

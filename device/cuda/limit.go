@@ -20,24 +20,31 @@ const DefaultMemoryMargin = 1 << 30
 // Plan is how a parameter set lives on a device under a memory limit: a
 // prefix of each G1 query resident, the rest streamed from the parameters'
 // host memory at every Run in chunks (uploaded beside the MSM of the
-// previous chunk); the bytes are device memory unless named otherwise.
+// previous chunk), and B_G2 resident where everything is, else streamed
+// whole in chunks of half the G1 chunk; the bytes are device memory unless
+// named otherwise.
 type Plan struct {
 	Limit         uint64    // the limit it was made for (0: none)
 	Points        [4]uint64 // h, l, a, b_g1
 	Resident      [4]uint64 // of which resident (a prefix of each)
 	ResidentBytes uint64    // the resident points (B_G2's included)
 	ScratchBytes  uint64    // what a Run allocates for this set under the limit
-	StreamBytes   uint64    // host to device bytes of points per Run
+	StreamBytes   uint64    // host to device bytes of points per Run (B_G2's included)
 	MinBytes      uint64    // the least limit a Run of this set works under
 	ChunkLog      uint32    // streamed chunks of 2^ChunkLog points (0: nothing streams)
 	PairsLog      uint32    // the MSMs' sorted pairs per batch of windows, at most 2^PairsLog
-	Pinned        uint32    // bit q: query q streams from page-locked memory
+	Pinned        uint32    // bit q: query q streams from page-locked memory (bit 4: B_G2)
 	// BG2Bytes is the resident B_G2 (192 B a point; its G2 MSM scratch is
-	// in ScratchBytes): held only where the parameters have B_G2 and the
-	// whole set fits with it, nothing streaming; 0: Finish computes B_G2
-	// on the CPU.
-	BG2Bytes uint64
+	// in ScratchBytes): held where the parameters have B_G2 and the whole
+	// set fits with it, nothing streaming. BG2StreamBytes is B_G2 streamed
+	// at every Run instead (its chunks' G2 MSM scratch in ScratchBytes).
+	// Both 0: Finish computes B_G2 on the CPU.
+	BG2Bytes, BG2StreamBytes uint64
 }
+
+// DeviceBG2 reports whether Run computes B_G2 under the plan (resident or
+// streamed).
+func (p Plan) DeviceBG2() bool { return p.BG2Bytes > 0 || p.BG2StreamBytes > 0 }
 
 // Streams reports whether some query is not resident.
 func (p Plan) Streams() bool { return p.ChunkLog != 0 }
@@ -54,7 +61,7 @@ type StreamStats struct {
 type cLimits struct {
 	Limit      uint64
 	ChunkLgMax uint32
-	BG2        uint32 // 1: plan B_G2 resident where it fits
+	BG2        uint32 // 1: plan B_G2 on the device (resident where everything fits, else streamed)
 }
 
 // cPlan mirrors cuzk_plan.
@@ -63,13 +70,13 @@ type cPlan struct {
 	N, Resident                                        [4]uint64
 	ResidentBytes, ScratchBytes, StreamBytes, MinBytes uint64
 	Lgn, ChunkLg, PairsLg, Pinned                      uint32
-	BG2Bytes                                           uint64
+	BG2Bytes, BG2StreamBytes                           uint64
 }
 
 func (c cPlan) plan() Plan {
 	return Plan{Limit: c.Limit, Points: c.N, Resident: c.Resident, ResidentBytes: c.ResidentBytes,
 		ScratchBytes: c.ScratchBytes, StreamBytes: c.StreamBytes, MinBytes: c.MinBytes, ChunkLog: c.ChunkLg,
-		PairsLog: c.PairsLg, Pinned: c.Pinned, BG2Bytes: c.BG2Bytes}
+		PairsLog: c.PairsLg, Pinned: c.Pinned, BG2Bytes: c.BG2Bytes, BG2StreamBytes: c.BG2StreamBytes}
 }
 
 // cStreamStats mirrors cuzk_stream_stats.
@@ -152,8 +159,8 @@ func (d *Device) Plan(p *groth16.Params) (Plan, bool) {
 // uploadLimited makes p's queries (points n, host memory src) resident
 // under the device's limit, less what the other resident sets hold; the
 // whole (every set's resident points plus the largest run scratch) must
-// stay under the limit. bg2: the set has B_G2, to be planned resident
-// where it fits (the caller uploads it when the plan's BG2Bytes is not 0).
+// stay under the limit. bg2: the set has B_G2, to be planned on the device
+// (the caller uploads it when the plan has it: Plan.DeviceBG2).
 // whole: the set must be resident whole, B_G2 included, else ErrDoesNotFit
 // before anything is allocated (src is then all nil: paramsfile.go).
 // Called with smu held.
@@ -191,9 +198,14 @@ func (d *Device) uploadLimited(n [4]uint64, src [4]unsafe.Pointer, bg2, whole bo
 func (d *Device) planBeside(n [4]uint64, bg2 bool) (lim cLimits, plan Plan, others, scratch uint64, err error) {
 	limit := d.memoryLimit()
 	if d.testLimit != nil {
-		lo, _ := planFor(d.index, n, cLimits{Limit: 1, ChunkLgMax: d.chunkLgMax})
-		// (all: the G1 queries alone, so that all-1 streams; B_G2 then stays on the CPU)
-		all, err := planFor(d.index, n, cLimits{Limit: 1 << 62, ChunkLgMax: d.chunkLgMax})
+		probe := cLimits{Limit: 1, ChunkLgMax: d.chunkLgMax}
+		if bg2 {
+			probe.BG2 = 1
+		}
+		lo, _ := planFor(d.index, n, probe)
+		// (all: everything resident, B_G2 included where the set has it, so that all-1 streams)
+		probe.Limit = 1 << 62
+		all, err := planFor(d.index, n, probe)
 		if err != nil {
 			return cLimits{}, Plan{}, 0, 0, err
 		}

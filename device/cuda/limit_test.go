@@ -54,7 +54,8 @@ var limitCases = []struct {
 }
 
 // TestMemoryLimitSums: under each limit the CUDA device's sums equal the
-// CPU device's, the plan streams as the limit says, and the library's device
+// CPU device's (B_G2 included: resident under "all", streamed under the
+// others), the plan streams as the limit says, and the library's device
 // memory stays under the limit.
 func TestMemoryLimitSums(t *testing.T) {
 	if !Available() {
@@ -108,6 +109,9 @@ func TestMemoryLimitSums(t *testing.T) {
 					if lc.name == "min" && plan.Resident != [4]uint64{} {
 						t.Errorf("at the minimum %v is resident", plan.Resident)
 					}
+					if plan.BG2Bytes > 0 == lc.streams || plan.BG2StreamBytes > 0 != lc.streams {
+						t.Errorf("B_G2: %d bytes resident, %d streamed; the plan streams: %v", plan.BG2Bytes, plan.BG2StreamBytes, lc.streams)
+					}
 					if held := MemHeld(0) - held0; held > plan.Limit {
 						t.Errorf("device memory held %d over the limit %d", held, plan.Limit)
 					}
@@ -118,6 +122,9 @@ func TestMemoryLimitSums(t *testing.T) {
 						if !x.g.Equal(x.c) {
 							t.Errorf("%s differs from the CPU device", x.name)
 						}
+					}
+					if !got.B2.Equal(&want.B2) {
+						t.Error("B2 differs from the CPU device")
 					}
 				})
 			}
@@ -185,8 +192,8 @@ func TestEngineTwoWorkersLimited(t *testing.T) {
 }
 
 // TestStreamLayout: the mirrors have the C structs' sizes and offsets
-// (cuzk_limits 16 B, bg2 at 12; cuzk_plan 128 B, lgn at 104, bg2_bytes at 120;
-// cuzk_stream_stats 32 B).
+// (cuzk_limits 16 B, bg2 at 12; cuzk_plan 136 B, lgn at 104, bg2_bytes at 120,
+// bg2_stream_bytes at 128; cuzk_stream_stats 32 B).
 func TestStreamLayout(t *testing.T) {
 	var l cLimits
 	var p cPlan
@@ -197,11 +204,12 @@ func TestStreamLayout(t *testing.T) {
 	}{
 		{"cLimits", unsafe.Sizeof(l), 16},
 		{"cLimits.BG2", unsafe.Offsetof(l.BG2), 12},
-		{"cPlan", unsafe.Sizeof(p), 128},
+		{"cPlan", unsafe.Sizeof(p), 136},
 		{"cPlan.MinBytes", unsafe.Offsetof(p.MinBytes), 96},
 		{"cPlan.Lgn", unsafe.Offsetof(p.Lgn), 104},
 		{"cPlan.Pinned", unsafe.Offsetof(p.Pinned), 116},
 		{"cPlan.BG2Bytes", unsafe.Offsetof(p.BG2Bytes), 120},
+		{"cPlan.BG2StreamBytes", unsafe.Offsetof(p.BG2StreamBytes), 128},
 		{"cStreamStats", unsafe.Sizeof(s), 32},
 		{"cStreamStats.Stall", unsafe.Offsetof(s.Stall), 24},
 	} {
@@ -228,8 +236,7 @@ func TestEvaluatesWitnessLimit(t *testing.T) {
 // TestMemoryLimitWitness: a witness-only assignment under a plan that
 // streams goes the classic path (a, b, c evaluated on the CPU in Prepare),
 // under one that does not through cuzk_run_witness; the sums are the CPU
-// device's either way (B_G2 on the CPU in Finish: the test limits do not
-// plan it).
+// device's either way (B_G2 on the device: streamed, then resident).
 func TestMemoryLimitWitness(t *testing.T) {
 	if !Available() {
 		t.Skip(skipReason())

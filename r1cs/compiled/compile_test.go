@@ -83,6 +83,12 @@ func checkAgainstProver(t *testing.T, s *compiled.System, w *r1cs.WitnessAssignm
 	equalVec(t, "a", a, pa.A)
 	equalVec(t, "b", b, pa.B)
 	equalVec(t, "c", c, pa.C)
+	a2, b2 := make([]fr.Element, n), make([]fr.Element, n)
+	if err := s.EvalAB(w.Input, w.Aux, a2, b2); err != nil {
+		t.Fatal(err)
+	}
+	equalVec(t, "EvalAB's a", a2, pa.A)
+	equalVec(t, "EvalAB's b", b2, pa.B)
 	equalBitmap(t, "a_aux", s.ADensityAux, &pa.ADensityAux)
 	equalBitmap(t, "b_input", s.BDensityInput, &pa.BDensityInput)
 	equalBitmap(t, "b_aux", s.BDensityAux, &pa.BDensityAux)
@@ -298,10 +304,16 @@ func TestEvalErrors(t *testing.T) {
 			if err := s.Eval(tc.input, tc.aux, tc.a, tc.b, v(n)); !errors.Is(err, compiled.ErrBadWitness) {
 				t.Fatalf("error %v, want compiled.ErrBadWitness", err)
 			}
+			if err := s.EvalAB(tc.input, tc.aux, tc.a, tc.b); !errors.Is(err, compiled.ErrBadWitness) {
+				t.Fatalf("EvalAB: error %v, want compiled.ErrBadWitness", err)
+			}
 		})
 	}
 	s.Close()
 	if err := s.Eval(w.Input, w.Aux, v(n), v(n), v(n)); err == nil {
 		t.Fatal("Eval after Close: no error")
+	}
+	if err := s.EvalAB(w.Input, w.Aux, v(n), v(n)); err == nil {
+		t.Fatal("EvalAB after Close: no error")
 	}
 }

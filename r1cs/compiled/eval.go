@@ -14,23 +14,41 @@ import (
 //
 // s must come from Compile, Read or Open, or have passed Validate.
 func (s *System) Eval(input, aux, a, b, c []fr.Element) error {
+	return s.eval(input, aux, [][]fr.Element{a, b, c}, &s.A, &s.B, &s.C)
+}
+
+// EvalAB is Eval without c: a = A·w and b = B·w, for a prover that
+// computes c = a∘b itself (for a witness that satisfies the constraints,
+// that is C·w row by row).
+func (s *System) EvalAB(input, aux, a, b []fr.Element) error {
+	return s.eval(input, aux, [][]fr.Element{a, b}, &s.A, &s.B)
+}
+
+// eval computes out[i] = ms[i]·w.
+func (s *System) eval(input, aux []fr.Element, out [][]fr.Element, ms ...*Matrix) error {
 	if len(input) != s.NumInputs || len(aux) != s.NumAux {
 		return fmt.Errorf("%w: %d inputs and %d aux, the system has %d and %d",
 			ErrBadWitness, len(input), len(aux), s.NumInputs, s.NumAux)
 	}
 	n := s.NumConstraints
-	if len(a) != n || len(b) != n || len(c) != n {
-		return fmt.Errorf("%w: a, b, c of %d, %d, %d rows, the system has %d",
-			ErrBadWitness, len(a), len(b), len(c), n)
+	for i, o := range out {
+		if len(o) != n {
+			return fmt.Errorf("%w: %c of %d rows, the system has %d", ErrBadWitness, 'a'+i, len(o), n)
+		}
 	}
-	if len(s.A.RowPtr) != n+1 || len(s.B.RowPtr) != n+1 || len(s.C.RowPtr) != n+1 || len(s.Coeffs) < 2 {
-		return fmt.Errorf("%w: matrices do not have %d rows (closed?)", ErrMalformed, n)
+	if len(s.Coeffs) < 2 {
+		return fmt.Errorf("%w: no coefficients (closed?)", ErrMalformed)
+	}
+	for _, m := range ms {
+		if len(m.RowPtr) != n+1 {
+			return fmt.Errorf("%w: matrices do not have %d rows (closed?)", ErrMalformed, n)
+		}
 	}
 	w := witness{input: input, aux: aux, inputs: uint32(len(input)), coeffs: s.Coeffs}
 	parallel(n, grainFor(n, 1024), func(lo, hi int) {
-		w.rows(&s.A, a, lo, hi)
-		w.rows(&s.B, b, lo, hi)
-		w.rows(&s.C, c, lo, hi)
+		for i, m := range ms {
+			w.rows(m, out[i], lo, hi)
+		}
 	})
 	return nil
 }
