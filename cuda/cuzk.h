@@ -152,7 +152,9 @@ int cuzk_bench_msm(cuzk_ctx* ctx, cuzk_srs* srs, int q, uint64_t n, int reps, fl
  * the resident path's points (the same affine points; the XYZZ coordinates may differ). */
 typedef struct {
   uint64_t limit;        /* device bytes; 0: no limit (cuzk_srs_upload) */
-  uint32_t chunk_lg_max; /* 0: 24; else streamed chunks of at most 2^chunk_lg_max points (5..24; tests) */
+  uint32_t chunk_lg_max; /* 0: 24; else streamed chunks of at most 2^chunk_lg_max points (5..24; tests;
+                            at least 2^6 where B_G2 streams: its chunks, half as long, start on whole
+                            32-bit words of the ones bitmap) */
   uint32_t bg2;          /* 1: B_G2 (b_g1's count of G2 points, 192 B each) on the device too: resident where
                             the whole set fits with it and its run scratch, nothing streaming
                             (cuzk_plan.bg2_bytes); else streamed with the G1 queries, in chunks of half

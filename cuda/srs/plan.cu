@@ -204,14 +204,16 @@ int srs_plan_make(int dev, const uint64_t* n, const cuzk_limits* lim, srs_plan* 
   if (cmax_in < 5 || cmax_in > 24) return set_err(CUZK_ERR_ARG, "plan: chunk_lg_max %u (0 or 5..24)", cmax_in);
   uint64_t nmax = 0;
   for (int q = 0; q < 4; q++) nmax = std::max(nmax, n[q]);
-  const uint32_t cmax = std::max<uint32_t>(5, std::min(cmax_in, lg2(nmax)));
+  // B_G2 asked for: resident with everything, else streamed with what streams, in chunks of
+  // half the G1 chunk; those start on whole words of the ones bitmap: G1 chunks of 2^6 at least
+  const uint64_t g2 = lim->bg2 ? n[3] : 0;
+  const uint32_t cfloor = g2 ? 6 : 5;
+  const uint32_t cmax = std::max<uint32_t>(cfloor, std::min(std::max(cmax_in, cfloor), lg2(nmax)));
   const uint32_t cmin = std::min(chunk_lg_floor, cmax);
   const uint64_t acc_slots = msm_resident_threads(dev);
   cudaGetLastError();  // no device: its queries failed (cuzk_plan_for on the host)
   srs_plan& p = *out;
   p.limit = lim->limit;
-  // B_G2 asked for: resident with everything, else streamed with what streams
-  const uint64_t g2 = lim->bg2 ? n[3] : 0;
   // the minimum: everything streams in the smallest chunks, MSM batches of one chunk
   srs_plan lo = p;
   for (int q = 0; q < 4; q++) lo.res[q] = 0;

@@ -293,14 +293,6 @@ func TestEngineWitnessLimited(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	req, plan, pvk := preloadSynthetic(t, ctx, e, params, reg, cfg, 1)
-	p, release, err := params.Acquire(ctx, circuits.SyntheticID(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	if pl, ok := d.Plan(p); !ok || !pl.Streams() || pl.BG2StreamBytes == 0 {
-		t.Fatalf("plan %+v (resident %v): want every query and B_G2 streamed", pl, ok)
-	}
 	reserved := *plan
 	reserved.Partitions = append([]engine.Partition(nil), plan.Partitions...)
 	engine.DeviceReserves(&reserved, true, []groth16.Device{dev})
@@ -317,6 +309,14 @@ func TestEngineWitnessLimited(t *testing.T) {
 			t.Fatal(err)
 		}
 		verifyResult(t, res, plan, pvk)
+	}
+	p, release, err := params.Acquire(ctx, circuits.SyntheticID(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if pl, ok := d.Plan(p); !ok || !pl.Streams() || pl.BG2StreamBytes == 0 {
+		t.Errorf("plan %+v (resident %v): want every query and B_G2 streamed", pl, ok)
 	}
 	dev.mu.Lock()
 	done := dev.done
