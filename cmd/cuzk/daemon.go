@@ -441,6 +441,13 @@ func (d namedDevice) EvaluatesWitness() bool {
 	return ok && w.EvaluatesWitness()
 }
 
+// EvaluatesIntoWorkspace passes the wrapped device's
+// engine.WorkspaceEvaluator on.
+func (d namedDevice) EvaluatesIntoWorkspace() bool {
+	w, ok := d.Device.(engine.WorkspaceEvaluator)
+	return ok && w.EvaluatesIntoWorkspace()
+}
+
 // daemonParams puts every parameter set in one srs residency cache: the
 // Filecoin circuit ids are registered from srs.param_cache when the cache
 // is made, a synthetic id when it is first asked for (only with

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/cuzk-project/cuzk/device/cpu"
+	"github.com/cuzk-project/cuzk/device/sim"
+	"github.com/cuzk-project/cuzk/engine"
+)
+
+// capableDevice implements every optional device interface the engine's
+// reservations read (HostWorkspace, WitnessEvaluator, WorkspaceEvaluator).
+type capableDevice struct {
+	*sim.Device
+	witness, into bool
+}
+
+func (capableDevice) HostWorkspace(rows, vars int) uint64 { return uint64(7*rows + 11*vars) }
+func (d capableDevice) EvaluatesWitness() bool            { return d.witness }
+func (d capableDevice) EvaluatesIntoWorkspace() bool      { return d.into }
+
+// TestNamedDeviceForwards: the daemon's name wrapper passes on what the
+// wrapped device says to the engine's reservations; without them, the
+// CPU device's workspace and no witness evaluation. (The 32 GiB PoRep under
+// a memory limit reserved a, b, c for every partition once, because the
+// wrapper hid EvaluatesIntoWorkspace.)
+func TestNamedDeviceForwards(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		dev           namedDevice
+		work          uint64
+		witness, into bool
+	}{
+		{"capable, both", namedDevice{Device: capableDevice{sim.New(sim.Config{}), true, true}}, 7*100 + 11*10, true, true},
+		{"capable, neither", namedDevice{Device: capableDevice{sim.New(sim.Config{}), false, false}}, 7*100 + 11*10, false, false},
+		{"plain", namedDevice{Device: sim.New(sim.Config{})}, cpu.HostWorkspaceOf(100), false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d any = tc.dev
+			if got := d.(engine.HostWorkspace).HostWorkspace(100, 10); got != tc.work {
+				t.Errorf("HostWorkspace %d, want %d", got, tc.work)
+			}
+			if got := d.(engine.WitnessEvaluator).EvaluatesWitness(); got != tc.witness {
+				t.Errorf("EvaluatesWitness %v, want %v", got, tc.witness)
+			}
+			if got := d.(engine.WorkspaceEvaluator).EvaluatesIntoWorkspace(); got != tc.into {
+				t.Errorf("EvaluatesIntoWorkspace %v, want %v", got, tc.into)
+			}
+		})
+	}
+}
