@@ -88,7 +88,7 @@ func (d *Device) fitsWhole(p *groth16.Params, n [4]uint64, bg2 bool) bool {
 
 func whyNotWhole(plan Plan) string {
 	if plan.Streams() {
-		return fmt.Sprintf("%d bytes of the queries would stream at every run", plan.StreamBytes)
+		return fmt.Sprintf("%d bytes of the queries (B_G2's included) would stream at every run", plan.StreamBytes)
 	}
 	return "B_G2 would stay on the host"
 }
