@@ -49,3 +49,4 @@ func TestNamedDeviceForwards(t *testing.T) {
 		})
 	}
 }
+

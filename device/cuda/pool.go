@@ -3,6 +3,7 @@ package cuda
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultPinnedKeep is the bytes of free pinned buffers a device keeps for
@@ -24,7 +25,18 @@ type pinnedPool struct {
 	free    []pinned // sorted by size
 	kept    uint64   // their bytes
 	drained bool
+
+	held atomic.Uint64 // bytes of every buffer the pool allocated and has not freed (in use or kept)
 }
+
+// heldBytes is the pinned host memory the pool's buffers hold, in use or
+// kept.
+func (p *pinnedPool) heldBytes() uint64 { return p.held.Load() }
+
+// PinnedBytes is the page-locked host memory the device's buffer pool
+// holds, in use or kept for reuse: the stagings of a, b, the splits and the
+// witnesses, memory outside the Go heap.
+func (d *Device) PinnedBytes() uint64 { return d.pool.heldBytes() }
 
 // limit is the bytes the pool may keep.
 func (p *pinnedPool) limit() uint64 {
@@ -53,10 +65,15 @@ func (p *pinnedPool) get(n uint64) (pinned, error) {
 		return b, nil
 	}
 	p.mu.Unlock()
+	alloc := allocPinned
 	if p.alloc != nil {
-		return p.alloc(n)
+		alloc = p.alloc
 	}
-	return allocPinned(n)
+	b, err := alloc(n)
+	if err == nil {
+		p.held.Add(b.n)
+	}
+	return b, err
 }
 
 func (p *pinnedPool) put(b pinned) {
@@ -99,6 +116,7 @@ func (p *pinnedPool) drain() {
 }
 
 func (p *pinnedPool) freeBuf(b pinned) {
+	p.held.Add(-b.n)
 	if p.release != nil {
 		p.release(b)
 		return

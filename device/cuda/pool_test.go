@@ -141,4 +141,37 @@ func TestPinnedPoolConcurrent(t *testing.T) {
 	if sum != p.kept || p.kept > uint64(keep) {
 		t.Fatalf("kept %d bytes, counted %d, cap %d", sum, p.kept, keep)
 	}
+	if held := p.heldBytes(); held != sum {
+		t.Fatalf("held %d bytes, the pool keeps %d and none is in use", held, sum)
+	}
+}
+
+// TestPinnedPoolHeld: the pool counts the bytes of every buffer it
+// allocated and has not freed, in use or kept; after drain, none.
+func TestPinnedPoolHeld(t *testing.T) {
+	keep := int64(100)
+	var freed []uint64
+	p := fakePool(&keep, &freed)
+	check := func(what string, want uint64) {
+		t.Helper()
+		if got := p.heldBytes(); got != want {
+			t.Errorf("%s: held %d, want %d", what, got, want)
+		}
+	}
+	a, _ := p.get(60)
+	b, _ := p.get(50)
+	check("two in use", 110)
+	p.put(a)
+	check("one kept, one in use", 110)
+	c, _ := p.get(40) // reuses the 60-byte buffer
+	check("reused", 110)
+	p.put(b)
+	p.put(c) // 110 > 100 kept: the largest (60) is freed
+	check("the cap", 50)
+	big, _ := p.get(200)
+	check("a buffer over the cap in use", 250)
+	p.put(big) // freed at once
+	check("over the cap, given back", 50)
+	p.drain()
+	check("drained", 0)
 }
