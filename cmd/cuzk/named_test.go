@@ -49,4 +49,3 @@ func TestNamedDeviceForwards(t *testing.T) {
 		})
 	}
 }
-
