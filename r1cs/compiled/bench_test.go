@@ -162,7 +162,8 @@ func partitionWitness(b *testing.B, proof filecoin.SealProof) (*compiled.System,
 }
 
 // BenchmarkEval evaluates a, b and c of a PoRep partition from its
-// witness (parallel over GOMAXPROCS; compare -test.cpu 1,2).
+// witness, and a and b alone (EvalAB; parallel over GOMAXPROCS; compare
+// -test.cpu 1,2).
 func BenchmarkEval(b *testing.B) {
 	forSizes(b, func(b *testing.B, size string, proof filecoin.SealProof) {
 		if size == "32GiB" {
@@ -181,6 +182,18 @@ func BenchmarkEval(b *testing.B) {
 			perCPU(b, start, float64(n), "constraints")
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "constraints/s")
 			nnz := s.A.NNZ() + s.B.NNZ() + s.C.NNZ()
+			b.ReportMetric(float64(nnz)*float64(b.N)/b.Elapsed().Seconds(), "terms/s")
+		})
+		b.Run(size+"/ab", func(b *testing.B) { // EvalAB: what the CUDA device's classic path evaluates
+			start := cpuTime()
+			for b.Loop() {
+				if err := s.EvalAB(w.Input, w.Aux, av, bv); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perCPU(b, start, float64(n), "constraints")
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "constraints/s")
+			nnz := s.A.NNZ() + s.B.NNZ()
 			b.ReportMetric(float64(nnz)*float64(b.N)/b.Elapsed().Seconds(), "terms/s")
 		})
 	})
