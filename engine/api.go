@@ -101,6 +101,9 @@ type DeviceStatus struct {
 	// Phases sums the timed parts of the device's Runs (KernelPhases),
 	// by name; empty for a device that does not time them.
 	Phases []PhaseTotal
+	// PreparePhases sums the timed parts of the device's Prepares
+	// (engine.PreparePhases), by name.
+	PreparePhases []PhaseTotal
 	// Lost is the error that took the device out of service
 	// (groth16.ErrDeviceLost); "" while it works.
 	Lost string

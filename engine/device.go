@@ -19,6 +19,7 @@ type deviceState struct {
 	// the same hardware for the CRITICAL worker, whose Runs take no lock.
 	critical groth16.Device
 	phases   phaseTotals // of its Runs (KernelPhases)
+	prep     phaseTotals // of its Prepares (PreparePhases)
 	// lostErr is set once a step failed with groth16.ErrDeviceLost
 	// (lost.go): the device's workers stop.
 	lostErr atomic.Pointer[error]
@@ -90,6 +91,9 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
 	if err != nil {
 		return nil, e.lostStep(di, u, "prepare", err)
+	}
+	if pp, ok := w.(PreparePhases); ok {
+		e.devs[di].prep.add(pp.PreparePhases())
 	}
 	e.dropWitness(u, w)
 	if j.ctx.Err() != nil {

@@ -15,7 +15,15 @@ type KernelPhases interface {
 	KernelPhases() []Phase
 }
 
-// Phase is one timed part of a Run.
+// PreparePhases is implemented by a device's Prepared that timed the
+// parts of its Prepare (the CUDA device: the pinned allocations, a and b
+// evaluated into the staging, the splits), on the host, one after the
+// other.
+type PreparePhases interface {
+	PreparePhases() []Phase
+}
+
+// Phase is one timed part of a Run or a Prepare.
 type Phase struct {
 	Name string
 	D    time.Duration

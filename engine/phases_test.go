@@ -54,3 +54,43 @@ func TestKernelPhasesSummed(t *testing.T) {
 		t.Fatalf("phases %v, want %v", got, want)
 	}
 }
+
+// prepDevice is a sim device whose Prepareds time two phases.
+type prepDevice struct{ *sim.Device }
+
+type prepPrepared struct{ groth16.Prepared }
+
+func (prepPrepared) PreparePhases() []Phase {
+	return []Phase{{Name: "alloc", D: 3 * time.Millisecond}, {Name: "split", D: time.Millisecond}}
+}
+
+func (d prepDevice) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
+	w, err := d.Device.Prepare(ctx, a, p)
+	if err != nil {
+		return nil, err
+	}
+	return prepPrepared{w}, nil
+}
+
+func (d prepDevice) Run(ctx context.Context, w groth16.Prepared) (groth16.Partial, error) {
+	return d.Device.Run(ctx, w.(prepPrepared).Prepared)
+}
+
+// TestPreparePhasesSummed: the phases a device's Prepares time are summed
+// per device in the status, apart from the Runs' kernel phases.
+func TestPreparePhasesSummed(t *testing.T) {
+	env := newTestEnv(t, sim.Config{}, func(c *Config) {
+		c.Devices = []groth16.Device{prepDevice{c.Devices[0].(*sim.Device)}}
+	})
+	const parts = 2
+	env.submit(t, "p", KindPoRepSealCommit, PriorityUnspecified, testJob{Tag: 1, Parts: parts})
+	if r := env.await(t, "p"); r.Status != StatusCompleted {
+		t.Fatalf("job: %v %s", r.Status, r.Error)
+	}
+	st := env.e.Status().Devices[0]
+	want := []PhaseTotal{{Name: "alloc", Total: parts * 3 * time.Millisecond, Runs: parts},
+		{Name: "split", Total: parts * time.Millisecond, Runs: parts}}
+	if !slices.Equal(st.PreparePhases, want) || len(st.Phases) != 0 {
+		t.Fatalf("prepare phases %v (kernel phases %v), want %v and none", st.PreparePhases, st.Phases, want)
+	}
+}

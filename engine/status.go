@@ -13,7 +13,7 @@ func (e *Engine) Status() Snapshot {
 		s.MemoryUsed += e.critBudget.Used() - e.critBudget.Limit()
 	}
 	for i, d := range e.devs {
-		ds := DeviceStatus{Ordinal: uint32(i), Phases: d.phases.snapshot()}
+		ds := DeviceStatus{Ordinal: uint32(i), Phases: d.phases.snapshot(), PreparePhases: d.prep.snapshot()}
 		if n, ok := d.dev.(Named); ok {
 			ds.Name = n.Name()
 		}

@@ -203,12 +203,14 @@ var (
 	descDevLost        = prometheus.NewDesc("cuzk_device_lost", "1 once the device was lost (its units moved to the other devices).", []string{"device", "name"}, nil)
 	descDevPhase       = prometheus.NewDesc("cuzk_device_kernel_phase_seconds_total", "Time of a timed part of the device's Runs (upload, spmv, ntt, msm_h …; the parts overlap), summed.", []string{"device", "name", "phase"}, nil)
 	descDevPhaseRuns   = prometheus.NewDesc("cuzk_device_kernel_phase_runs_total", "Runs that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "phase"}, nil)
+	descPrepPhase      = prometheus.NewDesc("cuzk_device_prepare_phase_seconds_total", "Time of a timed part of the device's Prepares on the host (alloc, eval, split), summed.", []string{"device", "name", "phase"}, nil)
+	descPrepPhaseRuns  = prometheus.NewDesc("cuzk_device_prepare_phase_runs_total", "Prepares that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "phase"}, nil)
 )
 
 func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCompletedTotal, descFailedTotal, descUptime, descQueueDepth,
 		descRunningJobs, descGPUWorkers, descDevices, descQueuePending, descQueueRunning, descMemUsed,
-		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy, descDevLost, descDevPhase, descDevPhaseRuns} {
+		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy, descDevLost, descDevPhase, descDevPhaseRuns, descPrepPhase, descPrepPhaseRuns} {
 		ch <- d
 	}
 }
@@ -270,6 +272,10 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 		for _, p := range d.Phases {
 			ch <- prometheus.MustNewConstMetric(descDevPhase, prometheus.CounterValue, p.Total.Seconds(), ord, d.Name, p.Name)
 			ch <- prometheus.MustNewConstMetric(descDevPhaseRuns, prometheus.CounterValue, float64(p.Runs), ord, d.Name, p.Name)
+		}
+		for _, p := range d.PreparePhases {
+			ch <- prometheus.MustNewConstMetric(descPrepPhase, prometheus.CounterValue, p.Total.Seconds(), ord, d.Name, p.Name)
+			ch <- prometheus.MustNewConstMetric(descPrepPhaseRuns, prometheus.CounterValue, float64(p.Runs), ord, d.Name, p.Name)
 		}
 	}
 }

@@ -162,10 +162,12 @@ func startServer(t *testing.T, eng Engine, grace time.Duration) (s *Server, sock
 func TestServeUnixAndHTTP(t *testing.T) {
 	eng := newFakeEngine()
 	eng.snapshot = engine.Snapshot{
-		Devices: []engine.DeviceStatus{{Ordinal: 0, Name: "cpu"}},
-		SRS:     []engine.SRSStatus{{CircuitID: "porep-32g", Tier: engine.TierHot, SizeBytes: 42, RefCount: 1}},
-		Queues:  []engine.QueueStatus{{ProofKind: "porep-c2", Pending: 2}},
-		Uptime:  3 * time.Second, MemoryUsed: 10, MemoryLimit: 100,
+		Devices: []engine.DeviceStatus{{Ordinal: 0, Name: "cpu",
+			Phases:        []engine.PhaseTotal{{Name: "msm_h", Total: 3 * time.Second, Runs: 4}},
+			PreparePhases: []engine.PhaseTotal{{Name: "alloc", Total: 2 * time.Second, Runs: 4}}}},
+		SRS:    []engine.SRSStatus{{CircuitID: "porep-32g", Tier: engine.TierHot, SizeBytes: 42, RefCount: 1}},
+		Queues: []engine.QueueStatus{{ProofKind: "porep-c2", Pending: 2}},
+		Uptime: 3 * time.Second, MemoryUsed: 10, MemoryLimit: 100,
 	}
 	s, sock, _, _ := startServer(t, eng, time.Second)
 	cli := dialUnix(t, sock)
@@ -212,6 +214,16 @@ func TestServeUnixAndHTTP(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "cuzk_queue_depth 2") {
 		t.Errorf("/metrics: %d\n%s", resp.StatusCode, grepLines(string(body), "cuzk_"))
+	}
+	for _, want := range []string{
+		`cuzk_device_kernel_phase_seconds_total{device="0",name="cpu",phase="msm_h"} 3`,
+		`cuzk_device_kernel_phase_runs_total{device="0",name="cpu",phase="msm_h"} 4`,
+		`cuzk_device_prepare_phase_seconds_total{device="0",name="cpu",phase="alloc"} 2`,
+		`cuzk_device_prepare_phase_runs_total{device="0",name="cpu",phase="alloc"} 4`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, grepLines(string(body), "phase"))
+		}
 	}
 }
 

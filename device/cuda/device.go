@@ -294,7 +294,15 @@ type prepared struct {
 	ab    pinned   // a then b; the device computes c = a∘b
 	st    [3]stage // L, A, B
 	ran   atomic.Bool
+	// phases: alloc (the pinned buffers), eval (a and b of a witness-only
+	// assignment), split (the L, A, B splits, and the copy of a and b
+	// beside them)
+	phases []engine.Phase
 }
+
+// PreparePhases lists the timed parts of the Prepare
+// (engine.PreparePhases).
+func (w *prepared) PreparePhases() []engine.Phase { return w.phases }
 
 // Timing is the device time of one Run, measured with CUDA events.
 type Timing struct {
@@ -375,9 +383,11 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	// and the device computes it (a third less to stage and upload). A
 	// witness that does not satisfy the constraints gets an H that is not
 	// its C's, so its proof fails verification, as it would anyway.
+	t0 := time.Now()
 	if w.ab, err = d.pool.get(uint64(2 * n * 32)); err != nil {
 		return nil, err
 	}
+	alloc := time.Since(t0)
 	ab := unsafe.Slice((*fr.Element)(w.ab.p), 2*n)
 	// a and b are copied beside the split, by goroutines of their own;
 	// what they have not begun when the split is done, the caller copies.
@@ -385,10 +395,12 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	// classic path: c is not needed, the device computes it).
 	copied := func() {}
 	if a.WitnessOnly() {
+		t1 := time.Now()
 		if err := a.System.EvalAB(a.Input, a.Aux, ab[:n], ab[n:]); err != nil {
 			d.release(w)
 			return nil, fmt.Errorf("%w: %w", groth16.ErrAssignmentMismatch, err)
 		}
+		w.phases = append(w.phases, engine.Phase{Name: "eval", D: time.Since(t1)})
 	} else {
 		copied = parallelCopy(ab, a.A, a.B, d.tasks())
 	}
@@ -401,14 +413,18 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	}
 	nb := [3]int{p.Len(groth16.QueryL), p.Len(groth16.QueryA), p.Len(groth16.QueryBG1)}
 	var errs [3]error
+	var splitAlloc time.Duration
+	t2 := time.Now()
 	for q := range 3 {
-		errs[q] = d.split(&w.st[q], nb[q], spans[q])
+		errs[q] = d.split(&w.st[q], nb[q], spans[q], &splitAlloc)
 	}
 	copied()
 	if err := errors.Join(errs[:]...); err != nil {
 		d.release(w)
 		return nil, err
 	}
+	w.phases = append(w.phases, engine.Phase{Name: "split", D: time.Since(t2) - splitAlloc},
+		engine.Phase{Name: "alloc", D: alloc + splitAlloc})
 	return w, nil
 }
 
@@ -433,22 +449,26 @@ func parallelCopy(ab, a, b []fr.Element, tasks int) (wait func()) {
 }
 
 // split fills s from the scalars of spans (nbases of them, in base order):
-// the ones' bitmap and the tail, both computed in parallel pieces.
-func (d *Device) split(s *stage, nbases int, spans []split.Span) error {
+// the ones' bitmap and the tail, both computed in parallel pieces; the time
+// its pinned buffers took is added to alloc.
+func (d *Device) split(s *stage, nbases int, spans []split.Span, alloc *time.Duration) error {
 	s.nbases = nbases
 	plan := split.Count(spans, d.tasks())
 	if plan.Selected != nbases {
 		return fmt.Errorf("%w: the densities select %d scalars for %d bases", groth16.ErrAssignmentMismatch, plan.Selected, nbases)
 	}
 	ntail := plan.Tail
+	t0 := time.Now()
 	var err error
-	if s.bits, err = d.pool.get(uint64(split.Words(nbases)*4 + 4)); err != nil {
-		return err
+	s.bits, err = d.pool.get(uint64(split.Words(nbases)*4 + 4))
+	if err == nil {
+		s.scal, err = d.pool.get(uint64(ntail*32 + 32))
 	}
-	if s.scal, err = d.pool.get(uint64(ntail*32 + 32)); err != nil {
-		return err
+	if err == nil {
+		s.idx, err = d.pool.get(uint64(ntail*4 + 4))
 	}
-	if s.idx, err = d.pool.get(uint64(ntail*4 + 4)); err != nil {
+	*alloc += time.Since(t0)
+	if err != nil {
 		return err
 	}
 	words := unsafe.Slice((*uint32)(s.bits.p), split.Words(nbases)) // Fill sets every word
