@@ -91,11 +91,19 @@ type Device struct {
 	// fit stream from host memory at every partition (a 32 GiB PoRep set,
 	// ≈ 38 GiB of G1 points, proves on a 16 or 24 GB card this way); a
 	// limit below what one partition needs fails when its parameters load.
-	// B_G2 stays on the device only where everything fits with it, else
-	// the CPU computes it; a limit set here also sends witness-only
-	// partitions through a, b, c on the CPU (the limit does not count the
-	// compiled matrices).
+	// B_G2 is resident where everything fits with it, else it streams
+	// too; a limit set here also has witness-only partitions' a and b
+	// evaluated on the CPU into the pinned staging (the limit does not
+	// count the compiled matrices).
 	MemoryLimit Size `toml:"memory_limit"`
+	// PinnedKeep bounds the free page-locked host buffers each cuda
+	// device keeps for reuse; 0 means 2 GiB. Kept buffers are host memory
+	// outside the memory budget. Under a memory_limit a 32 GiB PoRep
+	// partition's a, b staging is 8.3 GB: above what the device keeps, it
+	// is page-locked anew at every partition and freed after its Run;
+	// keeping two workers' worth (about 20 GiB) saves that time for host
+	// memory the budget does not see (lower total_budget by as much).
+	PinnedKeep Size `toml:"pinned_keep"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`
 	SimRun     Duration `toml:"sim_run"`

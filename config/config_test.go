@@ -267,6 +267,28 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}
 }
 
+func TestDevicePinnedKeep(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Size
+		ok   bool
+	}{
+		{`pinned_keep = "20GiB"`, 20 << 30, true},
+		{`pinned_keep = 0`, 0, true},
+		{`pinned_keep = -1`, 0, false},
+		{`pinned_keep = "plenty"`, 0, false},
+	} {
+		c, err := Parse([]byte("[device]\nkind = \"cuda\"\n" + tc.in + "\n"))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: err = %v, want ok %v", tc.in, err, tc.ok)
+			continue
+		}
+		if tc.ok && c.Device.PinnedKeep != tc.want {
+			t.Errorf("%s: %d, want %d", tc.in, c.Device.PinnedKeep, tc.want)
+		}
+	}
+}
+
 func TestDeviceMemoryLimit(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

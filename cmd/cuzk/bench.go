@@ -315,7 +315,7 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 	devices := []groth16.Device{cpu.New(0)}
 	if o.device == "cuda" {
 		var err error
-		if devices, err = cudaDevices(nil, uint64(o.memoryLimit)); err != nil {
+		if devices, err = cudaDevices(nil, uint64(o.memoryLimit), 0); err != nil {
 			return nil, err
 		}
 		t.deviceName = devices[0].(engine.Named).Name()

@@ -236,12 +236,12 @@ func newWinningEngine(o *benchOptions, w *winningOptions, work *winningWork, rec
 	}
 	if o.device == "cuda" {
 		var err error
-		if devices, err = cudaDevices(nil, 0); err != nil {
+		if devices, err = cudaDevices(nil, 0, 0); err != nil {
 			return nil, "", err
 		}
 		name = devices[0].(engine.Named).Name()
 		if w.lane {
-			if lanes, err = cudaDevices(nil, 0); err != nil {
+			if lanes, err = cudaDevices(nil, 0, 0); err != nil {
 				return nil, "", err
 			}
 		}

@@ -418,15 +418,17 @@ func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 		}
 		return out, nil
 	case "cuda":
-		return cudaDevices(cfg.GPUs.Devices, uint64(cfg.Device.MemoryLimit))
+		return cudaDevices(cfg.GPUs.Devices, uint64(cfg.Device.MemoryLimit), int64(min(uint64(cfg.Device.PinnedKeep), math.MaxInt64)))
 	}
 	return nil, fmt.Errorf("device.kind %q is not one of cpu, cuda, sim", cfg.Device.Kind)
 }
 
 // cudaDevices opens the listed CUDA ordinals (all visible ones when the list
 // is empty) through libcuzk_cuda.so, each under the device memory limit
-// (device.memory_limit; 0: its free memory less a margin).
-func cudaDevices(ordinals []int, memoryLimit uint64) ([]groth16.Device, error) {
+// (device.memory_limit; 0: its free memory less a margin), keeping at most
+// pinnedKeep bytes of free pinned buffers (device.pinned_keep; 0: the
+// default).
+func cudaDevices(ordinals []int, memoryLimit uint64, pinnedKeep int64) ([]groth16.Device, error) {
 	infos, err := cuda.Devices()
 	if err != nil {
 		return nil, fmt.Errorf("cuda devices: %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
@@ -446,6 +448,7 @@ func cudaDevices(ordinals []int, memoryLimit uint64) ([]groth16.Device, error) {
 			return nil, fmt.Errorf("cuda device %d: %w", i, err)
 		}
 		d.MemoryLimit = memoryLimit
+		d.PinnedKeep = pinnedKeep
 		in := d.Info()
 		out = append(out, namedDevice{d, fmt.Sprintf("%s (cuda %d, %d SMs)", in.Name, i, in.SMs)})
 	}

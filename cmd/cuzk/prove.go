@@ -187,7 +187,7 @@ func (o *proveOptions) engine(dir string) (*engine.Engine, error) {
 	case "cpu":
 	case "cuda":
 		var err error
-		if devices, err = cudaDevices(nil, 0); err != nil {
+		if devices, err = cudaDevices(nil, 0, 0); err != nil {
 			return nil, err
 		}
 	default:

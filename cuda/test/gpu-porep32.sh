@@ -8,7 +8,8 @@
 #                 --request: a cold proof, one alone, COUNT proofs JOBS at a
 #                 time, every one verified; the timeline (csv and html), the
 #                 daemon's RSS and the GPU memory each second
-#   STAGE=limit   the same daemon under device.memory_limit LIMIT (24GiB)
+#   STAGE=limit   the same daemon under device.memory_limit LIMIT (24GiB), device.pinned_keep
+#                 PINNED where set
 # Logs to $OUT/log.
 OUT=${OUT:-/tmp/out}
 P=${P:-/tmp/p32}
@@ -34,6 +35,10 @@ prove|limit)
   #        proof, then COUNT proofs JOBS at a time where COUNT is set.
   LIMITLINE=""; BUDGETLINE="total_budget = \"${BUDGET:-28GiB}\""
   if [ "$STAGE" = limit ]; then LIMITLINE="memory_limit = \"${LIMIT:-24GiB}\""; BUDGETLINE="total_budget = \"${BUDGET:-110GiB}\""; fi
+  # PINNED: device.pinned_keep (the free pinned buffers kept for reuse; the default 2 GiB is below
+  # a 32 GiB partition's 8.3 GB a, b staging under a limit)
+  [ -n "$PINNED" ] && LIMITLINE="$LIMITLINE
+pinned_keep = \"$PINNED\""
   cat > "$OUT/daemon.toml" <<TOML
 [daemon]
 listen = "unix:///tmp/cuzk.sock"
