@@ -134,6 +134,17 @@ type WitnessEvaluator interface {
 	EvaluatesWitness() bool
 }
 
+// WitnessShapes is implemented by WitnessEvaluator devices whose choice
+// depends on the partition's size: the CUDA device takes a partition whose
+// parameter set would stream through the classic path (its evaluation's
+// matrices are not in the streaming plan). EvaluatesWitnessOf reports
+// whether a witness-only partition of rows constraints over vars
+// variables takes the device's own evaluation, erring towards no (a
+// classic partition reserves more).
+type WitnessShapes interface {
+	EvaluatesWitnessOf(rows, vars int) bool
+}
+
 // WorkspaceEvaluator is implemented by devices that, taking a witness-only
 // assignment the classic way (not EvaluatesWitness: a, b on the host),
 // evaluate its a and b in Prepare straight into their host workspace

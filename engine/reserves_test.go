@@ -123,3 +123,42 @@ func TestDeviceReservesIntoWorkspace(t *testing.T) {
 		})
 	}
 }
+
+// shapedDevice evaluates witness-only partitions itself up to maxRows
+// rows (WitnessShapes), and into its workspace beyond.
+type shapedDevice struct {
+	intoWorkspaceDevice
+	maxRows int
+}
+
+func (shapedDevice) EvaluatesWitness() bool                { return true }
+func (d shapedDevice) EvaluatesWitnessOf(rows, _ int) bool { return rows <= d.maxRows }
+
+// TestDeviceReservesShapes: a device that decides by size gets the witness
+// reservation for the partitions it evaluates itself and the workspace
+// reservation (no a, b, c) for the others; a partition of unknown shape
+// keeps the witness reservation.
+func TestDeviceReservesShapes(t *testing.T) {
+	dev := shapedDevice{intoWorkspaceDevice{workspaceDevice{sim.New(sim.Config{}), 64, 111}, true}, 500}
+	const abc, witness, work, vars, wr = 3000, 320, 16384, 10, 700
+	for _, tc := range []struct {
+		name        string
+		rows        int
+		wantReserve uint64
+	}{
+		{"small: the device's evaluation", 400, wr},
+		{"large: the classic path into the workspace", 1000, witness + 64*1000 + 111*vars},
+		{"unknown shape", 0, wr},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			part := Partition{Reserve: abc + witness + work, ReserveABC: abc, ReserveWork: work, Rows: tc.rows, Vars: vars,
+				WitnessReserve: wr, WitnessDense: witness,
+				Witness: func(context.Context) (*r1cs.WitnessAssignment, error) { return nil, nil }}
+			p := &Plan{Partitions: []Partition{part}, System: func(context.Context) (*compiled.System, error) { return nil, nil }}
+			DeviceReserves(p, true, []groth16.Device{dev})
+			if got := p.Partitions[0]; got.Reserve != tc.wantReserve || got.ReserveABC != 0 || !got.stagedReserved {
+				t.Fatalf("reserve %d (abc %d, staged %v), want %d", got.Reserve, got.ReserveABC, got.stagedReserved, tc.wantReserve)
+			}
+		})
+	}
+}

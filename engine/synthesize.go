@@ -84,7 +84,8 @@ func (e *Engine) deviceReservations(p *Plan) {
 // that path (the plan offers System, the partition Witness and a
 // WitnessReserve) reserves its WitnessReserve instead of Reserve, and
 // nothing after Run, when every device evaluates witness-only assignments
-// in its own memory (WitnessEvaluator); otherwise, where every device
+// in its own memory (WitnessEvaluator) and, where a device decides by
+// size (WitnessShapes), at the partition's; otherwise, where every device
 // evaluates them into its host workspace (WorkspaceEvaluator), it reserves
 // no a, b and c (Reserve less ReserveABC), and after Prepare only what the
 // device staged (StagedWitness). An admission check ahead of
@@ -108,21 +109,36 @@ func DeviceReserves(p *Plan, witness bool, devices []groth16.Device) {
 	if !witness || p.System == nil {
 		return
 	}
-	switch {
-	case devicesEvaluate(devices):
-		for i := range p.Partitions {
-			if part := &p.Partitions[i]; part.WitnessReserve > 0 && part.Witness != nil {
-				part.Reserve, part.ReserveABC, part.stagedReserved = part.WitnessReserve, 0, true
-			}
+	evaluate, into := devicesEvaluate(devices), wsOK && intoWorkspace(devices)
+	for i := range p.Partitions {
+		part := &p.Partitions[i]
+		if part.Witness == nil {
+			continue
 		}
-	case wsOK && intoWorkspace(devices):
-		for i := range p.Partitions {
-			if part := &p.Partitions[i]; part.Witness != nil && part.ReserveABC <= part.Reserve {
-				part.Reserve -= part.ReserveABC
-				part.ReserveABC, part.stagedReserved = 0, true
-			}
+		switch {
+		case evaluate && part.WitnessReserve > 0 && shapesEvaluate(devices, part.Rows, part.Vars):
+			part.Reserve, part.ReserveABC, part.stagedReserved = part.WitnessReserve, 0, true
+		case into && part.ReserveABC <= part.Reserve:
+			part.Reserve -= part.ReserveABC
+			part.ReserveABC, part.stagedReserved = 0, true
 		}
 	}
+}
+
+// shapesEvaluate reports whether every device that decides by size
+// (WitnessShapes) takes a witness-only partition of rows constraints over
+// vars variables through its own evaluation; true where the shape is not
+// known (rows 0).
+func shapesEvaluate(devices []groth16.Device, rows, vars int) bool {
+	if rows == 0 {
+		return true
+	}
+	for _, d := range devices {
+		if w, ok := d.(WitnessShapes); ok && !w.EvaluatesWitnessOf(rows, vars) {
+			return false
+		}
+	}
+	return true
 }
 
 // intoWorkspace reports whether every device (nil ones skipped, at least

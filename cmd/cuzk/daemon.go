@@ -492,6 +492,15 @@ func (d namedDevice) EvaluatesWitness() bool {
 	return ok && w.EvaluatesWitness()
 }
 
+// EvaluatesWitnessOf passes the wrapped device's engine.WitnessShapes on;
+// a device without it decides by EvaluatesWitness alone.
+func (d namedDevice) EvaluatesWitnessOf(rows, vars int) bool {
+	if w, ok := d.Device.(engine.WitnessShapes); ok {
+		return w.EvaluatesWitnessOf(rows, vars)
+	}
+	return d.EvaluatesWitness()
+}
+
 // EvaluatesIntoWorkspace passes the wrapped device's
 // engine.WorkspaceEvaluator on.
 func (d namedDevice) EvaluatesIntoWorkspace() bool {

@@ -9,11 +9,14 @@ import (
 )
 
 // capableDevice implements every optional device interface the engine's
-// reservations read (HostWorkspace, WitnessEvaluator, WorkspaceEvaluator).
+// reservations read (HostWorkspace, WitnessEvaluator, WitnessShapes,
+// WorkspaceEvaluator); it evaluates witnesses of up to 100 rows.
 type capableDevice struct {
 	*sim.Device
 	witness, into bool
 }
+
+func (d capableDevice) EvaluatesWitnessOf(rows, _ int) bool { return d.witness && rows <= 100 }
 
 func (capableDevice) HostWorkspace(rows, vars int) uint64 { return uint64(7*rows + 11*vars) }
 func (d capableDevice) EvaluatesWitness() bool            { return d.witness }
@@ -45,6 +48,13 @@ func TestNamedDeviceForwards(t *testing.T) {
 			}
 			if got := d.(engine.WorkspaceEvaluator).EvaluatesIntoWorkspace(); got != tc.into {
 				t.Errorf("EvaluatesIntoWorkspace %v, want %v", got, tc.into)
+			}
+			shapes := d.(engine.WitnessShapes)
+			if got := shapes.EvaluatesWitnessOf(100, 10); got != tc.witness {
+				t.Errorf("EvaluatesWitnessOf(100 rows) %v, want %v", got, tc.witness)
+			}
+			if _, plain := tc.dev.Device.(*sim.Device); !plain && shapes.EvaluatesWitnessOf(101, 10) {
+				t.Error("EvaluatesWitnessOf(101 rows): the wrapped device says no")
 			}
 		})
 	}

@@ -231,6 +231,47 @@ func TestEvaluatesWitnessLimit(t *testing.T) {
 	if d.EvaluatesWitness() {
 		t.Error("an explicit limit: EvaluatesWitness is true")
 	}
+	if d.EvaluatesWitnessOf(1000, 1000) {
+		t.Error("an explicit limit: EvaluatesWitnessOf is true")
+	}
+}
+
+// TestEvaluatesWitnessOf: under the default limit a partition whose set
+// fits whole takes the witness run, one whose set would stream does not
+// (the engine then reserves for the classic path); a resident set of the
+// partition's domain answers with its own plan.
+func TestEvaluatesWitnessOf(t *testing.T) {
+	if !Available() {
+		t.Skip(skipReason())
+	}
+	c, err := synthetic.New(synthetic.Default(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := groth16.Setup(c, []byte("evaluates witness of"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, vars := len(p.H), len(p.L)+len(p.VK.IC) // (h has a point for every row of the domain but one)
+	if d := gpu(t); !d.EvaluatesWitnessOf(rows, vars) {
+		t.Error("a small partition under the default limit: no witness run")
+	}
+	streams := limited(t, 8, func(min, all uint64) uint64 { return min })
+	if streams.EvaluatesWitnessOf(rows, vars) {
+		t.Error("a limit that streams its set: witness run")
+	}
+	resident := limited(t, 8, func(min, all uint64) uint64 { return all })
+	if err := resident.Retain(p); err != nil {
+		t.Fatal(err)
+	}
+	defer resident.Release(p)
+	if plan, _ := resident.Plan(p); plan.Streams() {
+		t.Fatalf("the resident set streams: %+v", plan)
+	}
+	// from above, l, a and b_g1 of one point a variable would not fit the set's exact limit
+	if !resident.EvaluatesWitnessOf(rows, vars) {
+		t.Error("the resident set of the domain does not stream, yet no witness run")
+	}
 }
 
 // TestMemoryLimitWitness: a witness-only assignment under a plan that

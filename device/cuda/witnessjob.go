@@ -27,6 +27,35 @@ import (
 // memory for them.
 func (d *Device) EvaluatesWitness() bool { return d.MemoryLimit == 0 }
 
+// EvaluatesWitnessOf reports whether a witness-only partition of rows
+// constraints over vars variables takes the witness run here
+// (engine.WitnessShapes), as witnessOnDevice will decide once its
+// parameters are resident: not under an explicit memory limit, nor where
+// its parameter set streams under the default one. A resident set of the
+// partition's domain answers with its plan; otherwise the set is planned
+// beside the resident ones from its shape, its queries from above (h the
+// domain, l, a and b_g1 one point a variable, B_G2 with them), so that a
+// card the set does not fit whole reserves for the classic path.
+func (d *Device) EvaluatesWitnessOf(rows, vars int) bool {
+	if !d.EvaluatesWitness() {
+		return false
+	}
+	m, err := domainOf(rows)
+	if err != nil {
+		return false
+	}
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	for _, r := range d.srs {
+		if r.plan.Points[0] == uint64(m-1) {
+			return !r.plan.Streams()
+		}
+	}
+	v := uint64(vars)
+	_, plan, _, _, err := d.planBeside([4]uint64{uint64(m - 1), v, v, v}, true)
+	return err == nil && !plan.Streams()
+}
+
 // witnessOnDevice reports whether Prepare takes p's witness-only
 // assignments through cuzk_run_witness: not under an explicit memory limit
 // (EvaluatesWitness), nor where p's plan streams under the default one
