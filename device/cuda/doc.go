@@ -39,8 +39,12 @@
 // read back only where Run did not. The device reports EvaluatesWitness, so
 // the engine reserves no host memory for a, b, c — except under an explicit
 // MemoryLimit (the plan counts neither the matrices nor the witness): then
-// EvaluatesWitness is false and Prepare evaluates a, b, c on the CPU and
-// takes the classic path, as it also does where the parameters' plan
-// streams under the default limit. RunWitness and
-// RunWitnessCompact run the same steps on matrices given directly.
+// EvaluatesWitness is false and Prepare takes the classic path, as it also
+// does where the parameters' plan streams under the default limit (which
+// EvaluatesWitnessOf tells the engine from the partition's shape). On that
+// path Prepare evaluates a = A·w and b = B·w on the CPU straight into the
+// pinned staging (compiled.System.EvalAB; no c: the device computes c =
+// a∘b), so the engine reserves the witness and the staging, not a, b, c
+// (EvaluatesIntoWorkspace). RunWitness and RunWitnessCompact run the same
+// steps on matrices given directly.
 package cuda
