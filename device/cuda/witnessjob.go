@@ -31,8 +31,8 @@ func (d *Device) EvaluatesWitness() bool { return d.MemoryLimit == 0 }
 // constraints over vars variables takes the witness run here
 // (engine.WitnessShapes), as witnessOnDevice will decide once its
 // parameters are resident: not under an explicit memory limit, nor where
-// its parameter set streams under the default one. A resident set of the
-// partition's domain answers with its plan; otherwise the set is planned
+// its parameter set streams under the default one. The resident sets of
+// the partition's domain answer with their plans; otherwise the set is planned
 // beside the resident ones from its shape, its queries from above (h the
 // domain, l, a and b_g1 one point a variable, B_G2 with them), so that a
 // card the set does not fit whole reserves for the classic path.
@@ -46,10 +46,17 @@ func (d *Device) EvaluatesWitnessOf(rows, vars int) bool {
 	}
 	d.smu.Lock()
 	defer d.smu.Unlock()
+	found := false
 	for _, r := range d.srs {
-		if r.plan.Points[0] == uint64(m-1) {
-			return !r.plan.Streams()
+		if r.plan.Points[0] == uint64(m-1) { // (two circuits of one domain: either streaming says no)
+			if r.plan.Streams() {
+				return false
+			}
+			found = true
 		}
+	}
+	if found {
+		return true
 	}
 	v := uint64(vars)
 	_, plan, _, _, err := d.planBeside([4]uint64{uint64(m - 1), v, v, v}, true)
