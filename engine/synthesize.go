@@ -144,12 +144,21 @@ func shapesEvaluate(devices []groth16.Device, rows, vars int) bool {
 // intoWorkspace reports whether every device (nil ones skipped, at least
 // one) evaluates the classic path's a and b into its host workspace.
 func intoWorkspace(devices []groth16.Device) bool {
+	return everyDevice(devices, func(d groth16.Device) bool {
+		w, ok := d.(WorkspaceEvaluator)
+		return ok && w.EvaluatesIntoWorkspace()
+	})
+}
+
+// everyDevice reports whether f holds for every device, nil ones skipped,
+// and there is at least one.
+func everyDevice(devices []groth16.Device, f func(groth16.Device) bool) bool {
 	n := 0
 	for _, d := range devices {
 		if d == nil {
 			continue
 		}
-		if w, ok := d.(WorkspaceEvaluator); !ok || !w.EvaluatesIntoWorkspace() {
+		if !f(d) {
 			return false
 		}
 		n++
@@ -177,17 +186,10 @@ func workspaces(devices []groth16.Device) ([]HostWorkspace, bool) {
 // devicesEvaluate reports whether every device (nil ones skipped, at
 // least one) evaluates witness-only assignments in its own memory.
 func devicesEvaluate(devices []groth16.Device) bool {
-	n := 0
-	for _, d := range devices {
-		if d == nil {
-			continue
-		}
-		if w, ok := d.(WitnessEvaluator); !ok || !w.EvaluatesWitness() {
-			return false
-		}
-		n++
-	}
-	return n > 0
+	return everyDevice(devices, func(d groth16.Device) bool {
+		w, ok := d.(WitnessEvaluator)
+		return ok && w.EvaluatesWitness()
+	})
 }
 
 // queue pushes u onto q, or retires it if its job has ended. The check and

@@ -208,7 +208,7 @@ int srs_plan_make(int dev, const uint64_t* n, const cuzk_limits* lim, srs_plan* 
   // half the G1 chunk; those start on whole words of the ones bitmap: G1 chunks of 2^6 at least
   const uint64_t g2 = lim->bg2 ? n[3] : 0;
   const uint32_t cfloor = g2 ? 6 : 5;
-  const uint32_t cmax = std::max<uint32_t>(cfloor, std::min(std::max(cmax_in, cfloor), lg2(nmax)));
+  const uint32_t cmax = std::max<uint32_t>(cfloor, std::min(cmax_in, lg2(nmax)));
   const uint32_t cmin = std::min(chunk_lg_floor, cmax);
   const uint64_t acc_slots = msm_resident_threads(dev);
   cudaGetLastError();  // no device: its queries failed (cuzk_plan_for on the host)

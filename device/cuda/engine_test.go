@@ -154,9 +154,31 @@ func (s *stagingRecorder) Run(ctx context.Context, w groth16.Prepared) (groth16.
 // reservation is down from WitnessReserve to its inputs and what the
 // Prepared reports (StagedBytes); the budget ends empty.
 func TestEngineWitnessStaged(t *testing.T) {
-	d := gpu(t)
+	done, plan, _ := proveStaged(t, gpu(t), 8, "witness-staged")
+	reserve := plan.Partitions[0].WitnessReserve
+	for i, u := range done {
+		if !u.witness {
+			t.Fatalf("unit %d did not take the witness run", i)
+		}
+		held := uint64(u.inputs*32 + u.staged)
+		if u.aux != 0 || u.atPrepare < reserve || u.atPrepare-u.atRun != reserve-held {
+			t.Errorf("unit %d: %d aux at Run; reserved %d at Prepare, %d at Run, want a drop of %d (WitnessReserve %d less %d held)",
+				i, u.aux, u.atPrepare, u.atRun, reserve-held, reserve, held)
+		}
+		t.Logf("unit %d: WitnessReserve %d, held after Prepare %d (staging and B split bound)", i, reserve, held)
+	}
+}
+
+// proveStaged proves two one-partition synthetic jobs (seed) through an
+// engine with one worker and one synthesis worker and witness-only
+// synthesis on d, each unit recorded (stagingRecorder; the second stages
+// into the first's pinned buffers): every proof verifies, the budget comes
+// back empty. It returns the units, the plan and the parameters (the
+// engine stays open until the test ends).
+func proveStaged(t *testing.T, d *Device, seed uint64, tag string) ([]*stagedUnit, *engine.Plan, *groth16.Params) {
+	t.Helper()
 	cfg := synthetic.Default(1 << 12)
-	cfg.Seed = 8
+	cfg.Seed = seed
 	params := circuits.NewDevParams("")
 	reg := circuits.New()
 	reg.SetSystems(circuits.NewSystems(t.TempDir()))
@@ -175,36 +197,29 @@ func TestEngineWitnessStaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
+	t.Cleanup(func() { e.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	req, plan, pvk := preloadSynthetic(t, ctx, e, params, reg, cfg, 1)
-	reserve := plan.Partitions[0].WitnessReserve
-	for job := range 2 { // the second stages into the first's pinned buffers
+	for job := range 2 {
 		r := req
-		r.RequestID = fmt.Sprintf("witness-staged-%d", job)
+		r.RequestID = fmt.Sprintf("%s-%d", tag, job)
 		res, err := e.Prove(ctx, r)
 		if err != nil {
 			t.Fatal(err)
 		}
 		verifyResult(t, res, plan, pvk)
 	}
+	p, release, err := params.Acquire(ctx, circuits.SyntheticID(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
 	dev.mu.Lock()
 	done := dev.done
 	dev.mu.Unlock()
 	if len(done) != 2 {
 		t.Fatalf("%d units recorded, want 2", len(done))
-	}
-	for i, u := range done {
-		if !u.witness {
-			t.Fatalf("unit %d did not take the witness run", i)
-		}
-		held := uint64(u.inputs*32 + u.staged)
-		if u.aux != 0 || u.atPrepare < reserve || u.atPrepare-u.atRun != reserve-held {
-			t.Errorf("unit %d: %d aux at Run; reserved %d at Prepare, %d at Run, want a drop of %d (WitnessReserve %d less %d held)",
-				i, u.aux, u.atPrepare, u.atRun, reserve-held, reserve, held)
-		}
-		t.Logf("unit %d: WitnessReserve %d, held after Prepare %d (staging and B split bound)", i, reserve, held)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for budget.Used() != 0 && time.Now().Before(deadline) {
@@ -213,6 +228,7 @@ func TestEngineWitnessStaged(t *testing.T) {
 	if used := budget.Used(); used != 0 {
 		t.Errorf("the budget holds %d bytes after the jobs", used)
 	}
+	return done, plan, p
 }
 
 // preloadSynthetic makes cfg's parameters resident in e and returns a
@@ -269,60 +285,17 @@ func verifyResult(t *testing.T, r engine.Result, plan *engine.Plan, pvk *groth16
 func TestEngineWitnessLimited(t *testing.T) {
 	d := limited(t, 8, func(min, all uint64) uint64 { return min })
 	d.MemoryLimit = 1 << 40 // explicit: EvaluatesWitness is false; the plan is testLimit's
-	cfg := synthetic.Default(1 << 12)
-	cfg.Seed = 9
-	params := circuits.NewDevParams("")
-	reg := circuits.New()
-	reg.SetSystems(circuits.NewSystems(t.TempDir()))
-	budget := memory.New(16 << 30)
-	dev := &stagingRecorder{Device: d, budget: budget, units: map[groth16.Prepared]*stagedUnit{}}
-	e, err := engine.New(engine.Config{
-		Devices:          []groth16.Device{dev},
-		WorkersPerDevice: 1,
-		SynthesisWorkers: 1,
-		WitnessSynthesis: true,
-		Budget:           budget,
-		CriticalHeadroom: -1,
-		Planner:          reg,
-		Params:           params,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	req, plan, pvk := preloadSynthetic(t, ctx, e, params, reg, cfg, 1)
+	done, plan, p := proveStaged(t, d, 9, "witness-limited")
 	reserved := *plan
 	reserved.Partitions = append([]engine.Partition(nil), plan.Partitions...)
-	engine.DeviceReserves(&reserved, true, []groth16.Device{dev})
-	part := reserved.Partitions[0]
-	if part.ReserveABC != 0 || part.Reserve != plan.Partitions[0].Reserve-plan.Partitions[0].ReserveABC-plan.Partitions[0].ReserveWork+part.ReserveWork {
+	engine.DeviceReserves(&reserved, true, []groth16.Device{d})
+	part, planned := reserved.Partitions[0], plan.Partitions[0]
+	if part.ReserveABC != 0 || part.Reserve != planned.Reserve-planned.ReserveABC-planned.ReserveWork+part.ReserveWork {
 		t.Fatalf("reserve %d (abc %d, work %d); planned %d (abc %d, work %d): want no a, b, c",
-			part.Reserve, part.ReserveABC, part.ReserveWork, plan.Partitions[0].Reserve, plan.Partitions[0].ReserveABC, plan.Partitions[0].ReserveWork)
+			part.Reserve, part.ReserveABC, part.ReserveWork, planned.Reserve, planned.ReserveABC, planned.ReserveWork)
 	}
-	for job := range 2 {
-		r := req
-		r.RequestID = fmt.Sprintf("witness-limited-%d", job)
-		res, err := e.Prove(ctx, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		verifyResult(t, res, plan, pvk)
-	}
-	p, release, err := params.Acquire(ctx, circuits.SyntheticID(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
 	if pl, ok := d.Plan(p); !ok || !pl.Streams() || pl.BG2StreamBytes == 0 {
 		t.Errorf("plan %+v (resident %v): want every query and B_G2 streamed", pl, ok)
-	}
-	dev.mu.Lock()
-	done := dev.done
-	dev.mu.Unlock()
-	if len(done) != 2 {
-		t.Fatalf("%d units recorded, want 2", len(done))
 	}
 	for i, u := range done {
 		drop := part.Reserve - uint64(u.inputs*32+u.staged) // all but the inputs and the staging
@@ -330,12 +303,5 @@ func TestEngineWitnessLimited(t *testing.T) {
 			t.Errorf("unit %d: witness run %v, %d aux at Run; reserved %d at Prepare, %d at Run, want the classic path and a drop of %d",
 				i, u.witness, u.aux, u.atPrepare, u.atRun, drop)
 		}
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for budget.Used() != 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if used := budget.Used(); used != 0 {
-		t.Errorf("the budget holds %d bytes after the jobs", used)
 	}
 }
