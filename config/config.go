@@ -97,12 +97,13 @@ type Device struct {
 	// count the compiled matrices).
 	MemoryLimit Size `toml:"memory_limit"`
 	// PinnedKeep bounds the free page-locked host buffers each cuda
-	// device keeps for reuse; 0 means 2 GiB. Kept buffers are host memory
-	// outside the memory budget. Under a memory_limit a 32 GiB PoRep
-	// partition's a, b staging is 8.3 GB: above what the device keeps, it
-	// is page-locked anew at every partition and freed after its Run;
-	// keeping two workers' worth (about 20 GiB) saves that time for host
-	// memory the budget does not see (lower total_budget by as much).
+	// device keeps for reuse outside the memory budget (splits, compact
+	// witnesses); 0 means 2 GiB, negative none. The a, b staging of a
+	// partition (8.3 GB for a 32 GiB PoRep under a memory_limit) is kept
+	// apart, within the budget: after its Run the partition's reservation
+	// for it passes to the device, the next partition of its size takes
+	// it instead of page-locking one anew, and it is freed after a minute
+	// unused or when a partition needs the room with nothing in flight.
 	PinnedKeep Size `toml:"pinned_keep"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`

@@ -371,10 +371,15 @@ func (e *Engine) park(u *unit) {
 	}
 }
 
-// evictIdle evicts every parameter set nobody holds, through the
-// ParamsCache, whatever its minimum idle time: the alternative is a job
-// failed for want of memory. It returns the bytes freed.
+// evictIdle frees the buffers the devices keep with a share of the
+// budget (KeptEvictor) or, where they kept none, evicts every parameter
+// set nobody holds, through the ParamsCache, whatever its minimum idle
+// time: the alternative is a job failed for want of memory. It returns
+// the bytes freed.
 func (e *Engine) evictIdle() (freed uint64) {
+	if freed = e.evictKept(); freed > 0 {
+		return freed // cheaper to rebuild than parameters: the caller tries again
+	}
 	c, ok := e.cfg.Params.(ParamsCache)
 	if !ok {
 		return 0

@@ -142,6 +142,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	if err != nil {
 		return nil, e.lostStep(di, u, "run", err)
 	}
+	e.keepStaging(u, p)
 	return p, true
 }
 

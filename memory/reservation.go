@@ -43,3 +43,21 @@ func (r *Reservation) Close() {
 	}
 	r.Release(^uint64(0))
 }
+
+// Split moves min(n, Held()) bytes of r into a reservation of their own
+// on the same budget, without touching the budget: what r's holder hands
+// on to another (a device keeping a staging buffer past the unit that
+// reserved it). A nil Reservation splits into nil.
+func (r *Reservation) Split(n uint64) *Reservation {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	n = min(n, r.left)
+	r.left -= n
+	r.mu.Unlock()
+	return &Reservation{b: r.b, left: n, size: n}
+}
+
+// Of reports whether r was reserved from b.
+func (r *Reservation) Of(b *Budget) bool { return r != nil && r.b == b }

@@ -508,6 +508,14 @@ func (d namedDevice) EvaluatesIntoWorkspace() bool {
 	return ok && w.EvaluatesIntoWorkspace()
 }
 
+// EvictKept passes the wrapped device's engine.KeptEvictor on.
+func (d namedDevice) EvictKept() uint64 {
+	if k, ok := d.Device.(engine.KeptEvictor); ok {
+		return k.EvictKept()
+	}
+	return 0
+}
+
 // daemonParams puts every parameter set in one srs residency cache: the
 // Filecoin circuit ids are registered from srs.param_cache when the cache
 // is made, a synthetic id when it is first asked for (only with

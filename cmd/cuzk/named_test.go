@@ -10,11 +10,14 @@ import (
 
 // capableDevice implements every optional device interface the engine's
 // reservations read (HostWorkspace, WitnessEvaluator, WitnessShapes,
-// WorkspaceEvaluator); it evaluates witnesses of up to 100 rows.
+// WorkspaceEvaluator, KeptEvictor); it evaluates witnesses of up to 100
+// rows and keeps 4096 bytes.
 type capableDevice struct {
 	*sim.Device
 	witness, into bool
 }
+
+func (capableDevice) EvictKept() uint64 { return 4096 }
 
 func (d capableDevice) EvaluatesWitnessOf(rows, _ int) bool { return d.witness && rows <= 100 }
 
@@ -31,12 +34,12 @@ func TestNamedDeviceForwards(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		dev           namedDevice
-		work          uint64
+		work, kept    uint64
 		witness, into bool
 	}{
-		{"capable, both", namedDevice{Device: capableDevice{sim.New(sim.Config{}), true, true}}, 7*100 + 11*10, true, true},
-		{"capable, neither", namedDevice{Device: capableDevice{sim.New(sim.Config{}), false, false}}, 7*100 + 11*10, false, false},
-		{"plain", namedDevice{Device: sim.New(sim.Config{})}, cpu.HostWorkspaceOf(100), false, false},
+		{"capable, both", namedDevice{Device: capableDevice{sim.New(sim.Config{}), true, true}}, 7*100 + 11*10, 4096, true, true},
+		{"capable, neither", namedDevice{Device: capableDevice{sim.New(sim.Config{}), false, false}}, 7*100 + 11*10, 4096, false, false},
+		{"plain", namedDevice{Device: sim.New(sim.Config{})}, cpu.HostWorkspaceOf(100), 0, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d any = tc.dev
@@ -48,6 +51,9 @@ func TestNamedDeviceForwards(t *testing.T) {
 			}
 			if got := d.(engine.WorkspaceEvaluator).EvaluatesIntoWorkspace(); got != tc.into {
 				t.Errorf("EvaluatesIntoWorkspace %v, want %v", got, tc.into)
+			}
+			if got := d.(engine.KeptEvictor).EvictKept(); got != tc.kept {
+				t.Errorf("EvictKept %d, want %d", got, tc.kept)
 			}
 			shapes := d.(engine.WitnessShapes)
 			if got := shapes.EvaluatesWitnessOf(100, 10); got != tc.witness {

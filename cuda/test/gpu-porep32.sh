@@ -35,8 +35,8 @@ prove|limit)
   #        proof, then COUNT proofs JOBS at a time where COUNT is set.
   LIMITLINE=""; BUDGETLINE="total_budget = \"${BUDGET:-28GiB}\""
   if [ "$STAGE" = limit ]; then LIMITLINE="memory_limit = \"${LIMIT:-24GiB}\""; BUDGETLINE="total_budget = \"${BUDGET:-110GiB}\""; fi
-  # PINNED: device.pinned_keep (the free pinned buffers kept for reuse; the default 2 GiB is below
-  # a 32 GiB partition's 8.3 GB a, b staging under a limit)
+  # PINNED: device.pinned_keep (the free pinned buffers kept outside the budget; a partition's
+  # a, b staging is kept within it, with the share of its reservation)
   [ -n "$PINNED" ] && LIMITLINE="$LIMITLINE
 pinned_keep = \"$PINNED\""
   cat > "$OUT/daemon.toml" <<TOML

@@ -21,6 +21,7 @@ import (
 	"github.com/cuzk-project/cuzk/device/internal/split"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -42,8 +43,10 @@ type Device struct {
 	// before the first Prepare or Retain.
 	MemoryLimit uint64
 	// PinnedKeep bounds the bytes of free pinned host buffers the device
-	// keeps for reuse (pool.go); 0 means DefaultPinnedKeep, a negative
-	// value keeps none. Set it before the first Prepare.
+	// keeps for reuse without a share of the memory budget (pool.go;
+	// stagings kept with one, engine.KeptStaging, are apart); 0 means
+	// DefaultPinnedKeep, a negative value keeps none, shared ones neither.
+	// Set it before the first Prepare.
 	PinnedKeep int64
 
 	index        int
@@ -291,12 +294,14 @@ type prepared struct {
 	srs   uintptr
 	lgn   uint32
 	nrows int
-	ab    pinned   // a then b; the device computes c = a∘b
+	abMu  sync.Mutex
+	ab    pinned   // a then b; the device computes c = a∘b (takeAB)
 	st    [3]stage // L, A, B
 	ran   atomic.Bool
-	// phases: alloc (the pinned buffers), eval (a and b of a witness-only
-	// assignment), split (the L, A, B splits, and the copy of a and b
-	// beside them)
+	// phases: alloc (the pinned buffers), kept (the a, b staging taken
+	// from those kept with a share of the budget, not allocated), eval (a
+	// and b of a witness-only assignment), split (the L, A, B splits, and
+	// the copy of a and b beside them)
 	phases []engine.Phase
 }
 
@@ -315,6 +320,7 @@ type Timing struct {
 // Partial is the state between Run and Finish; it reports its kernel
 // interval (engine.KernelTimed).
 type Partial struct {
+	d          *Device
 	w          *prepared
 	wp         *witnessPrepared // a witness run's (w nil)
 	wb         *bSplit          // its B split, for B_G2 on the CPU
@@ -384,10 +390,16 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	// witness that does not satisfy the constraints gets an H that is not
 	// its C's, so its proof fails verification, as it would anyway.
 	t0 := time.Now()
-	if w.ab, err = d.pool.get(uint64(2 * n * 32)); err != nil {
+	var kept bool
+	if w.ab, kept, err = d.pool.getKept(uint64(2 * n * 32)); err != nil {
 		return nil, err
 	}
-	alloc := time.Since(t0)
+	var alloc time.Duration
+	if kept {
+		w.phases = append(w.phases, engine.Phase{Name: "kept", D: time.Since(t0)})
+	} else {
+		alloc = time.Since(t0)
+	}
 	ab := unsafe.Slice((*fr.Element)(w.ab.p), 2*n)
 	// a and b are copied beside the split, by goroutines of their own;
 	// what they have not begun when the split is done, the caller copies.
@@ -489,9 +501,17 @@ func (w *prepared) StagedBytes() uint64 {
 	return n
 }
 
-func (d *Device) release(w *prepared) {
-	d.pool.put(w.ab)
+// takeAB takes the a, b staging out of w (zero once taken).
+func (w *prepared) takeAB() pinned {
+	w.abMu.Lock()
+	defer w.abMu.Unlock()
+	ab := w.ab
 	w.ab = pinned{}
+	return ab
+}
+
+func (d *Device) release(w *prepared) {
+	d.pool.put(w.takeAB())
 	for q := range w.st {
 		d.pool.put(w.st[q].bits)
 		d.pool.put(w.st[q].scal)
@@ -572,7 +592,7 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		return nil, libErr("run", rc)
 	}
 	ms := func(f float32) time.Duration { return time.Duration(float64(f) * 1e6) }
-	r := &Partial{w: w, end: end, Stream: stream}
+	r := &Partial{d: d, w: w, end: end, Stream: stream}
 	r.Timing = Timing{Total: ms(res.Total), H2D: ms(res.H2D), NTT: ms(res.NTT), MSMH: ms(res.MSMH), MSML: ms(res.MSML),
 		MSMA: ms(res.MSMA), MSMB: ms(res.MSMB)}
 	r.start = end.Add(-r.Timing.Total)
@@ -582,14 +602,42 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	r.b = xyzzToJac(res.Points[3][:])
 	r.readBG2(&res)
 	w.a.ReleaseABC()
-	// a and b go back off the caller's path: Run is under the engine's
-	// device lock, and freeing a staging larger than the pool keeps (8.3 GB
-	// at 32 GiB) unpins it page by page.
-	ab := w.ab
-	w.ab = pinned{}
-	go d.pool.put(ab)
+	// The a, b staging stays until KeepStaging or Finish: not freed under
+	// the engine's device lock (8.3 GB at 32 GiB unpins page by page).
 	return r, nil
 }
+
+// StagingBytes is the a, b staging Run has done with, 64 bytes a row
+// (engine.KeptStaging); 0 for a witness run's Partial.
+func (p *Partial) StagingBytes() uint64 {
+	if p.w == nil {
+		return 0
+	}
+	p.w.abMu.Lock()
+	defer p.w.abMu.Unlock()
+	return p.w.ab.n
+}
+
+// KeepStaging gives the a, b staging back to the device's pool with share,
+// the part of the unit's reservation that counts it (engine.KeptStaging):
+// the next Prepare of a partition of the same size takes it instead of
+// page-locking 64 bytes a row anew. Freeing it, where the pool does not
+// keep it, happens off the caller's path.
+func (p *Partial) KeepStaging(share *memory.Reservation) {
+	var ab pinned
+	if p.w != nil {
+		ab = p.w.takeAB()
+	}
+	if ab.p == nil {
+		share.Close()
+		return
+	}
+	go p.d.pool.putShared(ab, share)
+}
+
+// EvictKept frees the a, b stagings the device keeps with a share of the
+// memory budget (engine.KeptEvictor) and returns the bytes given back.
+func (d *Device) EvictKept() uint64 { return d.pool.evictShared() }
 
 // Finish returns the sums. B_G2 is Run's where the device holds B_G2;
 // otherwise Finish computes it on the CPU with the CPU device's code

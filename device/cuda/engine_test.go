@@ -3,6 +3,7 @@ package cuda
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -99,8 +100,9 @@ func proveTwoWorkers(t *testing.T, dev groth16.Device) {
 
 // stagingRecorder passes a CUDA device through to an engine and records,
 // for every unit, the budget in use when Prepare starts and when Run
-// starts, the pinned memory the Prepared reports, and whether the
-// assignment still has its aux at Run.
+// starts, the pinned memory the Prepared reports, the share of a kept
+// staging its Prepare took (and closed), and whether the assignment still
+// has its aux at Run.
 type stagingRecorder struct {
 	*Device
 	budget *memory.Budget
@@ -114,14 +116,23 @@ type stagedUnit struct {
 	a                   *groth16.Assignment
 	atPrepare, atRun    uint64
 	inputs, aux, staged int
-	witness             bool // the witness run (witnessPrepared)
+	taken               uint64   // a kept staging's share, closed by Prepare
+	phases              []string // the Prepare's (engine.PreparePhases)
+	witness             bool     // the witness run (witnessPrepared)
 }
 
 func (s *stagingRecorder) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
 	u := &stagedUnit{a: a, atPrepare: s.budget.Used(), inputs: len(a.Input)}
+	taken := s.pool.taken.Load() // one worker: no other Prepare beside this one
 	w, err := s.Device.Prepare(ctx, a, p)
 	if err != nil {
 		return nil, err
+	}
+	u.taken = s.pool.taken.Load() - taken
+	if pp, ok := w.(engine.PreparePhases); ok {
+		for _, ph := range pp.PreparePhases() {
+			u.phases = append(u.phases, ph.Name)
+		}
 	}
 	_, u.witness = w.(*witnessPrepared)
 	if sw, ok := w.(engine.StagedWitness); ok {
@@ -172,9 +183,11 @@ func TestEngineWitnessStaged(t *testing.T) {
 // proveStaged proves two one-partition synthetic jobs (seed) through an
 // engine with one worker and one synthesis worker and witness-only
 // synthesis on d, each unit recorded (stagingRecorder; the second stages
-// into the first's pinned buffers): every proof verifies, the budget comes
-// back empty. It returns the units, the plan and the parameters (the
-// engine stays open until the test ends).
+// into the first's pinned buffers): every proof verifies, and after the
+// jobs the budget holds only the shares of the stagings d keeps
+// (engine.KeptStaging), and nothing once they are evicted. It returns the
+// units, the plan and the parameters (the engine stays open until the
+// test ends).
 func proveStaged(t *testing.T, d *Device, seed uint64, tag string) ([]*stagedUnit, *engine.Plan, *groth16.Params) {
 	t.Helper()
 	cfg := synthetic.Default(1 << 12)
@@ -209,6 +222,7 @@ func proveStaged(t *testing.T, d *Device, seed uint64, tag string) ([]*stagedUni
 			t.Fatal(err)
 		}
 		verifyResult(t, res, plan, pvk)
+		keptOnly(t, budget, d)
 	}
 	p, release, err := params.Acquire(ctx, circuits.SyntheticID(cfg))
 	if err != nil {
@@ -221,14 +235,25 @@ func proveStaged(t *testing.T, d *Device, seed uint64, tag string) ([]*stagedUni
 	if len(done) != 2 {
 		t.Fatalf("%d units recorded, want 2", len(done))
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for budget.Used() != 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	d.EvictKept()
 	if used := budget.Used(); used != 0 {
-		t.Errorf("the budget holds %d bytes after the jobs", used)
+		t.Errorf("the budget holds %d bytes with the kept stagings evicted", used)
 	}
 	return done, plan, p
+}
+
+// keptOnly waits (10 s at most) for the budget to hold only the shares of
+// the stagings d keeps: a job's units end after its result, and a
+// staging goes back to the pool on a goroutine of its own.
+func keptOnly(t *testing.T, budget *memory.Budget, d *Device) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for budget.Used() != d.pool.sharedBytes() && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if used, kept := budget.Used(), d.pool.sharedBytes(); used != kept {
+		t.Errorf("the budget holds %d bytes after the job, the kept stagings' shares %d", used, kept)
+	}
 }
 
 // preloadSynthetic makes cfg's parameters resident in e and returns a
@@ -280,8 +305,10 @@ func verifyResult(t *testing.T, r engine.Result, plan *engine.Plan, pvk *groth16
 // streams every query and B_G2, witness-only units take the classic path
 // with a and b evaluated into the pinned staging (EvaluatesIntoWorkspace):
 // the engine reserves no a, b and c, drops the aux after Prepare and keeps
-// only the staging reserved, and the proofs verify; the budget comes back
-// empty.
+// only the staging reserved, and the proofs verify; after the first unit's
+// Run its a, b staging is kept with its share of the budget, and the
+// second unit's Prepare takes it (closing the share) rather than page-lock
+// one anew; the budget comes back empty once the kept staging is evicted.
 func TestEngineWitnessLimited(t *testing.T) {
 	d := limited(t, 8, func(min, all uint64) uint64 { return min })
 	d.MemoryLimit = 1 << 40 // explicit: EvaluatesWitness is false; the plan is testLimit's
@@ -298,10 +325,23 @@ func TestEngineWitnessLimited(t *testing.T) {
 		t.Errorf("plan %+v (resident %v): want every query and B_G2 streamed", pl, ok)
 	}
 	for i, u := range done {
-		drop := part.Reserve - uint64(u.inputs*32+u.staged) // all but the inputs and the staging
+		// all but the inputs and the staging, and the share of the kept
+		// staging the Prepare took
+		drop := part.Reserve - uint64(u.inputs*32+u.staged) + u.taken
 		if u.witness || u.aux != 0 || u.atPrepare-u.atRun != drop {
 			t.Errorf("unit %d: witness run %v, %d aux at Run; reserved %d at Prepare, %d at Run, want the classic path and a drop of %d",
 				i, u.witness, u.aux, u.atPrepare, u.atRun, drop)
 		}
 	}
+	// a, b: 64 bytes a row, in a buffer the pool may have had larger
+	if ab := uint64(64 * part.Rows); part.Rows == 0 || done[0].taken != 0 || done[1].taken < ab {
+		t.Errorf("shares taken by the two Prepares: %d, %d; want none, then the first's a, b staging (%d bytes)",
+			done[0].taken, done[1].taken, ab)
+	}
+	for i, want := range []bool{false, true} {
+		if got := slices.Contains(done[i].phases, "kept"); got != want {
+			t.Errorf("unit %d: prepare phases %v: a kept staging %v, want %v", i, done[i].phases, got, want)
+		}
+	}
+	t.Logf("the second Prepare took a kept staging of %d bytes; prepare phases %v, %v", done[1].taken, done[0].phases, done[1].phases)
 }

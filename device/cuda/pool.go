@@ -4,6 +4,9 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"github.com/cuzk-project/cuzk/memory"
 )
 
 // DefaultPinnedKeep is the bytes of free pinned buffers a device keeps for
@@ -11,11 +14,21 @@ import (
 // witnesses, not a 32 GiB partition's dense witness.
 const DefaultPinnedKeep = 2 << 30
 
+// keptIdle is how long the pool keeps a buffer with a share of the budget
+// that no Prepare takes (a variable for tests): a parameter set no longer
+// proved should not hold its stagings' host memory.
+var keptIdle = time.Minute
+
 // pinnedPool reuses pinned host buffers (cudaHostAlloc is slow). Of the
-// buffers given back it keeps at most its cap in bytes (Device.PinnedKeep),
-// freeing the largest first, and frees at once a buffer larger than the
-// cap: what it keeps is host memory no reservation counts. Once drained
-// (the device closed) it frees what it is given back.
+// buffers given back without a share of the memory budget it keeps at
+// most its cap in bytes (Device.PinnedKeep), freeing the largest first,
+// and frees at once a buffer larger than the cap: what it keeps is host
+// memory no reservation counts. A buffer given back with a share of the
+// budget that covers it (putShared: an a, b staging, engine.KeptStaging)
+// it keeps beside those, outside the cap, until a get takes it (the share
+// is closed: the taker's reservation counts the buffer), EvictKept, or
+// keptIdle without use. Once drained (the device closed) it frees what it
+// is given back.
 type pinnedPool struct {
 	keep    *int64                         // the device's PinnedKeep; nil: DefaultPinnedKeep
 	alloc   func(n uint64) (pinned, error) // nil: allocPinned (tests: memory of their own)
@@ -24,9 +37,18 @@ type pinnedPool struct {
 	mu      sync.Mutex
 	free    []pinned // sorted by size
 	kept    uint64   // their bytes
+	shared  []sharedBuf
 	drained bool
 
-	held atomic.Uint64 // bytes of every buffer the pool allocated and has not freed (in use or kept)
+	held  atomic.Uint64 // bytes of every buffer the pool allocated and has not freed (in use or kept)
+	taken atomic.Uint64 // bytes of the shares closed by gets that took their buffers
+}
+
+// sharedBuf is a buffer kept with the share of the budget that counts it.
+type sharedBuf struct {
+	b     pinned
+	share *memory.Reservation
+	at    time.Time // when it was given back
 }
 
 // heldBytes is the pinned host memory the pool's buffers hold, in use or
@@ -50,30 +72,47 @@ func (p *pinnedPool) limit() uint64 {
 }
 
 func (p *pinnedPool) get(n uint64) (pinned, error) {
+	b, _, err := p.getKept(n)
+	return b, err
+}
+
+// getKept is get, and reports whether the buffer is one kept with a share
+// of the budget (its share now closed).
+func (p *pinnedPool) getKept(n uint64) (b pinned, shared bool, err error) {
 	if p.alloc == nil {
 		if err := load(); err != nil {
-			return pinned{}, err
+			return pinned{}, false, err
 		}
 	}
 	p.mu.Lock()
+	stale := p.stale()
+	if b, share, ok := p.takeShared(n); ok {
+		p.mu.Unlock()
+		p.taken.Add(share.Held())
+		share.Close()
+		p.freeShared(stale)
+		return b, true, nil
+	}
 	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= n })
-	if i < len(p.free) && p.free[i].n <= 2*n+(1<<20) {
+	if i < len(p.free) && fits(p.free[i].n, n) {
 		b := p.free[i]
 		p.free = append(p.free[:i], p.free[i+1:]...)
 		p.kept -= b.n
 		p.mu.Unlock()
-		return b, nil
+		p.freeShared(stale)
+		return b, false, nil
 	}
 	p.mu.Unlock()
+	p.freeShared(stale)
 	alloc := allocPinned
 	if p.alloc != nil {
 		alloc = p.alloc
 	}
-	b, err := alloc(n)
+	b, err = alloc(n)
 	if err == nil {
 		p.held.Add(b.n)
 	}
-	return b, err
+	return b, false, err
 }
 
 func (p *pinnedPool) put(b pinned) {
@@ -104,15 +143,113 @@ func (p *pinnedPool) put(b pinned) {
 	}
 }
 
+// fits reports whether a kept buffer of size bytes serves a get of n: at
+// least n, at most twice n and 1 MiB.
+func fits(size, n uint64) bool { return size >= n && size <= 2*n+(1<<20) }
+
+// takeShared takes the smallest buffer kept with a share that serves a
+// get of n. Called with mu held.
+func (p *pinnedPool) takeShared(n uint64) (pinned, *memory.Reservation, bool) {
+	best := -1
+	for i, s := range p.shared {
+		if fits(s.b.n, n) && (best < 0 || s.b.n < p.shared[best].b.n) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return pinned{}, nil, false
+	}
+	s := p.shared[best]
+	p.shared = append(p.shared[:best], p.shared[best+1:]...)
+	return s.b, s.share, true
+}
+
+// stale takes out the buffers kept with a share for longer than keptIdle.
+// Called with mu held.
+func (p *pinnedPool) stale() []sharedBuf {
+	var out []sharedBuf
+	keep := p.shared[:0]
+	for _, s := range p.shared {
+		if time.Since(s.at) > keptIdle {
+			out = append(out, s)
+		} else {
+			keep = append(keep, s)
+		}
+	}
+	clear(p.shared[len(keep):])
+	p.shared = keep
+	return out
+}
+
+// putShared gives b back with share, the reservation that counts it (nil:
+// none). Covered by its share, b is kept outside the cap; otherwise the
+// share is closed and b is given back as put does.
+func (p *pinnedPool) putShared(b pinned, share *memory.Reservation) {
+	if b.p == nil {
+		share.Close()
+		return
+	}
+	if share == nil || share.Held() < b.n || (p.keep != nil && *p.keep < 0) {
+		share.Close()
+		p.put(b)
+		return
+	}
+	p.mu.Lock()
+	if p.drained {
+		p.mu.Unlock()
+		p.freeBuf(b)
+		share.Close()
+		return
+	}
+	stale := p.stale()
+	p.shared = append(p.shared, sharedBuf{b: b, share: share, at: time.Now()})
+	p.mu.Unlock()
+	p.freeShared(stale)
+}
+
+// evictShared frees every buffer kept with a share and closes the shares;
+// it returns the bytes they gave back to the budget.
+func (p *pinnedPool) evictShared() (freed uint64) {
+	p.mu.Lock()
+	out := p.shared
+	p.shared = nil
+	p.mu.Unlock()
+	for _, s := range out {
+		freed += s.share.Held()
+	}
+	p.freeShared(out)
+	return freed
+}
+
+// sharedBytes is what the shares of the buffers kept with one hold.
+func (p *pinnedPool) sharedBytes() (n uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range p.shared {
+		n += s.share.Held()
+	}
+	return n
+}
+
+// freeShared frees the buffers, then closes their shares: the budget has
+// the room back once the memory is.
+func (p *pinnedPool) freeShared(bufs []sharedBuf) {
+	for _, s := range bufs {
+		p.freeBuf(s.b)
+		s.share.Close()
+	}
+}
+
 // drain frees every kept buffer, and every buffer given back from now on.
 func (p *pinnedPool) drain() {
 	p.mu.Lock()
-	free := p.free
-	p.free, p.kept, p.drained = nil, 0, true
+	free, shared := p.free, p.shared
+	p.free, p.kept, p.shared, p.drained = nil, 0, nil, true
 	p.mu.Unlock()
 	for _, b := range free {
 		p.freeBuf(b)
 	}
+	p.freeShared(shared)
 }
 
 func (p *pinnedPool) freeBuf(b pinned) {

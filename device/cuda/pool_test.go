@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/cuzk-project/cuzk/memory"
 )
 
 // fakePool is a pool over buffers of the sizes asked for that hold no
@@ -111,9 +113,10 @@ func TestPinnedPoolReuse(t *testing.T) {
 	}
 }
 
-// TestPinnedPoolConcurrent: gets and puts from several goroutines keep the
-// books (run with -race): at the end the pool keeps at most its cap, and
-// what it counts is what it holds.
+// TestPinnedPoolConcurrent: gets and puts, with and without a share of a
+// budget, from several goroutines keep the books (run with -race): at the
+// end the pool keeps at most its cap of unshared buffers, what it counts
+// is what it holds, and the budget holds the shared buffers' bytes.
 func TestPinnedPoolConcurrent(t *testing.T) {
 	keep := int64(1 << 20)
 	var mu sync.Mutex
@@ -121,6 +124,7 @@ func TestPinnedPoolConcurrent(t *testing.T) {
 	p := fakePool(&keep, &freed)
 	release := p.release
 	p.release = func(b pinned) { mu.Lock(); release(b); mu.Unlock() }
+	budget := memory.New(1 << 40)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
@@ -131,20 +135,31 @@ func TestPinnedPoolConcurrent(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				p.put(b)
+				if g%2 == 0 {
+					p.put(b)
+					continue
+				}
+				share, _ := budget.TryReserve(b.n)
+				p.putShared(b, share)
 			}
 		})
 	}
 	wg.Wait()
-	var sum uint64
+	var sum, shared uint64
 	for _, b := range p.free {
 		sum += b.n
+	}
+	for _, s := range p.shared {
+		shared += s.b.n
 	}
 	if sum != p.kept || p.kept > uint64(keep) {
 		t.Fatalf("kept %d bytes, counted %d, cap %d", sum, p.kept, keep)
 	}
-	if held := p.heldBytes(); held != sum {
-		t.Fatalf("held %d bytes, the pool keeps %d and none is in use", held, sum)
+	if held := p.heldBytes(); held != sum+shared {
+		t.Fatalf("held %d bytes, the pool keeps %d and %d shared, and none is in use", held, sum, shared)
+	}
+	if used := budget.Used(); used != shared {
+		t.Fatalf("the budget holds %d bytes, the shared buffers %d", used, shared)
 	}
 }
 
@@ -176,6 +191,96 @@ func TestPinnedPoolHeld(t *testing.T) {
 	check("over the cap, given back", 50)
 	p.drain()
 	check("drained", 0)
+}
+
+// TestPinnedPoolShared: a buffer given back with a share of the budget
+// that covers it is kept outside the cap (the budget counts it) until a
+// get takes it, which closes the share; a share too small for the buffer,
+// or none, leaves the cap's rule; EvictKept, keptIdle and drain free the
+// shared buffers and give their shares back.
+func TestPinnedPoolShared(t *testing.T) {
+	const big = 1 << 30
+	keep := int64(1 << 20) // below every staging here
+	share := func(b *memory.Budget, n uint64) *memory.Reservation {
+		t.Helper()
+		r, ok := b.TryReserve(n)
+		if !ok {
+			t.Fatalf("%d bytes do not fit the budget", n)
+		}
+		return r
+	}
+	t.Run("kept, then taken", func(t *testing.T) {
+		var freed []uint64
+		p := fakePool(&keep, &freed)
+		budget := memory.New(4 * big)
+		b, _ := p.get(big)
+		p.putShared(b, share(budget, big))
+		if len(freed) != 0 || budget.Used() != big || p.heldBytes() != big {
+			t.Fatalf("after putShared: freed %v, budget %d, held %d; want kept and counted", freed, budget.Used(), p.heldBytes())
+		}
+		again, _ := p.get(big - 4096) // fits: the same buffer
+		if again.n != big || budget.Used() != 0 {
+			t.Fatalf("get took a %d-byte buffer, budget %d: want the kept one and its share closed", again.n, budget.Used())
+		}
+		p.putShared(again, share(budget, big))
+		if got := p.evictShared(); got != big || budget.Used() != 0 || !slices.Equal(freed, []uint64{big}) {
+			t.Fatalf("evict: %d bytes, budget %d, freed %v", got, budget.Used(), freed)
+		}
+		if got := p.evictShared(); got != 0 {
+			t.Fatalf("evicting twice gave %d bytes", got)
+		}
+	})
+	t.Run("share too small or none", func(t *testing.T) {
+		var freed []uint64
+		p := fakePool(&keep, &freed)
+		budget := memory.New(4 * big)
+		a, _ := p.get(big)
+		p.putShared(a, share(budget, big-1))
+		b, _ := p.get(big)
+		p.putShared(b, nil)
+		if !slices.Equal(freed, []uint64{big, big}) || budget.Used() != 0 {
+			t.Fatalf("freed %v, budget %d: want both freed at once (over the cap), the share closed", freed, budget.Used())
+		}
+		small, _ := p.get(4096)
+		p.putShared(small, nil) // under the cap: kept as put keeps it
+		if len(p.free) != 1 || p.kept != small.n {
+			t.Fatalf("kept %d bytes in %d buffers, want the small one under the cap", p.kept, len(p.free))
+		}
+	})
+	t.Run("idle", func(t *testing.T) {
+		old := keptIdle
+		keptIdle = 0
+		defer func() { keptIdle = old }()
+		var freed []uint64
+		p := fakePool(&keep, &freed)
+		budget := memory.New(4 * big)
+		a, _ := p.get(big)
+		p.putShared(a, share(budget, big))
+		time.Sleep(time.Millisecond)
+		small, _ := p.get(4096) // any later use frees what idled
+		p.put(small)
+		if !slices.Equal(freed, []uint64{big}) || budget.Used() != 0 {
+			t.Fatalf("freed %v, budget %d: want the idle staging freed", freed, budget.Used())
+		}
+	})
+	t.Run("drained or keeping none", func(t *testing.T) {
+		none := int64(-1)
+		for _, k := range []*int64{&keep, &none} {
+			var freed []uint64
+			p := fakePool(k, &freed)
+			budget := memory.New(4 * big)
+			a, _ := p.get(big)
+			b, _ := p.get(big)
+			p.putShared(a, share(budget, big))
+			if k == &keep {
+				p.drain()
+			}
+			p.putShared(b, share(budget, big))
+			if len(freed) != 2 || budget.Used() != 0 || p.heldBytes() != 0 {
+				t.Fatalf("keep %d: freed %v, budget %d, held %d; want all freed and given back", *k, freed, budget.Used(), p.heldBytes())
+			}
+		}
+	})
 }
 
 // BenchmarkPinnedAlloc times what the pool saves: allocating and freeing a

@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
+)
+
+// KeptStaging is implemented by a device's Partial whose Run leaves host
+// memory the device may keep for a later partition: the CUDA device's
+// page-locked a, b staging (8.3 GB for a 32 GiB PoRep partition under a
+// memory limit), which takes seconds to page-lock anew. Right after Run
+// the engine hands it StagingBytes of the unit's reservation
+// (KeepStaging): the device keeps the buffer with that share of the
+// budget until a later Prepare takes it (that unit's own reservation
+// counts it then, and the share is closed), the engine evicts it
+// (KeptEvictor) or the device frees it. KeepStaging gets nil for a unit
+// whose memory came from the CRITICAL headroom (kept buffers must not
+// hold that), and the device then keeps the buffer only as it keeps
+// buffers nobody reserved. A Partial whose KeepStaging is not called
+// frees or keeps the buffer at Finish.
+type KeptStaging interface {
+	StagingBytes() uint64
+	KeepStaging(share *memory.Reservation)
+}
+
+// KeptEvictor is implemented by devices that keep buffers with a share of
+// the budget (KeptStaging): EvictKept frees them all and closes their
+// shares, and returns the bytes given back to the budget.
+type KeptEvictor interface {
+	EvictKept() (freed uint64)
+}
+
+// keepStaging hands the staging share of u's reservation to p's device
+// (KeptStaging), after Run.
+func (e *Engine) keepStaging(u *unit, p groth16.Partial) {
+	ks, ok := p.(KeptStaging)
+	if !ok || ks.StagingBytes() == 0 {
+		return
+	}
+	var share *memory.Reservation
+	if u.res.Of(e.budget) {
+		share = u.res.Split(ks.StagingBytes())
+	}
+	ks.KeepStaging(share)
+}
+
+// evictKept frees every buffer the engine's devices keep with a share of
+// the budget (KeptEvictor).
+func (e *Engine) evictKept() (freed uint64) {
+	for _, d := range e.devs {
+		for _, dev := range []any{d.dev, d.critical} {
+			if k, ok := dev.(KeptEvictor); ok {
+				freed += k.EvictKept()
+			}
+		}
+	}
+	return freed
+}

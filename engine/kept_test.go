@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/cuzk-project/cuzk/device/sim"
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
+)
+
+// keepingDevice is a sim device that keeps a staging of stagingBytes after
+// every Run as the CUDA device keeps its a, b staging: with the share the
+// engine hands it (KeptStaging), taken by the next Prepare (the share
+// closed) and freed by EvictKept.
+type keepingDevice struct {
+	*sim.Device
+	mu      sync.Mutex
+	kept    []*memory.Reservation
+	shares  []*memory.Reservation // every share handed, nil among them
+	reused  int
+	evicted uint64
+}
+
+const stagingBytes = 300
+
+type keepingPartial struct {
+	groth16.Partial
+	d *keepingDevice
+}
+
+func (p *keepingPartial) StagingBytes() uint64 { return stagingBytes }
+
+func (p *keepingPartial) KeepStaging(share *memory.Reservation) {
+	p.d.mu.Lock()
+	defer p.d.mu.Unlock()
+	p.d.shares = append(p.d.shares, share)
+	if share != nil {
+		p.d.kept = append(p.d.kept, share)
+	}
+}
+
+func (d *keepingDevice) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
+	d.mu.Lock()
+	if n := len(d.kept); n > 0 {
+		d.kept[n-1].Close() // this unit's reservation counts the staging now
+		d.kept = d.kept[:n-1]
+		d.reused++
+	}
+	d.mu.Unlock()
+	return d.Device.Prepare(ctx, a, p)
+}
+
+func (d *keepingDevice) Run(ctx context.Context, w groth16.Prepared) (groth16.Partial, error) {
+	p, err := d.Device.Run(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	return &keepingPartial{p, d}, nil
+}
+
+func (d *keepingDevice) Finish(ctx context.Context, p groth16.Partial) (*groth16.Sums, error) {
+	return d.Device.Finish(ctx, p.(*keepingPartial).Partial)
+}
+
+func (d *keepingDevice) EvictKept() (freed uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, r := range d.kept {
+		freed += r.Held()
+		r.Close()
+	}
+	d.kept = nil
+	d.evicted += freed
+	return freed
+}
+
+func (d *keepingDevice) counts() (kept, reused int, evicted uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.kept), d.reused, d.evicted
+}
+
+// TestKeptStaging: after Run the engine hands the device the staging's
+// share of the unit's reservation; the budget counts the kept staging
+// between jobs, the next job's Prepare takes it (its own reservation
+// counts it then), and where a unit does not fit beside it with nothing in
+// flight, the engine evicts it rather than wait or fail.
+func TestKeptStaging(t *testing.T) {
+	const reserve = 1000 // testPlanner: half of it a, b, c
+	for _, tc := range []struct {
+		name        string
+		budget      uint64
+		wantReused  int    // by the second job's Prepare
+		wantEvicted uint64 // to let the second job's unit in
+	}{
+		{"room for both: reused", 10 * reserve, 1, 0},
+		{"room for the unit alone: evicted", reserve + stagingBytes - 1, 0, stagingBytes},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dev := &keepingDevice{Device: sim.New(sim.Config{})}
+			env := newTestEnv(t, sim.Config{}, func(c *Config) {
+				c.Devices = []groth16.Device{dev}
+				c.Budget = memory.New(tc.budget)
+				c.WorkersPerDevice = 1
+			})
+			for i, id := range []string{"first", "second"} {
+				jid := env.submit(t, id, KindPoRepSealCommit, PriorityNormal, testJob{Tag: uint64(7 + i), Parts: 1, Reserve: reserve})
+				if r := env.await(t, jid); r.Status != StatusCompleted {
+					t.Fatalf("%s: job %v: %s", id, r.Status, r.Error)
+				}
+				waitFor(t, "the unit's reservation to end", func() bool { return env.budget.Used() == stagingBytes })
+			}
+			kept, reused, evicted := dev.counts()
+			if kept != 1 || reused != tc.wantReused || evicted != tc.wantEvicted {
+				t.Errorf("kept %d, reused %d, evicted %d bytes; want 1, %d, %d", kept, reused, evicted, tc.wantReused, tc.wantEvicted)
+			}
+			for i, s := range dev.shares {
+				if s == nil || s.Size() != stagingBytes {
+					t.Errorf("share %d: %v, want %d bytes of the unit's reservation", i, s, stagingBytes)
+				}
+			}
+			if freed := env.e.evictIdle(); freed != stagingBytes || env.budget.Used() != 0 {
+				t.Errorf("evictIdle freed %d, the budget holds %d; want %d freed and empty", freed, env.budget.Used(), stagingBytes)
+			}
+		})
+	}
+}
+
+// TestKeptStagingCritical: a unit whose memory came from the CRITICAL
+// headroom hands the device no share (kept buffers must not hold the
+// headroom); one from the budget hands the staging's bytes.
+func TestKeptStagingCritical(t *testing.T) {
+	dev := &keepingDevice{Device: sim.New(sim.Config{})}
+	env := newTestEnv(t, sim.Config{}, func(c *Config) { c.Devices = []groth16.Device{dev} })
+	head := memory.New(1000)
+	for _, tc := range []struct {
+		name  string
+		from  *memory.Budget
+		share uint64 // 0: nil
+	}{
+		{"budget", env.budget, stagingBytes},
+		{"headroom", head, 0},
+	} {
+		res, ok := tc.from.TryReserve(500)
+		if !ok {
+			t.Fatal("no room")
+		}
+		dev.shares = nil
+		env.e.keepStaging(&unit{res: res}, &keepingPartial{d: dev})
+		switch s := dev.shares; {
+		case len(s) != 1:
+			t.Fatalf("%s: %d shares handed", tc.name, len(s))
+		case tc.share == 0 && s[0] != nil, tc.share != 0 && (s[0] == nil || s[0].Size() != tc.share):
+			t.Errorf("%s: share %v, want %d bytes", tc.name, s[0], tc.share)
+		}
+		dev.EvictKept()
+		res.Close()
+	}
+	if head.Used() != 0 || env.budget.Used() != 0 {
+		t.Fatalf("budgets hold %d and %d bytes", env.budget.Used(), head.Used())
+	}
+}

@@ -1,0 +1,58 @@
+package memory
+
+import (
+	"context"
+	"testing"
+)
+
+// TestReservationSplit: Split hands part of a reservation on without
+// touching the budget, clamped to what is held; each part is released on
+// its own, and the budget empties only when both are.
+func TestReservationSplit(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		reserve, released  uint64 // reserved, then released before the split
+		split              uint64
+		wantPart, wantLeft uint64
+	}{
+		{"part", 100, 0, 30, 30, 70},
+		{"all", 100, 0, 100, 100, 0},
+		{"more than held", 100, 40, 80, 60, 0},
+		{"none", 100, 0, 0, 0, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := New(1000)
+			other := New(1000)
+			r, err := b.Reserve(context.Background(), tc.reserve)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Release(tc.released)
+			used := b.Used()
+			part := r.Split(tc.split)
+			if part.Held() != tc.wantPart || part.Size() != tc.wantPart || r.Held() != tc.wantLeft {
+				t.Fatalf("split %d: part %d (size %d), left %d; want %d, %d", tc.split, part.Held(), part.Size(), r.Held(),
+					tc.wantPart, tc.wantLeft)
+			}
+			if b.Used() != used {
+				t.Fatalf("the split changed the budget: %d used, was %d", b.Used(), used)
+			}
+			if !part.Of(b) || part.Of(other) || !r.Of(b) {
+				t.Fatal("Of: the part is not of its budget")
+			}
+			r.Close()
+			if got := b.Used(); got != tc.wantPart {
+				t.Fatalf("after closing the rest: %d used, want the part's %d", got, tc.wantPart)
+			}
+			part.Close()
+			part.Close()
+			if got := b.Used(); got != 0 {
+				t.Fatalf("after closing both: %d used", got)
+			}
+		})
+	}
+	var nilRes *Reservation
+	if nilRes.Split(5) != nil || nilRes.Of(New(1)) {
+		t.Fatal("a nil reservation splits into something")
+	}
+}
