@@ -97,6 +97,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	}
 	e.dropWitness(u, w)
 	if j.ctx.Err() != nil {
+		groth16.Discard(dev, w)
 		e.retire(u)
 		return nil, false
 	}
@@ -114,6 +115,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	}
 	if j.ctx.Err() != nil {
 		unlock()
+		groth16.Discard(dev, w)
 		e.retire(u)
 		return nil, false
 	}

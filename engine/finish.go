@@ -14,6 +14,7 @@ import (
 func (e *Engine) finish(dev groth16.Device, di, worker int, u *unit, p groth16.Partial) {
 	j, part := u.job, u.key.partition
 	if j.ctx.Err() != nil {
+		groth16.Discard(dev, p)
 		e.retire(u)
 		return
 	}

@@ -60,3 +60,20 @@ func Compute(ctx context.Context, d Device, a *Assignment, p *Params) (*Sums, er
 	}
 	return d.Finish(ctx, r)
 }
+
+// Discarder is implemented by devices whose Prepared or Partial holds
+// more than Go memory (the CUDA device: page-locked buffers, gigabytes
+// for a 32 GiB partition). A caller that drops one without Run or Finish
+// (its job cancelled) discards it, and the device frees what it holds.
+// Discarding a value already Run, Finished or discarded does nothing.
+type Discarder interface {
+	Discard(x any)
+}
+
+// Discard frees what x, a Prepared or Partial of d that will not be Run or
+// Finished, holds, where d is a Discarder.
+func Discard(d Device, x any) {
+	if dd, ok := d.(Discarder); ok && x != nil {
+		dd.Discard(x)
+	}
+}

@@ -508,6 +508,9 @@ func (d namedDevice) EvaluatesIntoWorkspace() bool {
 	return ok && w.EvaluatesIntoWorkspace()
 }
 
+// Discard passes the wrapped device's groth16.Discarder on.
+func (d namedDevice) Discard(x any) { groth16.Discard(d.Device, x) }
+
 // EvictKept passes the wrapped device's engine.KeptEvictor on.
 func (d namedDevice) EvictKept() uint64 {
 	if k, ok := d.Device.(engine.KeptEvictor); ok {

@@ -6,18 +6,26 @@ import (
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/device/sim"
 	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/groth16"
 )
 
 // capableDevice implements every optional device interface the engine's
 // reservations read (HostWorkspace, WitnessEvaluator, WitnessShapes,
-// WorkspaceEvaluator, KeptEvictor); it evaluates witnesses of up to 100
-// rows and keeps 4096 bytes.
+// WorkspaceEvaluator, KeptEvictor, groth16.Discarder); it evaluates
+// witnesses of up to 100 rows and keeps 4096 bytes.
 type capableDevice struct {
 	*sim.Device
 	witness, into bool
 }
 
 func (capableDevice) EvictKept() uint64 { return 4096 }
+
+// Discard records what it was given in the value's first element.
+func (capableDevice) Discard(x any) {
+	if p, ok := x.(*[1]string); ok {
+		p[0] = "discarded"
+	}
+}
 
 func (d capableDevice) EvaluatesWitnessOf(rows, _ int) bool { return d.witness && rows <= 100 }
 
@@ -54,6 +62,11 @@ func TestNamedDeviceForwards(t *testing.T) {
 			}
 			if got := d.(engine.KeptEvictor).EvictKept(); got != tc.kept {
 				t.Errorf("EvictKept %d, want %d", got, tc.kept)
+			}
+			var x [1]string
+			d.(groth16.Discarder).Discard(&x)
+			if got := x[0] == "discarded"; got != (tc.kept != 0) {
+				t.Errorf("Discard reached the wrapped device: %v, want %v", got, tc.kept != 0)
 			}
 			shapes := d.(engine.WitnessShapes)
 			if got := shapes.EvaluatesWitnessOf(100, 10); got != tc.witness {
