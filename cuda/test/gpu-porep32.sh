@@ -10,14 +10,24 @@
 #                 daemon's RSS and the GPU memory each second
 #   STAGE=limit   the same daemon under device.memory_limit LIMIT (24GiB), device.pinned_keep
 #                 PINNED where set
+# STAGE may list stages ("setup limit") and LIMIT limits ("16GiB 24GiB"): each runs in turn, a
+# limit's daemon with its files under $OUT/<limit>.
 # Logs to $OUT/log.
 OUT=${OUT:-/tmp/out}
+STAGE=${STAGE:-setup}
+LIMIT=${LIMIT:-24GiB}
+if [ "$STAGE" != "${STAGE%% *}" ]; then
+  for s in $STAGE; do STAGE=$s bash "$0" || exit $?; done; exit 0
+fi
+if [ "$STAGE" = limit ] && [ "$LIMIT" != "${LIMIT%% *}" ]; then
+  for l in $LIMIT; do LIMIT=$l OUT=$OUT/$l bash "$0" || exit $?; done; exit 0
+fi
 P=${P:-/tmp/p32}
 mkdir -p "$OUT" "$P"
 exec > >(tee -a "$OUT/log") 2>&1
 export CUZK_CUDA_LIB=${CUZK_CUDA_LIB:-$PWD/bin/local/libcuzk_cuda.so}
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; df -h /tmp | tail -1; free -g | head -2
-case "${STAGE:-setup}" in
+case "$STAGE" in
 setup)
   /usr/bin/time -f "setup: wall %e s, max RSS %M KB" timeout 500 bin/cuzk setup --proof-type StackedDrg32GiBV1_1 \
     --device cuda --params-dir "$P" 2>&1 | tail -25
@@ -55,6 +65,7 @@ events = 400000
 TOML
   cat "$OUT/daemon.toml"
   rm -f "$OUT/rss.txt" "$OUT/gpumem.txt"
+  rm -f /tmp/cuzk.sock # a daemon before this one may have left it
   bin/cuzk daemon --config "$OUT/daemon.toml" > "$OUT/daemon.log" 2>&1 &
   dpid=$!
   for i in $(seq 60); do [ -S /tmp/cuzk.sock ] && break; sleep 1; done
