@@ -104,6 +104,9 @@ type DeviceStatus struct {
 	// PreparePhases sums the timed parts of the device's Prepares
 	// (engine.PreparePhases), by name.
 	PreparePhases []PhaseTotal
+	// KeptBytes is the memory budget held by buffers the device keeps for
+	// the next partition (KeptEvictor: the CUDA device's a, b stagings).
+	KeptBytes uint64
 	// Lost is the error that took the device out of service
 	// (groth16.ErrDeviceLost); "" while it works.
 	Lost string

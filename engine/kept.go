@@ -24,9 +24,11 @@ type KeptStaging interface {
 }
 
 // KeptEvictor is implemented by devices that keep buffers with a share of
-// the budget (KeptStaging): EvictKept frees them all and closes their
+// the budget (KeptStaging): KeptBytes is what those shares hold now
+// (DeviceStatus.KeptBytes); EvictKept frees the buffers, closes their
 // shares, and returns the bytes given back to the budget.
 type KeptEvictor interface {
+	KeptBytes() uint64
 	EvictKept() (freed uint64)
 }
 

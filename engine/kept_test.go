@@ -64,6 +64,15 @@ func (d *keepingDevice) Finish(ctx context.Context, p groth16.Partial) (*groth16
 	return d.Device.Finish(ctx, p.(*keepingPartial).Partial)
 }
 
+func (d *keepingDevice) KeptBytes() (n uint64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, r := range d.kept {
+		n += r.Held()
+	}
+	return n
+}
+
 func (d *keepingDevice) EvictKept() (freed uint64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -111,6 +120,9 @@ func TestKeptStaging(t *testing.T) {
 					t.Fatalf("%s: job %v: %s", id, r.Status, r.Error)
 				}
 				waitFor(t, "the unit's reservation to end", func() bool { return env.budget.Used() == stagingBytes })
+			}
+			if got := env.e.Status().Devices[0].KeptBytes; got != stagingBytes {
+				t.Errorf("status: %d bytes kept, want %d", got, stagingBytes)
 			}
 			kept, reused, evicted := dev.counts()
 			if kept != 1 || reused != tc.wantReused || evicted != tc.wantEvicted {

@@ -201,6 +201,7 @@ var (
 	descDevMemFree     = prometheus.NewDesc("cuzk_device_memory_free_bytes", "Free device memory.", []string{"device", "name"}, nil)
 	descDevBusy        = prometheus.NewDesc("cuzk_device_busy", "1 while the device is working on a job.", []string{"device", "name"}, nil)
 	descDevLost        = prometheus.NewDesc("cuzk_device_lost", "1 once the device was lost (its units moved to the other devices).", []string{"device", "name"}, nil)
+	descDevKept        = prometheus.NewDesc("cuzk_device_kept_bytes", "Memory budget held by buffers the device keeps for the next partition (the CUDA device's a, b stagings).", []string{"device", "name"}, nil)
 	descDevPhase       = prometheus.NewDesc("cuzk_device_kernel_phase_seconds_total", "Time of a timed part of the device's Runs (upload, spmv, ntt, msm_h …; the parts overlap), summed.", []string{"device", "name", "phase"}, nil)
 	descDevPhaseRuns   = prometheus.NewDesc("cuzk_device_kernel_phase_runs_total", "Runs that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "phase"}, nil)
 	descPrepPhase      = prometheus.NewDesc("cuzk_device_prepare_phase_seconds_total", "Time of a timed part of the device's Prepares on the host (alloc, eval, split), summed.", []string{"device", "name", "phase"}, nil)
@@ -210,7 +211,7 @@ var (
 func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCompletedTotal, descFailedTotal, descUptime, descQueueDepth,
 		descRunningJobs, descGPUWorkers, descDevices, descQueuePending, descQueueRunning, descMemUsed,
-		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy, descDevLost, descDevPhase, descDevPhaseRuns, descPrepPhase, descPrepPhaseRuns} {
+		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy, descDevLost, descDevKept, descDevPhase, descDevPhaseRuns, descPrepPhase, descPrepPhaseRuns} {
 		ch <- d
 	}
 }
@@ -269,6 +270,7 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 			lost = 1
 		}
 		gauge(descDevLost, lost, ord, d.Name)
+		gauge(descDevKept, float64(d.KeptBytes), ord, d.Name)
 		for _, p := range d.Phases {
 			ch <- prometheus.MustNewConstMetric(descDevPhase, prometheus.CounterValue, p.Total.Seconds(), ord, d.Name, p.Name)
 			ch <- prometheus.MustNewConstMetric(descDevPhaseRuns, prometheus.CounterValue, float64(p.Runs), ord, d.Name, p.Name)

@@ -164,7 +164,7 @@ func TestServeUnixAndHTTP(t *testing.T) {
 	eng.snapshot = engine.Snapshot{
 		Devices: []engine.DeviceStatus{{Ordinal: 0, Name: "cpu",
 			Phases:        []engine.PhaseTotal{{Name: "msm_h", Total: 3 * time.Second, Runs: 4}},
-			PreparePhases: []engine.PhaseTotal{{Name: "alloc", Total: 2 * time.Second, Runs: 4}}}},
+			PreparePhases: []engine.PhaseTotal{{Name: "alloc", Total: 2 * time.Second, Runs: 4}}, KeptBytes: 8 << 30}},
 		SRS:    []engine.SRSStatus{{CircuitID: "porep-32g", Tier: engine.TierHot, SizeBytes: 42, RefCount: 1}},
 		Queues: []engine.QueueStatus{{ProofKind: "porep-c2", Pending: 2}},
 		Uptime: 3 * time.Second, MemoryUsed: 10, MemoryLimit: 100,
@@ -220,6 +220,7 @@ func TestServeUnixAndHTTP(t *testing.T) {
 		`cuzk_device_kernel_phase_runs_total{device="0",name="cpu",phase="msm_h"} 4`,
 		`cuzk_device_prepare_phase_seconds_total{device="0",name="cpu",phase="alloc"} 2`,
 		`cuzk_device_prepare_phase_runs_total{device="0",name="cpu",phase="alloc"} 4`,
+		`cuzk_device_kept_bytes{device="0",name="cpu"} 8.589934592e+09`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, grepLines(string(body), "phase"))

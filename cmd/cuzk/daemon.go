@@ -511,10 +511,17 @@ func (d namedDevice) EvaluatesIntoWorkspace() bool {
 // Discard passes the wrapped device's groth16.Discarder on.
 func (d namedDevice) Discard(x any) { groth16.Discard(d.Device, x) }
 
-// EvictKept passes the wrapped device's engine.KeptEvictor on.
+// EvictKept and KeptBytes pass the wrapped device's engine.KeptEvictor on.
 func (d namedDevice) EvictKept() uint64 {
 	if k, ok := d.Device.(engine.KeptEvictor); ok {
 		return k.EvictKept()
+	}
+	return 0
+}
+
+func (d namedDevice) KeptBytes() uint64 {
+	if k, ok := d.Device.(engine.KeptEvictor); ok {
+		return k.KeptBytes()
 	}
 	return 0
 }

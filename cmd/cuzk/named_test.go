@@ -19,6 +19,7 @@ type capableDevice struct {
 }
 
 func (capableDevice) EvictKept() uint64 { return 4096 }
+func (capableDevice) KeptBytes() uint64 { return 4096 }
 
 // Discard records what it was given in the value's first element.
 func (capableDevice) Discard(x any) {
@@ -60,8 +61,8 @@ func TestNamedDeviceForwards(t *testing.T) {
 			if got := d.(engine.WorkspaceEvaluator).EvaluatesIntoWorkspace(); got != tc.into {
 				t.Errorf("EvaluatesIntoWorkspace %v, want %v", got, tc.into)
 			}
-			if got := d.(engine.KeptEvictor).EvictKept(); got != tc.kept {
-				t.Errorf("EvictKept %d, want %d", got, tc.kept)
+			if k := d.(engine.KeptEvictor); k.EvictKept() != tc.kept || k.KeptBytes() != tc.kept {
+				t.Errorf("EvictKept %d, KeptBytes %d, want %d", k.EvictKept(), k.KeptBytes(), tc.kept)
 			}
 			var x [1]string
 			d.(groth16.Discarder).Discard(&x)

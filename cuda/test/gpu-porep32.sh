@@ -95,6 +95,7 @@ TOML
   awk '/^cuzk_device_prepare_phase_(seconds|runs)_total/ { match($0, /phase="[^"]*"/); ph = substr($0, RSTART + 7, RLENGTH - 8)
       if ($1 ~ /seconds/) s[ph] = $NF; else r[ph] = $NF }
     END { for (ph in s) if (r[ph] > 0) printf "  %-8s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$STAGE.txt" | sort
+  grep '^cuzk_device_kept_bytes\|^cuzk_memory_used_bytes' "$OUT/metrics-$STAGE.txt"
   kill -TERM $dpid; wait $dpid
   echo "daemon peak RSS: $(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1) kB"; echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"
   grep -iE "error|warn|panic" "$OUT/daemon.log" | head -10; tail -5 "$OUT/daemon.log"

@@ -639,6 +639,10 @@ func (p *Partial) KeepStaging(share *memory.Reservation) {
 // memory budget (engine.KeptEvictor) and returns the bytes given back.
 func (d *Device) EvictKept() uint64 { return d.pool.evictShared() }
 
+// KeptBytes is the memory budget the kept stagings' shares hold
+// (engine.KeptEvictor).
+func (d *Device) KeptBytes() uint64 { return d.pool.sharedBytes() }
+
 // Finish returns the sums. B_G2 is Run's where the device holds B_G2;
 // otherwise Finish computes it on the CPU with the CPU device's code
 // (cpu.SumG2: the B split's ones by batched affine additions, the tail by
