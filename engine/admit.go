@@ -277,7 +277,12 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 	for !ok && e.stuck() {
 		// No partition holds memory that it will give back, so only
 		// eviction can make room: waiting would stall this unit, and
-		// every one behind it, for good.
+		// every one behind it, for good. Kept stagings go first: cheaper
+		// to rebuild than a parameter set the budget's evictor drops.
+		if e.evictKept() > 0 {
+			res, ok = e.budget.TryReserve(u.part.Reserve)
+			continue
+		}
 		if res, ok = e.budget.TryReserveEvicting(u.part.Reserve); ok {
 			break
 		}

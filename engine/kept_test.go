@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cuzk-project/cuzk/device/sim"
@@ -95,7 +96,8 @@ func (d *keepingDevice) counts() (kept, reused int, evicted uint64) {
 // share of the unit's reservation; the budget counts the kept staging
 // between jobs, the next job's Prepare takes it (its own reservation
 // counts it then), and where a unit does not fit beside it with nothing in
-// flight, the engine evicts it rather than wait or fail.
+// flight, the engine evicts it rather than wait or fail, before asking the
+// budget's evictor (the parameter cache's: a reload is dear).
 func TestKeptStaging(t *testing.T) {
 	const reserve = 1000 // testPlanner: half of it a, b, c
 	for _, tc := range []struct {
@@ -109,9 +111,11 @@ func TestKeptStaging(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dev := &keepingDevice{Device: sim.New(sim.Config{})}
+			var asked atomic.Int32
 			env := newTestEnv(t, sim.Config{}, func(c *Config) {
 				c.Devices = []groth16.Device{dev}
 				c.Budget = memory.New(tc.budget)
+				c.Budget.SetEvictor(func(uint64) uint64 { asked.Add(1); return 0 })
 				c.WorkersPerDevice = 1
 			})
 			for i, id := range []string{"first", "second"} {
@@ -123,6 +127,9 @@ func TestKeptStaging(t *testing.T) {
 			}
 			if got := env.e.Status().Devices[0].KeptBytes; got != stagingBytes {
 				t.Errorf("status: %d bytes kept, want %d", got, stagingBytes)
+			}
+			if n := asked.Load(); n != 0 {
+				t.Errorf("the budget's evictor was asked %d times", n)
 			}
 			kept, reused, evicted := dev.counts()
 			if kept != 1 || reused != tc.wantReused || evicted != tc.wantEvicted {
