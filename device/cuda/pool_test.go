@@ -218,7 +218,11 @@ func TestPinnedPoolShared(t *testing.T) {
 		if len(freed) != 0 || budget.Used() != big || p.heldBytes() != big {
 			t.Fatalf("after putShared: freed %v, budget %d, held %d; want kept and counted", freed, budget.Used(), p.heldBytes())
 		}
-		again, _ := p.get(big - 4096) // fits: the same buffer
+		half, _ := p.get(big / 2) // would fit an unshared buffer, not a shared one
+		if half.n != big/2 || budget.Used() != big {
+			t.Fatalf("get(%d) took a %d-byte buffer, budget %d: want a new one, the kept one still counted", big/2, half.n, budget.Used())
+		}
+		again, _ := p.get(big - 4096) // within 1 MiB: the same buffer
 		if again.n != big || budget.Used() != 0 {
 			t.Fatalf("get took a %d-byte buffer, budget %d: want the kept one and its share closed", again.n, budget.Used())
 		}
