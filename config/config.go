@@ -98,12 +98,13 @@ type Device struct {
 	MemoryLimit Size `toml:"memory_limit"`
 	// PinnedKeep bounds the free page-locked host buffers each cuda
 	// device keeps for reuse outside the memory budget (splits, compact
-	// witnesses); 0 means 2 GiB, negative none. The a, b staging of a
-	// partition (8.3 GB for a 32 GiB PoRep under a memory_limit) is kept
-	// apart, within the budget: after its Run the partition's reservation
-	// for it passes to the device, the next partition of its size takes
-	// it instead of page-locking one anew, and it is freed after a minute
-	// unused or when a partition needs the room with nothing in flight.
+	// witnesses); 0 means 2 GiB, negative none. The staging of a
+	// partition (a, b and the splits, ≈ 11 GB for a 32 GiB PoRep under a
+	// memory_limit) is kept apart, within the budget: after its Run the
+	// partition's reservation for it passes to the device, the next
+	// partition of its size takes it instead of page-locking it anew, and
+	// it is freed after a minute unused or when a partition needs the room
+	// with nothing in flight.
 	PinnedKeep Size `toml:"pinned_keep"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`

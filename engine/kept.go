@@ -7,13 +7,15 @@ import (
 
 // KeptStaging is implemented by a device's Partial whose Run leaves host
 // memory the device may keep for a later partition: the CUDA device's
-// page-locked a, b staging (8.3 GB for a 32 GiB PoRep partition under a
-// memory limit), which takes seconds to page-lock anew. Right after Run
+// page-locked staging of a, b and the splits (≈ 11 GB for a 32 GiB PoRep
+// partition under a memory limit), which takes seconds to page-lock anew
+// (the splits are the device's again after Finish). Right after Run
 // the engine hands it StagingBytes of the unit's reservation
 // (KeepStaging): the device keeps the buffer with that share of the
 // budget until a later Prepare takes it (that unit's own reservation
 // counts it then, and the share is closed), the engine evicts it
-// (KeptEvictor) or the device frees it. KeepStaging gets nil for a unit
+// (KeptEvictor) or the device frees it; the engine calls Finish or
+// groth16.Discard after it. KeepStaging gets nil for a unit
 // whose memory came from the CRITICAL headroom (kept buffers must not
 // hold that), and the device then keeps the buffer only as it keeps
 // buffers nobody reserved. A Partial whose KeepStaging is not called

@@ -297,6 +297,9 @@ type prepared struct {
 	abMu  sync.Mutex
 	ab    pinned   // a then b; the device computes c = a∘b (takeAB)
 	st    [3]stage // L, A, B
+	// stShare, from KeepStaging, counts the splits: release gives each
+	// split buffer back to the pool with its part of it.
+	stShare *memory.Reservation
 	ran   atomic.Bool
 	// phases: alloc (the pinned buffers), kept (the a, b staging taken
 	// from those kept with a share of the budget, not allocated), eval (a
@@ -474,10 +477,10 @@ func (d *Device) split(s *stage, nbases int, spans []split.Span, alloc *time.Dur
 	var err error
 	s.bits, err = d.pool.get(uint64(split.Words(nbases)*4 + 4))
 	if err == nil {
-		s.scal, err = d.pool.get(uint64(ntail*32 + 32))
+		s.scal, err = d.pool.get(roomy(uint64(ntail*32 + 32)))
 	}
 	if err == nil {
-		s.idx, err = d.pool.get(uint64(ntail*4 + 4))
+		s.idx, err = d.pool.get(roomy(uint64(ntail*4 + 4)))
 	}
 	*alloc += time.Since(t0)
 	if err != nil {
@@ -510,14 +513,30 @@ func (w *prepared) takeAB() pinned {
 	return ab
 }
 
+// roomy is n and a sixteenth more: a tail's buffer, sized so that the
+// next partition's tail, a little longer or shorter, fits the buffer it
+// leaves behind (pinnedPool.takeShared).
+func roomy(n uint64) uint64 { return n + n/16 }
+
+// release gives w's buffers back to the pool, the splits with their parts
+// of stShare where KeepStaging left one.
 func (d *Device) release(w *prepared) {
 	d.pool.put(w.takeAB())
+	put := func(b pinned) {
+		if w.stShare == nil {
+			d.pool.put(b)
+			return
+		}
+		d.pool.putShared(b, w.stShare.Split(b.n))
+	}
 	for q := range w.st {
-		d.pool.put(w.st[q].bits)
-		d.pool.put(w.st[q].scal)
-		d.pool.put(w.st[q].idx)
+		put(w.st[q].bits)
+		put(w.st[q].scal)
+		put(w.st[q].idx)
 		w.st[q] = stage{}
 	}
+	w.stShare.Close()
+	w.stShare = nil
 }
 
 func xyzzToJac(b []byte) bls12381.G1Jac {
@@ -607,35 +626,46 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	return r, nil
 }
 
-// StagingBytes is the a, b staging Run has done with, 64 bytes a row
-// (engine.KeptStaging); 0 for a witness run's Partial.
+// StagingBytes is the pinned staging the device may keep for the next
+// partition (engine.KeptStaging): the a, b staging Run has done with, 64
+// bytes a row, and the L, A, B splits, back at Finish; 0 for a witness
+// run's Partial.
 func (p *Partial) StagingBytes() uint64 {
 	if p.w == nil {
 		return 0
 	}
 	p.w.abMu.Lock()
-	defer p.w.abMu.Unlock()
-	return p.w.ab.n
+	n := p.w.ab.n
+	p.w.abMu.Unlock()
+	for _, s := range p.w.st {
+		n += s.bits.n + s.scal.n + s.idx.n
+	}
+	return n
 }
 
-// KeepStaging gives the a, b staging back to the device's pool with share,
-// the part of the unit's reservation that counts it (engine.KeptStaging):
-// the next Prepare of a partition of the same size takes it instead of
-// page-locking 64 bytes a row anew. Freeing it, where the pool does not
-// keep it, happens off the caller's path.
+// KeepStaging gives the a, b staging back to the device's pool with its
+// part of share, the part of the unit's reservation that counts the
+// staging (engine.KeptStaging), and leaves the rest to the splits, which
+// Finish (or Discard) gives back the same way: the next Prepare of a
+// partition of the same size takes them instead of page-locking 64 bytes
+// a row and the tails anew. Freeing what the pool does not keep happens
+// off the caller's path.
 func (p *Partial) KeepStaging(share *memory.Reservation) {
-	var ab pinned
-	if p.w != nil {
-		ab = p.w.takeAB()
-	}
-	if ab.p == nil {
+	if p.w == nil {
 		share.Close()
 		return
 	}
-	go p.d.pool.putShared(ab, share)
+	ab := p.w.takeAB()
+	abShare := share.Split(ab.n)
+	p.w.stShare = share
+	if ab.p == nil {
+		abShare.Close()
+		return
+	}
+	go p.d.pool.putShared(ab, abShare)
 }
 
-// EvictKept frees the a, b stagings the device keeps with a share of the
+// EvictKept frees the stagings the device keeps with a share of the
 // memory budget (engine.KeptEvictor) and returns the bytes given back.
 func (d *Device) EvictKept() uint64 { return d.pool.evictShared() }
 

@@ -24,9 +24,9 @@ var keptIdle = time.Minute
 // most its cap in bytes (Device.PinnedKeep), freeing the largest first,
 // and frees at once a buffer larger than the cap: what it keeps is host
 // memory no reservation counts. A buffer given back with a share of the
-// budget that covers it (putShared: an a, b staging, engine.KeptStaging)
-// it keeps beside those, outside the cap, until a get of its size (within
-// 1 MiB) takes it (the share is closed: the taker's reservation counts the
+// budget that covers it (putShared: a staging, engine.KeptStaging)
+// it keeps beside those, outside the cap, until a get of about its size
+// takes it (the share is closed: the taker's reservation counts the
 // buffer), EvictKept, or keptIdle without use. Once drained (the device closed) it frees what it
 // is given back.
 type pinnedPool struct {
@@ -148,12 +148,14 @@ func (p *pinnedPool) put(b pinned) {
 func fits(size, n uint64) bool { return size >= n && size <= 2*n+(1<<20) }
 
 // takeShared takes the smallest buffer kept with a share that serves a
-// get of n, at most 1 MiB larger (the taker's reservation counts n: the
-// budget must not lose sight of more). Called with mu held.
+// get of n: at least n, at most an eighth and 1 MiB more (the taker
+// reserves what its buffers hold once it has them, StagedBytes; tails vary
+// from partition to partition, and are allocated a sixteenth larger).
+// Called with mu held.
 func (p *pinnedPool) takeShared(n uint64) (pinned, *memory.Reservation, bool) {
 	best := -1
 	for i, s := range p.shared {
-		if s.b.n >= n && s.b.n <= n+(1<<20) && (best < 0 || s.b.n < p.shared[best].b.n) {
+		if s.b.n >= n && s.b.n <= n+n/8+(1<<20) && (best < 0 || s.b.n < p.shared[best].b.n) {
 			best = i
 		}
 	}

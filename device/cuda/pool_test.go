@@ -222,7 +222,7 @@ func TestPinnedPoolShared(t *testing.T) {
 		if half.n != big/2 || budget.Used() != big {
 			t.Fatalf("get(%d) took a %d-byte buffer, budget %d: want a new one, the kept one still counted", big/2, half.n, budget.Used())
 		}
-		again, _ := p.get(big - 4096) // within 1 MiB: the same buffer
+		again, _ := p.get(big - big/10) // within an eighth: the same buffer
 		if again.n != big || budget.Used() != 0 {
 			t.Fatalf("get took a %d-byte buffer, budget %d: want the kept one and its share closed", again.n, budget.Used())
 		}
@@ -329,5 +329,56 @@ func BenchmarkPinnedAlloc(b *testing.B) {
 				p.put(buf)
 			}
 		})
+	}
+}
+
+// TestKeepStagingSplits: KeepStaging hands the a, b staging to the pool
+// with its part of the share and leaves the rest to the splits, which
+// release (Finish, Discard) gives back each with its own part: every
+// buffer ends kept with a share of its size, the budget holds them all,
+// and evicting them gives it all back. No GPU: the pool's buffers are
+// fake.
+func TestKeepStagingSplits(t *testing.T) {
+	var freed []uint64
+	keep := int64(1 << 10) // keeps no unshared buffer of these sizes
+	d := &Device{}
+	fp := fakePool(&keep, &freed)
+	d.pool.keep, d.pool.alloc, d.pool.release = fp.keep, fp.alloc, fp.release
+	w := &prepared{}
+	var err error
+	if w.ab, err = d.pool.get(64 << 20); err != nil {
+		t.Fatal(err)
+	}
+	sizes := [3][3]uint64{{4 << 10, 32 << 20, 4 << 20}, {4 << 10, 16 << 20, 2 << 20}, {4 << 10, 8 << 20, 1 << 20}}
+	var want uint64 = 64 << 20
+	for q, s := range sizes {
+		w.st[q].bits, _ = d.pool.get(s[0])
+		w.st[q].scal, _ = d.pool.get(s[1])
+		w.st[q].idx, _ = d.pool.get(s[2])
+		want += s[0] + s[1] + s[2]
+	}
+	p := &Partial{d: d, w: w}
+	if got := p.StagingBytes(); got != want {
+		t.Fatalf("StagingBytes %d, want %d", got, want)
+	}
+	budget := memory.New(1 << 40)
+	share, _ := budget.TryReserve(want + 100) // more than the staging: the rest is closed
+	p.KeepStaging(share)
+	d.release(w) // Finish's
+	deadline := time.Now().Add(5 * time.Second)
+	for d.pool.sharedBytes() != want && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond) // the a, b staging goes back on a goroutine
+	}
+	if got, n := d.pool.sharedBytes(), len(d.pool.shared); got != want || n != 10 || budget.Used() != want || len(freed) != 0 {
+		t.Fatalf("kept %d bytes in %d shared buffers, budget %d, freed %v; want %d in 10, the budget the same, none freed",
+			got, n, budget.Used(), freed, want)
+	}
+	for _, s := range d.pool.shared {
+		if s.share.Held() != s.b.n {
+			t.Errorf("a %d-byte buffer kept with a share of %d", s.b.n, s.share.Held())
+		}
+	}
+	if got := d.EvictKept(); got != want || budget.Used() != 0 || d.PinnedBytes() != 0 {
+		t.Fatalf("EvictKept gave back %d, the budget holds %d, the pool %d; want %d, 0, 0", got, budget.Used(), d.PinnedBytes(), want)
 	}
 }
