@@ -300,7 +300,7 @@ type prepared struct {
 	// stShare, from KeepStaging, counts the splits: release gives each
 	// split buffer back to the pool with its part of it.
 	stShare *memory.Reservation
-	ran   atomic.Bool
+	ran     atomic.Bool
 	// phases: alloc (the pinned buffers), kept (the a, b staging taken
 	// from those kept with a share of the budget, not allocated), eval (a
 	// and b of a witness-only assignment), split (the L, A, B splits, and
