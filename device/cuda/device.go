@@ -743,9 +743,11 @@ func (d *Device) EvaluatesIntoWorkspace() bool { return true }
 // HostWorkspace is the host memory a classic partition (a, b, c given) of
 // rows constraints over vars variables holds here from Prepare to Finish
 // (engine.HostWorkspace): a and b staged in pinned memory (64 bytes a row)
-// and the L, A, B splits at their largest (a bit and a 36-byte tail entry
-// per base, every query at most vars bases). The NTT domain and the MSMs
-// live on the GPU.
+// and the L, A, B splits at their largest (every query at most vars bases,
+// each with a bit and a tail entry, as split allocates them). The NTT
+// domain and the MSMs live on the GPU.
 func (d *Device) HostWorkspace(rows, vars int) uint64 {
-	return 64*uint64(rows) + 3*uint64(vars)*(36+1)
+	n := uint64(vars)
+	perQuery := uint64(split.Words(vars)*4+4) + roomy(n*32+32) + roomy(n*4+4)
+	return 64*uint64(rows) + 3*perQuery
 }
