@@ -124,19 +124,17 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	w := &prepared{a: a, p: p, m: m}
 	t := d.tasks()
 	g := d.g1Group()
-	// The scalars of L, A and B in base order.
-	for _, q := range []struct {
-		q     *g1Query
-		all   []bls12381.G1Affine
-		spans []split.Span
-	}{
-		{&w.l, p.L, []split.Span{{Vals: a.Aux}}},
-		{&w.aq, p.A, []split.Span{{Vals: a.Input}, {Vals: a.Aux, Density: a.ADensityAux}}},
-		{&w.b1, p.BG1, []split.Span{{Vals: a.Input, Density: a.BDensityInput}, {Vals: a.Aux, Density: a.BDensityAux}}},
-	} {
-		d.sort(&q.q.sorted, q.spans, t)
-		q.q.all = q.all
-		q.q.bases, q.q.owned = compact(g, q.all, q.q.tail, t)
+	// The scalars of L, A and B in base order, split in one walk.
+	queries := []*g1Query{&w.l, &w.aq, &w.b1}
+	d.sortEach([]*sorted{&w.l.sorted, &w.aq.sorted, &w.b1.sorted}, [][]split.Span{
+		{{Vals: a.Aux}},
+		{{Vals: a.Input}, {Vals: a.Aux, Density: a.ADensityAux}},
+		{{Vals: a.Input, Density: a.BDensityInput}, {Vals: a.Aux, Density: a.BDensityAux}},
+	}, t)
+	for i, all := range [][]bls12381.G1Affine{p.L, p.A, p.BG1} {
+		q := queries[i]
+		q.all = all
+		q.bases, q.owned = compact(g, all, q.tail, t)
 	}
 	w.b2, w.b2o = compact(d.g2Group(), p.BG2, w.b1.tail, t)
 	d.observe(PhasePrepare, &start)

@@ -19,11 +19,23 @@ type sorted struct {
 // (exactly: on a bit-heavy witness, room for every scalar would nearly
 // double Prepare's memory).
 func (d *Device) sort(s *sorted, spans []split.Span, tasks int) {
-	p := split.Count(spans, tasks)
-	s.ones = d.words.get(split.Words(p.Selected)) // Fill sets every word
-	s.tail = d.u32.get(p.Tail)
-	s.scalars = d.scalars.get(p.Tail)
-	p.Fill(spans, s.ones, s.scalars, s.tail, tasks)
+	d.sortEach([]*sorted{s}, [][]split.Span{spans}, tasks)
+}
+
+// sortEach is sort for several queries (ss[q] from queries[q]) in one walk
+// over the values their spans share (split.CountEach): the L, A and B_G1
+// queries all read the aux.
+func (d *Device) sortEach(ss []*sorted, queries [][]split.Span, tasks int) {
+	plans := split.CountEach(queries, tasks)
+	outs := make([]split.Out, len(plans))
+	for q, p := range plans {
+		s := ss[q]
+		s.ones = d.words.get(split.Words(p.Selected)) // Fill sets every word
+		s.tail = d.u32.get(p.Tail)
+		s.scalars = d.scalars.get(p.Tail)
+		outs[q] = split.Out{Ones: s.ones, Scalars: s.scalars, Idx: s.tail}
+	}
+	split.FillEach(plans, outs, tasks)
 }
 
 // unsort gives s's buffers back to the pools.

@@ -427,14 +427,10 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		{{Vals: a.Input, Density: a.BDensityInput}, {Vals: a.Aux, Density: a.BDensityAux}},
 	}
 	nb := [3]int{p.Len(groth16.QueryL), p.Len(groth16.QueryA), p.Len(groth16.QueryBG1)}
-	var errs [3]error
-	var splitAlloc time.Duration
 	t2 := time.Now()
-	for q := range 3 {
-		errs[q] = d.split(&w.st[q], nb[q], spans[q], &splitAlloc)
-	}
+	splitAlloc, err := d.split(&w.st, nb, spans)
 	copied()
-	if err := errors.Join(errs[:]...); err != nil {
+	if err != nil {
 		d.release(w)
 		return nil, err
 	}
@@ -463,34 +459,39 @@ func parallelCopy(ab, a, b []fr.Element, tasks int) (wait func()) {
 	})
 }
 
-// split fills s from the scalars of spans (nbases of them, in base order):
-// the ones' bitmap and the tail, both computed in parallel pieces; the time
-// its pinned buffers took is added to alloc.
-func (d *Device) split(s *stage, nbases int, spans []split.Span, alloc *time.Duration) error {
-	s.nbases = nbases
-	plan := split.Count(spans, d.tasks())
-	if plan.Selected != nbases {
-		return fmt.Errorf("%w: the densities select %d scalars for %d bases", groth16.ErrAssignmentMismatch, plan.Selected, nbases)
+// split fills st[q] from the scalars of spans[q] (nbases[q] of them, in
+// base order), the L, A and B_G1 queries: the ones' bitmaps and the tails,
+// counted and filled in parallel pieces, each value of the aux they share
+// read once for all three (split.CountEach). It returns the time its
+// pinned buffers took.
+func (d *Device) split(st *[3]stage, nbases [3]int, spans [3][]split.Span) (alloc time.Duration, err error) {
+	plans := split.CountEach(spans[:], d.tasks())
+	var outs [3]split.Out
+	for q, plan := range plans {
+		if plan.Selected != nbases[q] {
+			return alloc, fmt.Errorf("%w: the densities select %d scalars for %d bases", groth16.ErrAssignmentMismatch,
+				plan.Selected, nbases[q])
+		}
+		s, ntail := &st[q], plan.Tail
+		s.nbases = nbases[q]
+		t0 := time.Now()
+		s.bits, err = d.pool.get(uint64(split.Words(s.nbases)*4 + 4))
+		if err == nil {
+			s.scal, err = d.pool.get(roomy(uint64(ntail*32 + 32)))
+		}
+		if err == nil {
+			s.idx, err = d.pool.get(roomy(uint64(ntail*4 + 4)))
+		}
+		alloc += time.Since(t0)
+		if err != nil {
+			return alloc, err
+		}
+		outs[q] = split.Out{Ones: unsafe.Slice((*uint32)(s.bits.p), split.Words(s.nbases)), // Fill sets every word
+			Scalars: unsafe.Slice((*fr.Element)(s.scal.p), ntail), Idx: unsafe.Slice((*uint32)(s.idx.p), ntail)}
+		s.ntail = ntail
 	}
-	ntail := plan.Tail
-	t0 := time.Now()
-	var err error
-	s.bits, err = d.pool.get(uint64(split.Words(nbases)*4 + 4))
-	if err == nil {
-		s.scal, err = d.pool.get(roomy(uint64(ntail*32 + 32)))
-	}
-	if err == nil {
-		s.idx, err = d.pool.get(roomy(uint64(ntail*4 + 4)))
-	}
-	*alloc += time.Since(t0)
-	if err != nil {
-		return err
-	}
-	words := unsafe.Slice((*uint32)(s.bits.p), split.Words(nbases)) // Fill sets every word
-	plan.Fill(spans, words, unsafe.Slice((*fr.Element)(s.scal.p), ntail), unsafe.Slice((*uint32)(s.idx.p), ntail),
-		d.tasks())
-	s.ntail = ntail
-	return nil
+	split.FillEach(plans, outs[:], d.tasks())
+	return alloc, nil
 }
 
 // StagedBytes is the pinned memory the prepared partition holds until

@@ -2,6 +2,7 @@ package split
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -15,25 +16,45 @@ type Span struct {
 	Density *r1cs.Bitmap
 }
 
-// Plan is what Count found: the pieces with their offsets, and the totals.
+// Plan is what Count found for one query: its pieces with their offsets,
+// and the totals.
 type Plan struct {
 	pieces []piece
 	// Selected is the number of selected scalars (the query's bases).
 	Selected int
 	// Tail is the number of selected scalars that are neither 0 nor 1.
 	Tail int
-	// tasks is how many goroutines the walk is worth (PieceLen scalars
-	// or more each).
-	tasks int
+	w    *walk // shared by the queries counted together
+	q    int   // this query's index in w
 }
 
-// A piece of one span: vals[lo:hi] of span s, whose selected scalars are
-// bases first..first+sel-1 and whose tail scalars go to tail positions
-// tail..tail+ntail-1.
+// A piece of one query: the part of one of its spans that a walk item
+// covers, whose selected scalars are bases first..first+sel-1 and whose
+// tail scalars go to tail positions tail..tail+ntail-1.
 type piece struct {
-	s, lo, hi   int
 	first, sel  int
 	tail, ntail int
+}
+
+// walk is the work of a Count: the value slices of the queries' spans cut
+// into items of PieceLen values, each item walked once for every query
+// with a span over it (its members).
+type walk struct {
+	items []item
+	tasks int // goroutines the walk is worth (PieceLen values or more each)
+}
+
+type item struct {
+	vals    []fr.Element // values lo.. of a span's slice
+	lo      int
+	members []member
+}
+
+// member is one query's span over an item: the query, its piece there and
+// the span's density.
+type member struct {
+	q, k    int
+	density *r1cs.Bitmap
 }
 
 // PieceLen is the number of scalars a piece covers (a variable for tests).
@@ -47,85 +68,212 @@ func Words(n int) int { return (n + 31) / 32 }
 // Count cuts the spans into pieces and counts, on up to tasks goroutines
 // (the caller's among them), the scalars each selects and how many of
 // those go to the tail.
-func Count(spans []Span, tasks int) *Plan {
-	p := &Plan{}
-	walked := 0
-	for s, sp := range spans {
-		for lo := 0; lo < len(sp.Vals); lo += PieceLen {
-			p.pieces = append(p.pieces, piece{s: s, lo: lo, hi: min(lo+PieceLen, len(sp.Vals))})
-		}
-		walked += len(sp.Vals)
+func Count(spans []Span, tasks int) *Plan { return CountEach([][]Span{spans}, tasks)[0] }
+
+// CountEach is Count for several queries at once: spans over the same
+// value slice (the L, A and B_G1 queries all read an assignment's aux) are
+// walked once for all of them, so that a value is read once, not once a
+// query.
+func CountEach(queries [][]Span, tasks int) []*Plan {
+	w := &walk{}
+	plans := make([]*Plan, len(queries))
+	type slice struct {
+		p *fr.Element
+		n int
 	}
-	p.tasks = max(1, min(tasks, walked/PieceLen))
-	Parallel(len(p.pieces), p.tasks, func(k int) {
-		pc := &p.pieces[k]
-		sp := spans[pc.s]
-		for i := pc.lo; i < pc.hi; i++ {
-			if sp.Density != nil && !sp.Density.Get(i) {
-				continue
+	first := map[slice]int{} // a slice's first item
+	walked := 0
+	for q, spans := range queries {
+		plans[q] = &Plan{w: w, q: q}
+		for _, sp := range spans {
+			key := slice{unsafe.SliceData(sp.Vals), len(sp.Vals)}
+			base, seen := first[key]
+			if !seen {
+				base = len(w.items)
+				first[key] = base
+				for lo := 0; lo < len(sp.Vals); lo += PieceLen {
+					w.items = append(w.items, item{vals: sp.Vals[lo:min(lo+PieceLen, len(sp.Vals))], lo: lo})
+				}
+				walked += len(sp.Vals)
 			}
-			pc.sel++
-			pc.ntail += IsTail(&sp.Vals[i])
+			for j := range (len(sp.Vals) + PieceLen - 1) / PieceLen {
+				it := &w.items[base+j]
+				it.members = append(it.members, member{q: q, k: len(plans[q].pieces), density: sp.Density})
+				plans[q].pieces = append(plans[q].pieces, piece{})
+			}
+		}
+	}
+	w.tasks = max(1, min(tasks, walked/PieceLen))
+	Parallel(len(w.items), w.tasks, func(k int) {
+		it := &w.items[k]
+		n := len(it.members)
+		sel, ntail, dw := make([]int, n), make([]int, n), make([]uint64, n)
+		for j, m := range it.members {
+			dw[j] = densityWord(m.density, it.lo)
+		}
+		for i := range it.vals { // each value read once, for every member
+			if x := it.lo + i; x&63 == 0 && i > 0 {
+				for j, m := range it.members {
+					dw[j] = densityWord(m.density, x)
+				}
+			}
+			t := IsTail(&it.vals[i])
+			for j := range dw {
+				b := int(dw[j] & 1)
+				dw[j] >>= 1
+				sel[j] += b
+				ntail[j] += t & b
+			}
+		}
+		for j, m := range it.members {
+			pc := &plans[m.q].pieces[m.k]
+			pc.sel, pc.ntail = sel[j], ntail[j]
 		}
 	})
-	for k := range p.pieces {
-		p.pieces[k].first, p.pieces[k].tail = p.Selected, p.Tail
-		p.Selected += p.pieces[k].sel
-		p.Tail += p.pieces[k].ntail
+	for _, p := range plans {
+		for k := range p.pieces {
+			p.pieces[k].first, p.pieces[k].tail = p.Selected, p.Tail
+			p.Selected += p.pieces[k].sel
+			p.Tail += p.pieces[k].ntail
+		}
 	}
-	return p
+	return plans
+}
+
+// Out is where Fill writes one query's split: the ones' bitmap
+// (Words(Selected) words, their contents on entry do not matter) and the
+// tail's scalars and base indices (Tail of each).
+type Out struct {
+	Ones    []uint32
+	Scalars []fr.Element
+	Idx     []uint32
 }
 
 // Fill writes, on up to tasks goroutines (the caller's among them; no more
 // than Count used), the ones' bitmap (ones: Words(p.Selected) words, their
 // contents on entry do not matter) and the tail's scalars and base indices
-// (p.Tail of each) of the spans p was counted over.
-func (p *Plan) Fill(spans []Span, ones []uint32, scalars []fr.Element, idx []uint32, tasks int) {
-	// A piece stores the words it alone covers and ORs in its first and
-	// last, which it may share with its neighbours: those start at zero.
-	for _, pc := range p.pieces {
-		if pc.sel > 0 {
-			ones[pc.first>>5], ones[(pc.first+pc.sel-1)>>5] = 0, 0
+// (p.Tail of each) of the spans p was counted over, which must not have
+// changed.
+func (p *Plan) Fill(ones []uint32, scalars []fr.Element, idx []uint32, tasks int) {
+	plans, outs := make([]*Plan, p.q+1), make([]*Out, p.q+1)
+	plans[p.q], outs[p.q] = p, &Out{ones, scalars, idx}
+	fill(p.w, plans, outs, tasks)
+}
+
+// FillEach is Fill for every plan of one CountEach (outs[q] for plans[q]),
+// in one walk over the values.
+func FillEach(plans []*Plan, outs []Out, tasks int) {
+	if len(plans) == 0 {
+		return
+	}
+	o := make([]*Out, len(outs))
+	for q := range outs {
+		o[q] = &outs[q]
+	}
+	fill(plans[0].w, plans, o, tasks)
+}
+
+// cursor is one member's place in its query's outputs during an item's
+// walk.
+type cursor struct {
+	density       *r1cs.Bitmap
+	out           *Out
+	firstW, lastW int
+	b, t, end     int // next base, next tail position, end of the piece's tail
+	cur           int // the bitmap word being gathered
+	acc           uint32
+	dw            uint64 // the density's bits from the current value on
+}
+
+// densityWord is d's bits from bit i to the end of its word, in the low
+// bits (all ones without a density).
+func densityWord(d *r1cs.Bitmap, i int) uint64 {
+	if d == nil {
+		return ^uint64(0)
+	}
+	return d.Words[i>>6] >> (uint(i) & 63)
+}
+
+// flush stores the gathered word: a piece stores the words it alone
+// covers and ORs in its first and last, which it may share with its
+// neighbours (zeroed before the walk).
+func (c *cursor) flush() {
+	if c.cur == c.firstW || c.cur == c.lastW {
+		if c.acc != 0 {
+			atomic.OrUint32(&c.out.Ones[c.cur], c.acc)
+		}
+	} else {
+		c.out.Ones[c.cur] = c.acc
+	}
+}
+
+// fill walks w's items for the plans given (plans[q] nil or outs[q] nil:
+// query q is skipped).
+func fill(w *walk, plans []*Plan, outs []*Out, tasks int) {
+	active := func(q int) bool { return q < len(plans) && plans[q] != nil && q < len(outs) && outs[q] != nil }
+	for q, p := range plans {
+		if !active(q) {
+			continue
+		}
+		for _, pc := range p.pieces {
+			if pc.sel > 0 {
+				outs[q].Ones[pc.first>>5], outs[q].Ones[(pc.first+pc.sel-1)>>5] = 0, 0
+			}
 		}
 	}
-	Parallel(len(p.pieces), max(1, min(tasks, p.tasks)), func(k int) {
-		pc := &p.pieces[k]
-		if pc.sel == 0 {
-			return
-		}
-		sp := spans[pc.s]
-		firstW, lastW := pc.first>>5, (pc.first+pc.sel-1)>>5
-		flush := func(w int, bits uint32) {
-			if w == firstW || w == lastW {
-				if bits != 0 {
-					atomic.OrUint32(&ones[w], bits)
-				}
-			} else {
-				ones[w] = bits
-			}
-		}
-		b, t, end := pc.first, pc.tail, pc.tail+pc.ntail
-		cur, acc := b>>5, uint32(0)
-		for i := pc.lo; i < pc.hi; i++ {
-			if sp.Density != nil && !sp.Density.Get(i) {
+	Parallel(len(w.items), max(1, min(tasks, w.tasks)), func(k int) {
+		it := &w.items[k]
+		cs := make([]cursor, 0, len(it.members))
+		for _, m := range it.members {
+			if !active(m.q) {
 				continue
 			}
-			if w := b >> 5; w != cur {
-				flush(cur, acc)
-				cur, acc = w, 0
+			pc := plans[m.q].pieces[m.k]
+			if pc.sel == 0 {
+				continue
 			}
-			// branch-free: the one's bit, and the scalar written at t
-			// whether or not it stays (t moves on only for a tail scalar)
-			v := &sp.Vals[i]
-			acc |= uint32(IsOne(v)) << (uint(b) & 31)
-			if t < end {
-				scalars[t] = *v
-				idx[t] = uint32(b)
-			}
-			t += IsTail(v)
-			b++
+			cs = append(cs, cursor{density: m.density, out: outs[m.q], firstW: pc.first >> 5, lastW: (pc.first + pc.sel - 1) >> 5,
+				b: pc.first, t: pc.tail, end: pc.tail + pc.ntail, cur: pc.first >> 5})
 		}
-		flush(cur, acc)
+		if len(cs) == 0 {
+			return
+		}
+		for j := range cs {
+			cs[j].dw = densityWord(cs[j].density, it.lo)
+		}
+		for i := range it.vals { // each value read once, for every member
+			if x := it.lo + i; x&63 == 0 && i > 0 {
+				for j := range cs {
+					cs[j].dw = densityWord(cs[j].density, x)
+				}
+			}
+			v := &it.vals[i]
+			one, tail := uint32(IsOne(v)), IsTail(v)
+			for j := range cs {
+				c := &cs[j]
+				selected := c.dw&1 == 1
+				c.dw >>= 1
+				if !selected {
+					continue
+				}
+				if word := c.b >> 5; word != c.cur {
+					c.flush()
+					c.cur, c.acc = word, 0
+				}
+				// branch-free: the one's bit, and the scalar written at t
+				// whether or not it stays (t moves on only for a tail scalar)
+				c.acc |= one << (uint(c.b) & 31)
+				if c.t < c.end {
+					c.out.Scalars[c.t] = *v
+					c.out.Idx[c.t] = uint32(c.b)
+				}
+				c.t += tail
+				c.b++
+			}
+		}
+		for j := range cs {
+			cs[j].flush()
+		}
 	})
 }
 

@@ -100,7 +100,7 @@ func TestSplitParallel(t *testing.T) {
 			}
 			scal := make([]fr.Element, ntail)
 			idx := make([]uint32, ntail)
-			p.Fill(spans, words, scal, idx, tc.tasks)
+			p.Fill(words, scal, idx, tc.tasks)
 			if len(words) != len(wantW) {
 				t.Fatalf("bitmap of %d words, want %d", len(words), len(wantW))
 			}
@@ -176,7 +176,7 @@ func BenchmarkSplit(b *testing.B) {
 		for b.Loop() {
 			p := Count(spans, runtime.GOMAXPROCS(0))
 			clear(words[:Words(p.Selected)])
-			p.Fill(spans, words, scal[:p.Tail], idx[:p.Tail], runtime.GOMAXPROCS(0))
+			p.Fill(words, scal[:p.Tail], idx[:p.Tail], runtime.GOMAXPROCS(0))
 		}
 	})
 }
