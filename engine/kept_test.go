@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -179,5 +180,42 @@ func TestKeptStagingCritical(t *testing.T) {
 	}
 	if head.Used() != 0 || env.budget.Used() != 0 {
 		t.Fatalf("budgets hold %d and %d bytes", env.budget.Used(), head.Used())
+	}
+}
+
+// TestKeptStagingConcurrent: jobs of several partitions at once on two
+// workers, under budgets that hold one to three units beside the kept
+// stagings (run with -race): every job completes, nothing waits for good
+// behind memory a kept staging holds, the stagings are reused, and at the
+// end the budget holds the kept stagings' shares alone.
+func TestKeptStagingConcurrent(t *testing.T) {
+	const reserve = 1000
+	for _, budget := range []uint64{reserve + 2*stagingBytes, 3*reserve + stagingBytes} {
+		t.Run(fmt.Sprintf("budget%d", budget), func(t *testing.T) {
+			dev := &keepingDevice{Device: sim.New(sim.Config{})}
+			env := newTestEnv(t, sim.Config{}, func(c *Config) {
+				c.Devices = []groth16.Device{dev}
+				c.Budget = memory.New(budget)
+				c.WorkersPerDevice = 2
+				c.SynthesisWorkers = 4
+			})
+			var ids []string
+			for i := range 6 {
+				ids = append(ids, env.submit(t, fmt.Sprintf("job-%d", i), KindPoRepSealCommit, PriorityNormal,
+					testJob{Tag: uint64(20 + i), Parts: 4, Reserve: reserve}))
+			}
+			for _, id := range ids {
+				if r := env.await(t, id); r.Status != StatusCompleted {
+					t.Fatalf("%s: job %v: %s", id, r.Status, r.Error)
+				}
+			}
+			waitFor(t, "the units' reservations to end", func() bool { return env.budget.Used() == dev.KeptBytes() })
+			_, reused, _ := dev.counts()
+			if reused == 0 {
+				t.Error("no Prepare reused a kept staging")
+			}
+			t.Logf("24 partitions: %d Prepares reused a kept staging, %d bytes kept at the end, peak %d of %d", reused,
+				dev.KeptBytes(), env.budget.Peak(), budget)
+		})
 	}
 }
