@@ -40,6 +40,7 @@ type piece struct {
 // into items of PieceLen values, each item walked once for every query
 // with a span over it (its members).
 type walk struct {
+	plans []*Plan // the queries'
 	items []item
 	tasks int // goroutines the walk is worth (PieceLen values or more each)
 }
@@ -75,8 +76,8 @@ func Count(spans []Span, tasks int) *Plan { return CountEach([][]Span{spans}, ta
 // walked once for all of them, so that a value is read once, not once a
 // query.
 func CountEach(queries [][]Span, tasks int) []*Plan {
-	w := &walk{}
 	plans := make([]*Plan, len(queries))
+	w := &walk{plans: plans}
 	type slice struct {
 		p *fr.Element
 		n int
@@ -108,11 +109,8 @@ func CountEach(queries [][]Span, tasks int) []*Plan {
 		it := &w.items[k]
 		n := len(it.members)
 		sel, ntail, dw := make([]int, n), make([]int, n), make([]uint64, n)
-		for j, m := range it.members {
-			dw[j] = densityWord(m.density, it.lo)
-		}
 		for i := range it.vals { // each value read once, for every member
-			if x := it.lo + i; x&63 == 0 && i > 0 {
+			if x := it.lo + i; i == 0 || x&63 == 0 {
 				for j, m := range it.members {
 					dw[j] = densityWord(m.density, x)
 				}
@@ -155,9 +153,9 @@ type Out struct {
 // (p.Tail of each) of the spans p was counted over, which must not have
 // changed.
 func (p *Plan) Fill(ones []uint32, scalars []fr.Element, idx []uint32, tasks int) {
-	plans, outs := make([]*Plan, p.q+1), make([]*Out, p.q+1)
-	plans[p.q], outs[p.q] = p, &Out{ones, scalars, idx}
-	fill(p.w, plans, outs, tasks)
+	outs := make([]*Out, len(p.w.plans))
+	outs[p.q] = &Out{ones, scalars, idx}
+	p.w.fill(outs, tasks)
 }
 
 // FillEach is Fill for every plan of one CountEach (outs[q] for plans[q]),
@@ -166,11 +164,11 @@ func FillEach(plans []*Plan, outs []Out, tasks int) {
 	if len(plans) == 0 {
 		return
 	}
-	o := make([]*Out, len(outs))
-	for q := range outs {
+	o := make([]*Out, len(plans))
+	for q := range o {
 		o[q] = &outs[q]
 	}
-	fill(plans[0].w, plans, o, tasks)
+	plans[0].w.fill(o, tasks)
 }
 
 // cursor is one member's place in its query's outputs during an item's
@@ -207,12 +205,11 @@ func (c *cursor) flush() {
 	}
 }
 
-// fill walks w's items for the plans given (plans[q] nil or outs[q] nil:
-// query q is skipped).
-func fill(w *walk, plans []*Plan, outs []*Out, tasks int) {
-	active := func(q int) bool { return q < len(plans) && plans[q] != nil && q < len(outs) && outs[q] != nil }
-	for q, p := range plans {
-		if !active(q) {
+// fill walks w's items for the queries with an output (outs[q] nil: query
+// q is skipped).
+func (w *walk) fill(outs []*Out, tasks int) {
+	for q, p := range w.plans {
+		if outs[q] == nil {
 			continue
 		}
 		for _, pc := range p.pieces {
@@ -225,10 +222,10 @@ func fill(w *walk, plans []*Plan, outs []*Out, tasks int) {
 		it := &w.items[k]
 		cs := make([]cursor, 0, len(it.members))
 		for _, m := range it.members {
-			if !active(m.q) {
+			if outs[m.q] == nil {
 				continue
 			}
-			pc := plans[m.q].pieces[m.k]
+			pc := w.plans[m.q].pieces[m.k]
 			if pc.sel == 0 {
 				continue
 			}
@@ -238,11 +235,8 @@ func fill(w *walk, plans []*Plan, outs []*Out, tasks int) {
 		if len(cs) == 0 {
 			return
 		}
-		for j := range cs {
-			cs[j].dw = densityWord(cs[j].density, it.lo)
-		}
 		for i := range it.vals { // each value read once, for every member
-			if x := it.lo + i; x&63 == 0 && i > 0 {
+			if x := it.lo + i; i == 0 || x&63 == 0 {
 				for j := range cs {
 					cs[j].dw = densityWord(cs[j].density, x)
 				}
