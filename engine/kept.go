@@ -38,12 +38,16 @@ type KeptEvictor interface {
 // (KeptStaging), after Run.
 func (e *Engine) keepStaging(u *unit, p groth16.Partial) {
 	ks, ok := p.(KeptStaging)
-	if !ok || ks.StagingBytes() == 0 {
+	if !ok {
+		return
+	}
+	n := ks.StagingBytes()
+	if n == 0 {
 		return
 	}
 	var share *memory.Reservation
 	if u.res.Of(e.budget) {
-		share = u.res.Split(ks.StagingBytes())
+		share = u.res.Split(n)
 	}
 	ks.KeepStaging(share)
 }

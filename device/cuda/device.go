@@ -294,7 +294,6 @@ type prepared struct {
 	srs   uintptr
 	lgn   uint32
 	nrows int
-	abMu  sync.Mutex
 	ab    pinned   // a then b; the device computes c = a∘b (takeAB)
 	st    [3]stage // L, A, B
 	// stShare, from KeepStaging, counts the splits: release gives each
@@ -505,10 +504,9 @@ func (w *prepared) StagedBytes() uint64 {
 	return n
 }
 
-// takeAB takes the a, b staging out of w (zero once taken).
+// takeAB takes the a, b staging out of w (zero once taken): KeepStaging
+// does, then Finish's or Discard's release.
 func (w *prepared) takeAB() pinned {
-	w.abMu.Lock()
-	defer w.abMu.Unlock()
 	ab := w.ab
 	w.ab = pinned{}
 	return ab
@@ -635,13 +633,7 @@ func (p *Partial) StagingBytes() uint64 {
 	if p.w == nil {
 		return 0
 	}
-	p.w.abMu.Lock()
-	n := p.w.ab.n
-	p.w.abMu.Unlock()
-	for _, s := range p.w.st {
-		n += s.bits.n + s.scal.n + s.idx.n
-	}
-	return n
+	return p.w.StagedBytes()
 }
 
 // KeepStaging gives the a, b staging back to the device's pool with its

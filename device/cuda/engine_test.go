@@ -123,12 +123,14 @@ type stagedUnit struct {
 
 func (s *stagingRecorder) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
 	u := &stagedUnit{a: a, atPrepare: s.budget.Used(), inputs: len(a.Input)}
-	taken := s.pool.taken.Load() // one worker: no other Prepare beside this one
+	// One worker, and proveStaged waits for the last staging to be back
+	// (keptOnly): nothing else changes the kept shares during Prepare.
+	kept := s.pool.sharedBytes()
 	w, err := s.Device.Prepare(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	u.taken = s.pool.taken.Load() - taken
+	u.taken = kept - s.pool.sharedBytes()
 	if pp, ok := w.(engine.PreparePhases); ok {
 		for _, ph := range pp.PreparePhases() {
 			u.phases = append(u.phases, ph.Name)

@@ -24,11 +24,11 @@ var keptIdle = time.Minute
 // most its cap in bytes (Device.PinnedKeep), freeing the largest first,
 // and frees at once a buffer larger than the cap: what it keeps is host
 // memory no reservation counts. A buffer given back with a share of the
-// budget that covers it (putShared: a staging, engine.KeptStaging)
-// it keeps beside those, outside the cap, until a get of about its size
-// takes it (the share is closed: the taker's reservation counts the
-// buffer), EvictKept, or keptIdle without use. Once drained (the device closed) it frees what it
-// is given back.
+// budget that covers it (putShared: a staging, engine.KeptStaging) it
+// keeps beside those, outside the cap, until a get of about its size takes
+// it (the share is closed: the taker's reservation counts the buffer),
+// EvictKept, or keptIdle without use. Once drained (the device closed) it
+// frees what it is given back.
 type pinnedPool struct {
 	keep    *int64                         // the device's PinnedKeep; nil: DefaultPinnedKeep
 	alloc   func(n uint64) (pinned, error) // nil: allocPinned (tests: memory of their own)
@@ -40,8 +40,7 @@ type pinnedPool struct {
 	shared  []sharedBuf
 	drained bool
 
-	held  atomic.Uint64 // bytes of every buffer the pool allocated and has not freed (in use or kept)
-	taken atomic.Uint64 // bytes of the shares closed by gets that took their buffers
+	held atomic.Uint64 // bytes of every buffer the pool allocated and has not freed (in use or kept)
 }
 
 // sharedBuf is a buffer kept with the share of the budget that counts it.
@@ -88,7 +87,6 @@ func (p *pinnedPool) getKept(n uint64) (b pinned, shared bool, err error) {
 	stale := p.stale()
 	if b, share, ok := p.takeShared(n); ok {
 		p.mu.Unlock()
-		p.taken.Add(share.Held())
 		share.Close()
 		p.freeShared(stale)
 		return b, true, nil
