@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/memory"
 	"github.com/cuzk-project/cuzk/r1cs"
 	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
@@ -21,13 +23,45 @@ const systemsVersion = "c1"
 // seen (a 32 GiB PoRep partition: about a minute and 6 GB on disk). Safe
 // for concurrent use.
 type Systems struct {
-	cache compiled.Cache
-	open  shared[*compiled.System]
+	cache   compiled.Cache
+	open    shared[*compiled.System]
+	budget  *memory.Budget
+	counted atomic.Uint64
 }
 
 // NewSystems keeps compiled systems under dir.
 func NewSystems(dir string) *Systems {
 	return &Systems{cache: compiled.Cache{Dir: dir}}
+}
+
+// CountIn has each system opened from then on count its file mapping
+// (5.9 GB at 32 GiB, read at every partition a host evaluates) in b until
+// its pages are let go (a device holding the matrices drops them): the
+// memory was counted nowhere, and a Go heap held to the budget beside it
+// took the daemon's resident size over the budget by that much. It is
+// counted only where b has room when the system opens, never waited for:
+// the units holding the budget may be waiting for this very system.
+func (s *Systems) CountIn(b *memory.Budget) { s.budget = b }
+
+// CountedBytes is what the open systems count in the budget (CountIn):
+// memory outside the Go heap.
+func (s *Systems) CountedBytes() uint64 { return s.counted.Load() }
+
+// count reserves sys's mapping in the budget until its pages go.
+func (s *Systems) count(sys *compiled.System) {
+	n := sys.MappedBytes()
+	if s.budget == nil || n == 0 {
+		return
+	}
+	r, ok := s.budget.TryReserve(n)
+	if !ok {
+		return
+	}
+	s.counted.Add(n)
+	sys.OnDropPages(func() {
+		s.counted.Add(^(n - 1))
+		r.Close()
+	})
 }
 
 // SetSystems makes the registry's plans offer the witness-only path
@@ -38,19 +72,24 @@ func (r *Registry) SetSystems(s *Systems) { r.systems = s }
 // provider is a plan's System: circuitID's compiled system, built from
 // circuit (any partition's: only its constraints are recorded).
 func (s *Systems) provider(circuitID string, circuit func() (r1cs.Circuit, r1cs.Shape, error)) func(context.Context) (*compiled.System, error) {
+	build := func() (*compiled.System, error) {
+		c, hint, err := circuit()
+		if err != nil {
+			return nil, err
+		}
+		sys, err := compiled.Compile(c, hint)
+		if err != nil {
+			return nil, fmt.Errorf("compiling %s: %w", circuitID, err)
+		}
+		return sys, nil
+	}
 	return func(ctx context.Context) (*compiled.System, error) {
 		return s.open.get(ctx, circuitID, true, func() (*compiled.System, error) {
-			return s.cache.Load(circuitID+"-"+systemsVersion, func() (*compiled.System, error) {
-				c, hint, err := circuit()
-				if err != nil {
-					return nil, err
-				}
-				sys, err := compiled.Compile(c, hint)
-				if err != nil {
-					return nil, fmt.Errorf("compiling %s: %w", circuitID, err)
-				}
-				return sys, nil
-			})
+			sys, err := s.cache.Load(circuitID+"-"+systemsVersion, build)
+			if err == nil {
+				s.count(sys)
+			}
+			return sys, err
 		})
 	}
 }

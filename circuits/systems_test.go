@@ -11,6 +11,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -152,4 +153,57 @@ func filecoinRequests(t *testing.T) []namedRequest {
 		out = append(out, namedRequest{"porep 2KiB", poRepRequest(generated2K(t))})
 	}
 	return out
+}
+
+// TestSystemsCountIn: an open system's file mapping is counted in the
+// budget once per circuit id (the resident size would otherwise exceed
+// the budget by it), released when its pages go (a device holding the
+// matrices drops them); a budget without room leaves it uncounted and the
+// system still served.
+func TestSystemsCountIn(t *testing.T) {
+	ctx := context.Background()
+	syn := synthetic.Default(300)
+	req := engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: SyntheticDescriptor(syn, 2)}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		limit   uint64
+		counted bool
+	}{
+		{"room", 1 << 30, true},
+		{"full", 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			budget := memory.New(tc.limit)
+			systems := NewSystems(dir)
+			systems.CountIn(budget)
+			reg := New()
+			reg.SetSystems(systems)
+			plan, err := reg.Plan(ctx, &req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sys, err := plan.System(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := plan.System(ctx); err != nil { // the same system: counted once
+				t.Fatal(err)
+			}
+			want := uint64(0)
+			if tc.counted {
+				want = sys.MappedBytes()
+				if want == 0 {
+					t.Skip("the system is not mapped on this platform")
+				}
+			}
+			if budget.Used() != want || systems.CountedBytes() != want {
+				t.Fatalf("budget used %d, counted %d; want %d (mapping %d bytes)", budget.Used(), systems.CountedBytes(), want, sys.MappedBytes())
+			}
+			sys.DropPages()
+			if budget.Used() != 0 || systems.CountedBytes() != 0 {
+				t.Fatalf("after DropPages: budget used %d, counted %d; want 0", budget.Used(), systems.CountedBytes())
+			}
+		})
+	}
 }

@@ -321,16 +321,19 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 		t.deviceName = devices[0].(engine.Named).Name()
 	}
 	registry := circuits.New()
+	budget := memory.New(uint64(o.budgetGiB * (1 << 30)))
 	witness := config.Synthesis{Witness: o.witness}.WitnessOn(o.device)
 	if witness {
-		registry.SetSystems(circuits.NewSystems(filepath.Join(dir, "r1cs")))
+		systems := circuits.NewSystems(filepath.Join(dir, "r1cs"))
+		systems.CountIn(budget)
+		registry.SetSystems(systems)
 	}
 	e, err := engine.New(engine.Config{
 		Devices:          devices,
 		WorkersPerDevice: o.workers,
 		SynthesisWorkers: o.synthWorkers,
 		WitnessSynthesis: witness,
-		Budget:           memory.New(uint64(o.budgetGiB * (1 << 30))),
+		Budget:           budget,
 		Planner:          registry,
 		Params:           t.params,
 		Recorder:         t.rec,

@@ -245,22 +245,26 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 		return nil, nil, nil, err
 	}
 	gpus := cudaOf(devices)
-	if len(gpus) > 0 {
-		pinned := func() uint64 {
-			var n uint64
-			for _, d := range gpus {
-				n += d.PinnedBytes()
-			}
-			return n
-		}
-		offHeap.Store(&pinned)
-	}
 	params, devDir := newDaemonParams(cfg, budget, log, gpus...)
 	registry := circuits.New()
 	witness := cfg.Synthesis.WitnessOn(cfg.Device.Kind)
 	if witness {
 		params.systems = circuits.NewSystems(filepath.Join(cfg.SRS.ParamCache, "r1cs"))
+		params.systems.CountIn(budget)
 		registry.SetSystems(params.systems)
+	}
+	if systems := params.systems; len(gpus) > 0 || systems != nil {
+		held := func() uint64 {
+			var n uint64
+			for _, d := range gpus {
+				n += d.PinnedBytes()
+			}
+			if systems != nil {
+				n += systems.CountedBytes()
+			}
+			return n
+		}
+		offHeap.Store(&held)
 	}
 	var planner engine.Planner = registry
 	if !cfg.Daemon.Dev {
@@ -294,11 +298,13 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 // budget (unless GOMEMLIMIT is set): with the default GOGC alone a heap
 // holding two 4 GB witnesses may grow to twice that before it collects the
 // ones the engine already gave back. Until ctx ends it lowers the limit
-// every second by the page-locked host memory the CUDA devices hold
-// (offHeap): the budget counts those buffers, the Go heap does not see
-// them, and a heap let grow to the whole budget beside them took the
-// daemon's RSS 10 GiB over it (the 32 GiB PoRep under a 24 GiB device
-// limit: 119.6 GiB with a 110 GiB budget).
+// every second by the host memory the budget counts outside the Go heap
+// (offHeap: the CUDA devices' page-locked buffers, the compiled systems'
+// mappings): the Go heap does not see it, and a heap let grow to the whole
+// budget beside it took the daemon's RSS over the budget by that much (the
+// 32 GiB PoRep under a 24 GiB device limit: 119.6 GiB with a 110 GiB
+// budget before the pinned buffers were subtracted, 115.0 GiB with them
+// and the 5.9 GB system mapping counted nowhere).
 func gcLimit(ctx context.Context, budget uint64) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -326,8 +332,9 @@ func gcLimit(ctx context.Context, budget uint64) {
 	}()
 }
 
-// offHeap reports the page-locked host memory the daemon's CUDA devices
-// hold (newDaemonEngine sets it; nil without CUDA devices).
+// offHeap reports the host memory the budget counts outside the Go heap:
+// the page-locked buffers of the daemon's CUDA devices and the compiled
+// systems' file mappings (newDaemonEngine sets it; nil with neither).
 var offHeap atomic.Pointer[func() uint64]
 
 // heapLimit is the Go memory limit for a budget of which offHeap bytes are

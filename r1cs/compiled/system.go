@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -55,7 +56,8 @@ type System struct {
 
 	closeOnce sync.Once
 	release   func()
-	pages     []byte // the file mapping behind the slices (Open), for DropPages
+	pages     []byte                 // the file mapping behind the slices (Open), for DropPages
+	onDrop    atomic.Pointer[func()] // OnDropPages's f until DropPages calls it
 }
 
 // DropPages lets the operating system take back the memory of a System
@@ -63,7 +65,31 @@ type System struct {
 // the matrices: the pages are read from the file again when next touched
 // (a CPU evaluation, another device's upload). A System built in memory
 // (Compile) or read into the heap is unchanged.
-func (s *System) DropPages() { dropPages(s.pages) }
+func (s *System) DropPages() {
+	if len(s.pages) == 0 {
+		return
+	}
+	dropPages(s.pages)
+	s.dropped()
+}
+
+// MappedBytes is the size of the file mapping behind the system's arrays
+// (Open on unix): memory outside the Go heap that the process's resident
+// size shows while the pages are touched. 0 for a System built in memory
+// or read into the heap.
+func (s *System) MappedBytes() uint64 { return uint64(len(s.pages)) }
+
+// OnDropPages has f called once, when the mapping's pages first go: at
+// the first DropPages or at Close (whoever counts MappedBytes stops
+// counting them there). A System with no mapping never calls it.
+func (s *System) OnDropPages(f func()) { s.onDrop.Store(&f) }
+
+// dropped calls OnDropPages's f if it has not been called.
+func (s *System) dropped() {
+	if f := s.onDrop.Swap(nil); f != nil {
+		(*f)()
+	}
+}
 
 // NumColumns is the number of variables, inputs and aux.
 func (s *System) NumColumns() int { return s.NumInputs + s.NumAux }
@@ -81,6 +107,9 @@ func (s *System) Close() error {
 	s.closeOnce.Do(func() {
 		if s.release != nil {
 			s.release()
+		}
+		if len(s.pages) > 0 {
+			s.dropped()
 		}
 		s.pages = nil
 		s.A, s.B, s.C = Matrix{}, Matrix{}, Matrix{}
