@@ -77,3 +77,44 @@ func settled(t *testing.T, eng *engine.Engine) engine.Snapshot {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestDaemonCountsSystem: with witness-only synthesis the compiled
+// system's file mapping is counted in the memory budget while it is open
+// (nothing drops its pages on the CPU device) and in what the Go heap's
+// limit leaves out (offHeap): the daemon's resident size showed it beside
+// a heap held to the whole budget.
+func TestDaemonCountsSystem(t *testing.T) {
+	dir, err := os.MkdirTemp("", "cuzkm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	cfg := testDaemonConfig(t, dir)
+	cfg.Synthesis.Witness = "on"
+	eng, _, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	defer offHeap.Store(nil)
+	sc := synthetic.Default(1 << 8)
+	r, err := eng.Prove(context.Background(), engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(sc, 2)})
+	if err != nil || r.Status != engine.StatusCompleted {
+		t.Fatalf("prove: %v %v %q", err, r.Status, r.Error)
+	}
+	s := settled(t, eng)
+	if len(s.SRS) != 1 {
+		t.Fatalf("SRS status %+v, want one set", s.SRS)
+	}
+	held := offHeap.Load()
+	if held == nil {
+		t.Fatal("no off-heap count with witness-only synthesis")
+	}
+	system := (*held)()
+	if system == 0 {
+		t.Fatal("the compiled system is not counted off the heap")
+	}
+	if s.MemoryUsed != s.SRS[0].SizeBytes+system {
+		t.Fatalf("memory used %d with nothing running, want the parameters' %d and the system's %d bytes", s.MemoryUsed, s.SRS[0].SizeBytes, system)
+	}
+}
