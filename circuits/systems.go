@@ -34,13 +34,14 @@ func NewSystems(dir string) *Systems {
 	return &Systems{cache: compiled.Cache{Dir: dir}}
 }
 
-// CountIn has each system opened from then on count its file mapping
+// CountIn has each system s opens count its file mapping
 // (5.9 GB at 32 GiB, read at every partition a host evaluates) in b until
 // its pages are let go (a device holding the matrices drops them): the
 // memory was counted nowhere, and a Go heap held to the budget beside it
 // took the daemon's resident size over the budget by that much. It is
 // counted only where b has room when the system opens, never waited for:
-// the units holding the budget may be waiting for this very system.
+// the units holding the budget may be waiting for this very system. Call
+// before the first plan.
 func (s *Systems) CountIn(b *memory.Budget) { s.budget = b }
 
 // CountedBytes is what the open systems count in the budget (CountIn):
