@@ -124,7 +124,12 @@ func TestKeptStaging(t *testing.T) {
 				if r := env.await(t, jid); r.Status != StatusCompleted {
 					t.Fatalf("%s: job %v: %s", id, r.Status, r.Error)
 				}
-				waitFor(t, "the unit's reservation to end", func() bool { return env.budget.Used() == stagingBytes })
+				// Nothing in flight once the unit is retired (after its
+				// reservation ends): the next job's unit then finds no unit
+				// that will give memory back, the case under test.
+				waitFor(t, "the unit's reservation to end and the unit to retire", func() bool {
+					return env.budget.Used() == stagingBytes && env.e.inflight.Load() == 0
+				})
 			}
 			if got := env.e.Status().Devices[0].KeptBytes; got != stagingBytes {
 				t.Errorf("status: %d bytes kept, want %d", got, stagingBytes)
