@@ -61,12 +61,12 @@ func (o ReadOptions) workers() int {
 // ReadParams reads a `.params` file. It maps the file into memory (falling
 // back to reading it) and decodes the vectors in parallel.
 func ReadParams(path string, opts ReadOptions) (*Params, error) {
-	b, release, err := mapFile(path, opts.NoMmap)
+	b, release, mapped, err := mapFile(path, opts.NoMmap)
 	if err != nil {
 		return nil, fmt.Errorf("params: %w", err)
 	}
 	defer release()
-	p, err := DecodeParams(b, opts)
+	p, err := decodeParams(reader{file: "params", b: b, mapped: mapped}, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -76,8 +76,11 @@ func ReadParams(path string, opts ReadOptions) (*Params, error) {
 // DecodeParams decodes a `.params` image held in memory. The result shares
 // no memory with b.
 func DecodeParams(b []byte, opts ReadOptions) (*Params, error) {
+	return decodeParams(reader{file: "params", b: b}, opts)
+}
+
+func decodeParams(r reader, opts ReadOptions) (*Params, error) {
 	p := new(Params)
-	r := reader{file: "params", b: b}
 	if err := r.verifyingKey(&p.VK, opts.workers()); err != nil {
 		return nil, err
 	}
@@ -117,6 +120,10 @@ type reader struct {
 	file string
 	b    []byte
 	off  int
+	// mapped: b is mapFile's mapping of the file; the pages of each point
+	// vector go once it is decoded (dropMapped), so that a 47 GB file
+	// read does not hold its mapping's pages beside the decoded points.
+	mapped bool
 }
 
 func (r *reader) remaining() int { return len(r.b) - r.off }
@@ -222,6 +229,9 @@ func decodeVector[P any](r *reader, name string, size int, chk pointCheck, worke
 	out := make([]P, n)
 	if err := decodePoints(out, r.b[r.off:r.off+n*size], size, chk, workers, decode, inSubgroup, pointInSubgroup, r.file, name); err != nil {
 		return nil, err
+	}
+	if r.mapped {
+		dropMapped(r.b, r.off, r.off+n*size)
 	}
 	r.off += n * size
 	return out, nil

@@ -61,7 +61,7 @@ func DecodeVerifyingKey(b []byte) (*VerifyingKey, error) {
 // ReadVerifyingKeyFromParams decodes only the verifying key at the start of
 // a `.params` file, ignoring the rest.
 func ReadVerifyingKeyFromParams(path string) (*VerifyingKey, error) {
-	b, release, err := mapFile(path, false)
+	b, release, _, err := mapFile(path, false)
 	if err != nil {
 		return nil, fmt.Errorf("params: %w", err)
 	}
