@@ -375,14 +375,15 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	var reserve func(string, srs.Source) uint64
 	if len(gpus) > 0 {
 		files, unload = cuda.ParamsLoader(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams)
-		// A file goes to the devices through one fill's buffers per device
-		// at a time (the budget is charged the rest after the load if a
-		// device could not hold the set and it was decoded into memory).
+		limits := make([]uint64, len(gpus))
+		for i, d := range gpus {
+			limits[i] = d.Limit()
+		}
 		reserve = func(id string, src srs.Source) uint64 {
 			if isSynthetic(id) {
 				return src.Size
 			}
-			return cuda.FillBytes
+			return loadReserve(src, limits)
 		}
 	}
 	cache := srs.New(srs.Config{
@@ -404,6 +405,32 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	budget.SetEvictor(cache.EvictIdle)
 	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
 	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus}, devDir
+}
+
+// loadReserve is what the load of a parameter file src reserves with CUDA
+// devices of the given memory limits: one fill's buffers where each device
+// may hold the set whole (the file goes straight to their memory), the
+// whole file's size where one certainly cannot — the set is larger than
+// its limit — since the loader then decodes it into host memory for that
+// device to stream (44 GiB at 32 GiB PoRep, counted only once it was
+// decoded before). A set that fits a limit by its size but not beside a
+// Run's scratch is decoded too; the cache charges the rest once it is
+// loaded.
+func loadReserve(src srs.Source, limits []uint64) uint64 {
+	size := src.Size
+	if size == 0 {
+		fi, err := os.Stat(src.Path)
+		if err != nil {
+			return cuda.FillBytes // the load fails on the file and says why
+		}
+		size = uint64(fi.Size())
+	}
+	for _, l := range limits {
+		if size > l {
+			return size
+		}
+	}
+	return cuda.FillBytes
 }
 
 // daemonDevices makes the configured proving devices.
