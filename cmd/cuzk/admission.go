@@ -89,10 +89,8 @@ func (d *daemonParams) sizeOf(id string) uint64 {
 	if err != nil {
 		return 0
 	}
-	if len(d.gpus) > 0 {
-		if p, err := groth16.OpenParams(path, groth16.ReadOptions{}); err == nil && cuda.FitWhole(d.gpus, p) {
-			return cuda.FillBytes
-		}
+	if len(d.gpus) > 0 && gpusHoldWhole(d.gpus, path) {
+		return cuda.FillBytes
 	}
 	if fi, err := os.Stat(path); err == nil {
 		return uint64(fi.Size())

@@ -375,15 +375,11 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	var reserve func(string, srs.Source) uint64
 	if len(gpus) > 0 {
 		files, unload = cuda.ParamsLoader(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams)
-		limits := make([]uint64, len(gpus))
-		for i, d := range gpus {
-			limits[i] = d.Limit()
-		}
 		reserve = func(id string, src srs.Source) uint64 {
 			if isSynthetic(id) {
 				return src.Size
 			}
-			return loadReserve(src, limits)
+			return loadReserve(src, func(path string) bool { return gpusHoldWhole(gpus, path) })
 		}
 	}
 	cache := srs.New(srs.Config{
@@ -408,29 +404,24 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 }
 
 // loadReserve is what the load of a parameter file src reserves with CUDA
-// devices of the given memory limits: one fill's buffers where each device
-// may hold the set whole (the file goes straight to their memory), the
-// whole file's size where one certainly cannot — the set is larger than
-// its limit — since the loader then decodes it into host memory for that
-// device to stream (44 GiB at 32 GiB PoRep, counted only once it was
-// decoded before). A set that fits a limit by its size but not beside a
-// Run's scratch is decoded too; the cache charges the rest once it is
-// loaded.
-func loadReserve(src srs.Source, limits []uint64) uint64 {
-	size := src.Size
-	if size == 0 {
-		fi, err := os.Stat(src.Path)
-		if err != nil {
-			return cuda.FillBytes // the load fails on the file and says why
-		}
-		size = uint64(fi.Size())
+// devices: one fill's buffers where every device holds the set whole (the
+// file goes straight to their memory), else the whole set (src.Size, 0:
+// the file's size), since the loader then decodes it into host memory for
+// the devices to stream (44 GiB at 32 GiB PoRep under a 16 or 24 GiB limit,
+// counted only once decoded before).
+func loadReserve(src srs.Source, holdWhole func(path string) bool) uint64 {
+	if holdWhole(src.Path) {
+		return cuda.FillBytes
 	}
-	for _, l := range limits {
-		if size > l {
-			return size
-		}
-	}
-	return cuda.FillBytes
+	return src.Size
+}
+
+// gpusHoldWhole reports whether every device of gpus holds the parameter
+// file at path whole: its header read, their plans made beside the sets
+// they hold (cuda.FitWhole). False for a file that does not open.
+func gpusHoldWhole(gpus []*cuda.Device, path string) bool {
+	p, err := groth16.OpenParams(path, groth16.ReadOptions{})
+	return err == nil && cuda.FitWhole(gpus, p)
 }
 
 // daemonDevices makes the configured proving devices.

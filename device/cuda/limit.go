@@ -137,11 +137,6 @@ func (d *Device) memoryLimit() uint64 {
 	return d.defaultLimit
 }
 
-// Limit is the device memory the device plans its parameter sets under
-// (memoryLimit): what a set's points must fit in, beside a Run's scratch,
-// to be held whole.
-func (d *Device) Limit() uint64 { return d.memoryLimit() }
-
 // defaultLimitOf is free - DefaultMemoryMargin (at least 1: a limit of 0
 // would mean none).
 func defaultLimitOf(free uint64) uint64 {
