@@ -51,6 +51,22 @@ func (s *shared[T]) get(ctx context.Context, key string, keep bool, load func() 
 	}
 }
 
+// peek returns key's value if it is loaded and kept, without loading it.
+func (s *shared[T]) peek(key string) (T, bool) {
+	s.mu.Lock()
+	e, ok := s.entries[key]
+	s.mu.Unlock()
+	if ok {
+		select {
+		case <-e.ready:
+			return e.v, e.err == nil
+		default:
+		}
+	}
+	var zero T
+	return zero, false
+}
+
 // len is the number of keys loading or kept.
 func (s *shared[T]) len() int {
 	s.mu.Lock()

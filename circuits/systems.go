@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -27,6 +28,15 @@ type Systems struct {
 	open    shared[*compiled.System]
 	budget  *memory.Budget
 	counted atomic.Uint64
+
+	mu   sync.Mutex
+	held map[*compiled.System]*heldSystem // the systems CountIn counted
+}
+
+// heldSystem is how the budget counts one system's mapping.
+type heldSystem struct {
+	res      *memory.Reservation // the count now; nil when none
+	onDevice bool                // a device dropped the pages: it holds the matrices, no count again
 }
 
 // NewSystems keeps compiled systems under dir.
@@ -34,35 +44,86 @@ func NewSystems(dir string) *Systems {
 	return &Systems{cache: compiled.Cache{Dir: dir}}
 }
 
-// CountIn has each system s opens count its file mapping
-// (5.9 GB at 32 GiB, read at every partition a host evaluates) in b until
-// its pages are let go (a device holding the matrices drops them): the
-// memory was counted nowhere, and a Go heap held to the budget beside it
-// took the daemon's resident size over the budget by that much. It is
-// counted only where b has room when the system opens, never waited for:
-// the units holding the budget may be waiting for this very system. Call
-// before the first plan.
+// CountIn has each system s serves count its file mapping (5.9 GB at
+// 32 GiB, read at every partition a host evaluates) in b while its pages
+// are in use: from when a plan asks for it until they are let go (a device
+// holding the matrices drops them, or Drop when the circuit's parameters
+// go), and again at the next plan that asks for it. The memory was counted
+// nowhere, and a Go heap held to the budget beside it took the daemon's
+// resident size over the budget by that much. It is counted only where b
+// has room then, never waited for: the units holding the budget may be
+// waiting for this very system. Call before the first plan.
 func (s *Systems) CountIn(b *memory.Budget) { s.budget = b }
 
-// CountedBytes is what the open systems count in the budget (CountIn):
+// CountedBytes is what the systems count in the budget now (CountIn):
 // memory outside the Go heap.
 func (s *Systems) CountedBytes() uint64 { return s.counted.Load() }
 
-// count reserves sys's mapping in the budget until its pages go.
+// Drop lets the pages of circuitID's system go where the budget counts
+// them: its parameters were evicted, so no job uses it, and the count ends
+// (the next plan that asks for it counts it again, its pages read from the
+// file as they are touched).
+func (s *Systems) Drop(circuitID string) {
+	sys, ok := s.open.peek(circuitID)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.held[sys]
+	if h == nil || h.res == nil {
+		return
+	}
+	sys.OnDropPages(func() {}) // this drop is not a device's, and s.mu is held
+	sys.DropPages()
+	s.counted.Add(^(h.res.Size() - 1))
+	h.res.Close()
+	h.res = nil
+}
+
+// count reserves sys's mapping in the budget until its pages go, unless
+// the budget counts it already or a device holds its matrices.
 func (s *Systems) count(sys *compiled.System) {
 	n := sys.MappedBytes()
 	if s.budget == nil || n == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.held[sys]
+	if h == nil {
+		h = &heldSystem{}
+		if s.held == nil {
+			s.held = map[*compiled.System]*heldSystem{}
+		}
+		s.held[sys] = h
+	}
+	if h.res != nil || h.onDevice {
 		return
 	}
 	r, ok := s.budget.TryReserve(n)
 	if !ok {
 		return
 	}
+	h.res = r
 	s.counted.Add(n)
-	sys.OnDropPages(func() {
-		s.counted.Add(^(n - 1))
+	sys.OnDropPages(func() { s.deviceDropped(sys, r) })
+}
+
+// deviceDropped ends the count r of sys's mapping: a device dropped its
+// pages (it holds the matrices now).
+func (s *Systems) deviceDropped(sys *compiled.System, r *memory.Reservation) {
+	s.mu.Lock()
+	h := s.held[sys]
+	current := h != nil && h.res == r
+	if current {
+		h.res, h.onDevice = nil, true
+		s.counted.Add(^(r.Size() - 1))
+	}
+	s.mu.Unlock()
+	if current {
 		r.Close()
-	})
+	}
 }
 
 // SetSystems makes the registry's plans offer the witness-only path
@@ -85,13 +146,13 @@ func (s *Systems) provider(circuitID string, circuit func() (r1cs.Circuit, r1cs.
 		return sys, nil
 	}
 	return func(ctx context.Context) (*compiled.System, error) {
-		return s.open.get(ctx, circuitID, true, func() (*compiled.System, error) {
-			sys, err := s.cache.Load(circuitID+"-"+systemsVersion, build)
-			if err == nil {
-				s.count(sys)
-			}
-			return sys, err
+		sys, err := s.open.get(ctx, circuitID, true, func() (*compiled.System, error) {
+			return s.cache.Load(circuitID+"-"+systemsVersion, build)
 		})
+		if err == nil {
+			s.count(sys)
+		}
+		return sys, err
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/memory"
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
 // TestWitnessPathEqualsProver: for every kind of plan, the witness-only
@@ -155,11 +156,12 @@ func filecoinRequests(t *testing.T) []namedRequest {
 	return out
 }
 
-// TestSystemsCountIn: an open system's file mapping is counted in the
-// budget once per circuit id (the resident size would otherwise exceed
-// the budget by it), released when its pages go (a device holding the
-// matrices drops them); a budget without room leaves it uncounted and the
-// system still served.
+// TestSystemsCountIn: a system's file mapping is counted in the budget
+// once while its pages are in use (the resident size would otherwise exceed
+// the budget by it); Drop (its parameters evicted) ends the count until the
+// next plan asks for the system; a device that drops the pages (it holds
+// the matrices) ends it for good; a budget without room leaves it
+// uncounted and the system still served.
 func TestSystemsCountIn(t *testing.T) {
 	ctx := context.Background()
 	syn := synthetic.Default(300)
@@ -183,27 +185,41 @@ func TestSystemsCountIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sys, err := plan.System(ctx)
-			if err != nil {
-				t.Fatal(err)
+			system := func() *compiled.System {
+				t.Helper()
+				sys, err := plan.System(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return sys
 			}
-			if _, err := plan.System(ctx); err != nil { // the same system: counted once
-				t.Fatal(err)
+			sys := system()
+			if sys.MappedBytes() == 0 {
+				t.Skip("the system is not mapped on this platform")
 			}
 			want := uint64(0)
 			if tc.counted {
 				want = sys.MappedBytes()
-				if want == 0 {
-					t.Skip("the system is not mapped on this platform")
+			}
+			expect := func(when string, n uint64) {
+				t.Helper()
+				if budget.Used() != n || systems.CountedBytes() != n {
+					t.Fatalf("%s: budget used %d, counted %d; want %d (mapping %d bytes)", when, budget.Used(), systems.CountedBytes(), n, sys.MappedBytes())
 				}
 			}
-			if budget.Used() != want || systems.CountedBytes() != want {
-				t.Fatalf("budget used %d, counted %d; want %d (mapping %d bytes)", budget.Used(), systems.CountedBytes(), want, sys.MappedBytes())
-			}
-			sys.DropPages()
-			if budget.Used() != 0 || systems.CountedBytes() != 0 {
-				t.Fatalf("after DropPages: budget used %d, counted %d; want 0", budget.Used(), systems.CountedBytes())
-			}
+			expect("opened", want)
+			system() // the same system: counted once
+			expect("asked again", want)
+			systems.Drop(plan.CircuitID)
+			expect("dropped", 0)
+			system()
+			expect("asked after the drop", want)
+			sys.DropPages() // a device holds the matrices
+			expect("a device dropped the pages", 0)
+			system()
+			expect("asked after a device dropped them", 0)
+			systems.Drop(plan.CircuitID)
+			expect("dropped after a device", 0)
 		})
 	}
 }

@@ -103,12 +103,17 @@ type Config struct {
 	// evicted, before its memory is given back to the budget: a device
 	// holding a copy of them (the loader put them there) frees it.
 	Unload func(id string, p *groth16.Params)
+	// Evicted, when set, is called with an entry's id once its parameters
+	// were evicted (after Unload and the budget's release): what else the
+	// process holds for the circuit may go too.
+	Evicted func(id string)
 }
 
 // Cache is parameter residency by circuit id. It is safe for concurrent use.
 type Cache struct {
 	load    Loader
 	unload  func(id string, p *groth16.Params)
+	evicted func(id string)
 	reserve func(id string, src Source) uint64
 	budget  Budget
 	minIdle time.Duration
@@ -150,7 +155,7 @@ type attempt struct {
 
 // New returns a cache over cfg.Circuits.
 func New(cfg Config) *Cache {
-	c := &Cache{load: cfg.Load, unload: cfg.Unload, reserve: cfg.Reserve, budget: cfg.Budget, minIdle: cfg.MinIdle, now: cfg.Now, entries: make(map[string]*entry)}
+	c := &Cache{load: cfg.Load, unload: cfg.Unload, evicted: cfg.Evicted, reserve: cfg.Reserve, budget: cfg.Budget, minIdle: cfg.MinIdle, now: cfg.Now, entries: make(map[string]*entry)}
 	if c.load == nil {
 		c.load = ReadParamsLoader(groth16.ReadOptions{})
 	}
@@ -438,8 +443,8 @@ func (c *Cache) Evict(id string) (wasLoaded bool, freedBytes uint64, err error) 
 }
 
 // drop makes e cold and returns what the caller runs outside the lock:
-// Unload of its parameters, then the close of its reservation. Called with
-// mu held.
+// Unload of its parameters, the close of its reservation, then Evicted.
+// Called with mu held.
 func (c *Cache) drop(e *entry) (release func(), size uint64) {
 	res, p, id := e.res, e.params, e.id
 	e.params, e.res = nil, nil
@@ -448,6 +453,9 @@ func (c *Cache) drop(e *entry) (release func(), size uint64) {
 			c.unload(id, p)
 		}
 		res.Close()
+		if c.evicted != nil {
+			c.evicted(id)
+		}
 	}, e.size
 }
 

@@ -649,12 +649,20 @@ func TestWaiterIsWokenWhenMinIdlePasses(t *testing.T) {
 	}
 }
 
+// TestUnloadOnEviction: an evicted entry's parameters are unloaded while
+// the budget still counts them, then Evicted is told its id once the
+// reservation is closed; an entry already cold is neither.
 func TestUnloadOnEviction(t *testing.T) {
 	f := &fakeLoader{}
 	budget := memory.New(2 * unit)
 	var mu sync.Mutex
-	var unloaded []string
+	var unloaded, evicted []string
 	c := New(Config{
+		Evicted: func(id string) {
+			mu.Lock()
+			evicted = append(evicted, id)
+			mu.Unlock()
+		},
 		Circuits: map[string]Source{"a": {Size: unit}, "b": {Size: unit}, "c": {Size: unit}},
 		Load:     f.load,
 		Budget:   budget,
@@ -691,8 +699,8 @@ func TestUnloadOnEviction(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !slices.Equal(unloaded, []string{"a", "b"}) {
-		t.Fatalf("unloaded %v, want [a b]", unloaded)
+	if !slices.Equal(unloaded, []string{"a", "b"}) || !slices.Equal(evicted, unloaded) {
+		t.Fatalf("unloaded %v, evicted %v, want [a b] both", unloaded, evicted)
 	}
 }
 

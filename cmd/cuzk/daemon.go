@@ -247,10 +247,8 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 	gpus := cudaOf(devices)
 	params, devDir := newDaemonParams(cfg, budget, log, gpus...)
 	registry := circuits.New()
-	witness := cfg.Synthesis.WitnessOn(cfg.Device.Kind)
+	witness := params.systems != nil
 	if witness {
-		params.systems = circuits.NewSystems(filepath.Join(cfg.SRS.ParamCache, "r1cs"))
-		params.systems.CountIn(budget)
 		registry.SetSystems(params.systems)
 	}
 	if systems := params.systems; len(gpus) > 0 || systems != nil {
@@ -349,7 +347,9 @@ func heapLimit(budget, offHeap uint64) int64 {
 // they live in memory only, or without daemon.dev). With CUDA devices gpus
 // a parameter file is read straight into their memory where it fits them
 // whole (cuda.ParamsLoader): the host keeps no decoded copy, and eviction
-// frees the devices' copies.
+// frees the devices' copies. With witness-only synthesis it also makes the
+// compiled systems (p.systems), counted in budget and let go with their
+// circuit's parameters.
 func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger, gpus ...*cuda.Device) (p *daemonParams, devDir string) {
 	var dev *circuits.DevParams
 	if cfg.Daemon.Dev {
@@ -370,6 +370,15 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 			err = circuits.CheckFilecoinParams(id, p)
 		}
 		return p, err
+	}
+	// With witness-only synthesis, the compiled systems, counted in the
+	// budget while in use and let go with their circuit's parameters.
+	var systems *circuits.Systems
+	var evicted func(string)
+	if cfg.Synthesis.WitnessOn(cfg.Device.Kind) {
+		systems = circuits.NewSystems(filepath.Join(cfg.SRS.ParamCache, "r1cs"))
+		systems.CountIn(budget)
+		evicted = systems.Drop
 	}
 	var unload func(string, *groth16.Params)
 	var reserve func(string, srs.Source) uint64
@@ -394,13 +403,14 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 			return files(ctx, id, path)
 		},
 		Unload:  unload,
+		Evicted: evicted,
 		Reserve: reserve,
 		Budget:  budget,
 		MinIdle: cfg.Memory.EvictionMinIdle.D(),
 	})
 	budget.SetEvictor(cache.EvictIdle)
 	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
-	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus}, devDir
+	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus, systems: systems}, devDir
 }
 
 // loadReserve is what the load of a parameter file src reserves with CUDA

@@ -79,10 +79,11 @@ func settled(t *testing.T, eng *engine.Engine) engine.Snapshot {
 }
 
 // TestDaemonCountsSystem: with witness-only synthesis the compiled
-// system's file mapping is counted in the memory budget while it is open
+// system's file mapping is counted in the memory budget while it is in use
 // (nothing drops its pages on the CPU device) and in what the Go heap's
 // limit leaves out (offHeap): the daemon's resident size showed it beside
-// a heap held to the whole budget.
+// a heap held to the whole budget. Evicting the circuit's parameters ends
+// the count; the next job counts it again.
 func TestDaemonCountsSystem(t *testing.T) {
 	dir, err := os.MkdirTemp("", "cuzkm")
 	if err != nil {
@@ -98,23 +99,32 @@ func TestDaemonCountsSystem(t *testing.T) {
 	defer eng.Close()
 	defer offHeap.Store(nil)
 	sc := synthetic.Default(1 << 8)
-	r, err := eng.Prove(context.Background(), engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(sc, 2)})
-	if err != nil || r.Status != engine.StatusCompleted {
-		t.Fatalf("prove: %v %v %q", err, r.Status, r.Error)
-	}
-	s := settled(t, eng)
-	if len(s.SRS) != 1 {
-		t.Fatalf("SRS status %+v, want one set", s.SRS)
-	}
+	id := circuits.SyntheticID(sc)
 	held := offHeap.Load()
 	if held == nil {
 		t.Fatal("no off-heap count with witness-only synthesis")
 	}
-	system := (*held)()
-	if system == 0 {
-		t.Fatal("the compiled system is not counted off the heap")
-	}
-	if s.MemoryUsed != s.SRS[0].SizeBytes+system {
-		t.Fatalf("memory used %d with nothing running, want the parameters' %d and the system's %d bytes", s.MemoryUsed, s.SRS[0].SizeBytes, system)
+	for round := range 2 { // the second after an eviction
+		r, err := eng.Prove(context.Background(), engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(sc, 2)})
+		if err != nil || r.Status != engine.StatusCompleted {
+			t.Fatalf("round %d: prove: %v %v %q", round, err, r.Status, r.Error)
+		}
+		s := settled(t, eng)
+		if len(s.SRS) != 1 {
+			t.Fatalf("round %d: SRS status %+v, want one set", round, s.SRS)
+		}
+		system := (*held)()
+		if system == 0 {
+			t.Fatalf("round %d: the compiled system is not counted off the heap", round)
+		}
+		if s.MemoryUsed != s.SRS[0].SizeBytes+system {
+			t.Fatalf("round %d: memory used %d with nothing running, want the parameters' %d and the system's %d bytes", round, s.MemoryUsed, s.SRS[0].SizeBytes, system)
+		}
+		if _, _, err := eng.Evict(id); err != nil {
+			t.Fatal(err)
+		}
+		if used, system := eng.Budget().Used(), (*held)(); used != 0 || system != 0 {
+			t.Fatalf("round %d: after the eviction %d bytes used, %d counted off the heap; want 0 and 0", round, used, system)
+		}
 	}
 }
