@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -24,10 +23,9 @@ const systemsVersion = "c1"
 // seen (a 32 GiB PoRep partition: about a minute and 6 GB on disk). Safe
 // for concurrent use.
 type Systems struct {
-	cache   compiled.Cache
-	open    shared[*compiled.System]
-	budget  *memory.Budget
-	counted atomic.Uint64
+	cache  compiled.Cache
+	open   shared[*compiled.System]
+	budget *memory.Budget
 
 	mu   sync.Mutex
 	held map[*compiled.System]*heldSystem // the systems CountIn counted
@@ -57,7 +55,16 @@ func (s *Systems) CountIn(b *memory.Budget) { s.budget = b }
 
 // CountedBytes is what the systems count in the budget now (CountIn):
 // memory outside the Go heap.
-func (s *Systems) CountedBytes() uint64 { return s.counted.Load() }
+func (s *Systems) CountedBytes() (n uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range s.held {
+		if h.res != nil {
+			n += h.res.Size()
+		}
+	}
+	return n
+}
 
 // Drop lets the pages of circuitID's system go where the budget counts
 // them: its parameters were evicted, so no job uses it, and the count ends
@@ -76,7 +83,6 @@ func (s *Systems) Drop(circuitID string) {
 	}
 	sys.OnDropPages(func() {}) // this drop is not a device's, and s.mu is held
 	sys.DropPages()
-	s.counted.Add(^(h.res.Size() - 1))
 	h.res.Close()
 	h.res = nil
 }
@@ -106,7 +112,6 @@ func (s *Systems) count(sys *compiled.System) {
 		return
 	}
 	h.res = r
-	s.counted.Add(n)
 	sys.OnDropPages(func() { s.deviceDropped(sys, r) })
 }
 
@@ -118,7 +123,6 @@ func (s *Systems) deviceDropped(sys *compiled.System, r *memory.Reservation) {
 	current := h != nil && h.res == r
 	if current {
 		h.res, h.onDevice = nil, true
-		s.counted.Add(^(r.Size() - 1))
 	}
 	s.mu.Unlock()
 	if current {

@@ -56,11 +56,21 @@ func (e *Engine) keepStaging(u *unit, p groth16.Partial) {
 // the budget (KeptEvictor).
 func (e *Engine) evictKept() (freed uint64) {
 	for _, d := range e.devs {
-		for _, dev := range []any{d.dev, d.critical} {
-			if k, ok := dev.(KeptEvictor); ok {
-				freed += k.EvictKept()
-			}
+		for _, k := range d.keptEvictors() {
+			freed += k.EvictKept()
 		}
 	}
 	return freed
+}
+
+// keptEvictors is those of d's devices (its own, its CRITICAL one) that
+// keep buffers with a share of the budget.
+func (d *deviceState) keptEvictors() []KeptEvictor {
+	var out []KeptEvictor
+	for _, dev := range []any{d.dev, d.critical} {
+		if k, ok := dev.(KeptEvictor); ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }

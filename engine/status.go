@@ -17,10 +17,8 @@ func (e *Engine) Status() Snapshot {
 		if n, ok := d.dev.(Named); ok {
 			ds.Name = n.Name()
 		}
-		for _, dev := range []any{d.dev, d.critical} {
-			if k, ok := dev.(KeptEvictor); ok {
-				ds.KeptBytes += k.KeptBytes()
-			}
+		for _, k := range d.keptEvictors() {
+			ds.KeptBytes += k.KeptBytes()
 		}
 		if err := d.lostErr.Load(); err != nil {
 			ds.Lost = (*err).Error()

@@ -85,23 +85,17 @@ func (p *pinnedPool) getKept(n uint64) (b pinned, shared bool, err error) {
 	}
 	p.mu.Lock()
 	stale := p.stale()
-	if b, share, ok := p.takeShared(n); ok {
-		p.mu.Unlock()
-		share.Close()
-		p.freeShared(stale)
-		return b, true, nil
-	}
-	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= n })
-	if i < len(p.free) && fits(p.free[i].n, n) {
-		b := p.free[i]
-		p.free = append(p.free[:i], p.free[i+1:]...)
-		p.kept -= b.n
-		p.mu.Unlock()
-		p.freeShared(stale)
-		return b, false, nil
+	b, share, shared := p.takeShared(n)
+	found := shared
+	if !shared {
+		b, found = p.takeFree(n)
 	}
 	p.mu.Unlock()
 	p.freeShared(stale)
+	if found {
+		share.Close() // nil-safe; a shared buffer's taker counts it now
+		return b, shared, nil
+	}
 	alloc := allocPinned
 	if p.alloc != nil {
 		alloc = p.alloc
@@ -139,6 +133,19 @@ func (p *pinnedPool) put(b pinned) {
 	for _, e := range evicted { // cudaFreeHost may wait for the device: not under the lock
 		p.freeBuf(e)
 	}
+}
+
+// takeFree takes the smallest free buffer that serves a get of n (fits).
+// Called with mu held.
+func (p *pinnedPool) takeFree(n uint64) (pinned, bool) {
+	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= n })
+	if i == len(p.free) || !fits(p.free[i].n, n) {
+		return pinned{}, false
+	}
+	b := p.free[i]
+	p.free = append(p.free[:i], p.free[i+1:]...)
+	p.kept -= b.n
+	return b, true
 }
 
 // fits reports whether a kept buffer of size bytes serves a get of n: at
