@@ -48,6 +48,8 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		return c, shape, err
 	}
 	part := footprint(shape)
+	// One unit whose deadline matters: its sectors over every core.
+	part.WitnessThreads = runtime.GOMAXPROCS(0)
 	part.Synthesize = func(ctx context.Context) (*groth16.Assignment, error) {
 		c, err := cpost.NewPartition(v)
 		if err != nil {
@@ -68,7 +70,7 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 			return nil, err
 		}
 		c.Ctx = ctx
-		return witnessOf(c, shape)
+		return c.Witness(part.WitnessThreads)
 	}
 	plan := &engine.Plan{
 		CircuitID:    info.CircuitID(),

@@ -42,6 +42,7 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 		return nil, fmt.Errorf("circuits: %v partition shape: %w", info.Proof, err)
 	}
 	fp := footprint(shape)
+	fp.WitnessThreads = witnessWorkers()
 	plan := &engine.Plan{CircuitID: info.CircuitID(), Verify: r.batchVerify}
 	for k, b := range req.VanillaProofs {
 		proof, err := fupdate.DecodePartitionProof(b, info)
@@ -72,7 +73,7 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 				return nil, err
 			}
 			c.Ctx = ctx
-			return witnessOf(c, shape)
+			return c.Witness(fp.WitnessThreads)
 		}
 		plan.Partitions = append(plan.Partitions, part)
 		if r.systems != nil && plan.System == nil {

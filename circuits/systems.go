@@ -188,7 +188,7 @@ func witnessOf(c r1cs.Circuit, hint r1cs.Shape) (*r1cs.WitnessAssignment, error)
 	return w, nil
 }
 
-// witnessWorkers is how many goroutines one PoRep partition's witness
+// witnessWorkers is how many goroutines one PoRep or SnapDeals partition's witness
 // uses (engine.Partition.WitnessThreads): half the CPUs, so that two
 // partitions synthesize at once. Measured at 32 GiB on 16 cores the
 // witness runs at 43 M constraints/s on one goroutine and 93 M/s on 16 (the

@@ -134,6 +134,22 @@ type partition struct {
 
 // synthesize writes the partition's own rows and its first n challenges.
 func (p *Partition) synthesize(cs r1cs.ConstraintSystem, n int) error {
+	pt, err := p.synthesizeOwn(cs)
+	if err != nil {
+		return err
+	}
+	hs := p.Config.Hs()
+	for i := range p.Challenges[:n] {
+		if err := p.synthesizeChallenge(cs, pt, i, hs[:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// synthesizeOwn writes the partition's own rows: what every challenge
+// reads.
+func (p *Partition) synthesizeOwn(cs r1cs.ConstraintSystem) (*partition, error) {
 	c := p.Config
 	var pt partition
 
@@ -153,7 +169,7 @@ func (p *Partition) synthesize(cs r1cs.ConstraintSystem, n int) error {
 
 	var err error
 	if pt.phi, err = poseidon.Hash(cs, []num.AllocatedNum{commDNew, commROld}, randomness); err != nil {
-		return fmt.Errorf("update: phi: %w", err)
+		return nil, fmt.Errorf("update: phi: %w", err)
 	}
 
 	commC := num.Alloc(cs, p.CommC)
@@ -171,7 +187,7 @@ func (p *Partition) synthesize(cs r1cs.ConstraintSystem, n int) error {
 	}{{"comm_r_old", pt.rootROld, commROld}, {"comm_r_new", pt.rootRNew, commRNew}} {
 		h, err := poseidon.HashMerkleTree(cs, []num.AllocatedNum{commC, r.root})
 		if err != nil {
-			return fmt.Errorf("update: %s hash: %w", r.name, err)
+			return nil, fmt.Errorf("update: %s hash: %w", r.name, err)
 		}
 		num.Equal(cs, h, r.comm)
 	}
@@ -181,23 +197,24 @@ func (p *Partition) synthesize(cs r1cs.ConstraintSystem, n int) error {
 		apex = apex[:1]
 	}
 	if err := apexPoR(cs, apex, pt.partitionBits, partitionPath, commDNew); err != nil {
-		return fmt.Errorf("update: apex tree: %w", err)
+		return nil, fmt.Errorf("update: apex tree: %w", err)
 	}
 
 	if pt.challengeBits, err = challengeBits(cs, commRNew, k, c.Challenges(), c.randomBits()); err != nil {
-		return fmt.Errorf("update: challenges: %w", err)
+		return nil, fmt.Errorf("update: challenges: %w", err)
 	}
+	return &pt, nil
+}
 
-	hs := c.Hs()
-	for i := range p.Challenges[:n] {
-		if p.Ctx != nil {
-			if err := p.Ctx.Err(); err != nil {
-				return fmt.Errorf("update: before challenge %d: %w", i, err)
-			}
+// synthesizeChallenge writes challenge i, after checking Ctx.
+func (p *Partition) synthesizeChallenge(cs r1cs.ConstraintSystem, pt *partition, i int, hs []int) error {
+	if p.Ctx != nil {
+		if err := p.Ctx.Err(); err != nil {
+			return fmt.Errorf("update: before challenge %d: %w", i, err)
 		}
-		if err := p.Challenges[i].synthesize(cs, c, &pt, i, hs[:]); err != nil {
-			return fmt.Errorf("update: challenge %d: %w", i, err)
-		}
+	}
+	if err := p.Challenges[i].synthesize(cs, p.Config, pt, i, hs); err != nil {
+		return fmt.Errorf("update: challenge %d: %w", i, err)
 	}
 	return nil
 }

@@ -1,0 +1,41 @@
+package update
+
+import (
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuzk-project/cuzk/r1cs"
+)
+
+// Witness is r1cs.Synthesize of p into an r1cs.WitnessAssignment (ONE and
+// the inputs, the aux values, the rows with the input rows), with the
+// challenges synthesized by up to workers goroutines.
+//
+// The challenges read only the partition's own variables and allocate the
+// same aux variables each (no inputs), so challenge i's values are a fixed
+// window of the vectors after the partition's own part and i earlier
+// challenges (r1cs.SynthesizeWindows): the result is the sequential one
+// bit for bit. A 32 GiB partition is 86 challenges of about 940,000 rows.
+func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	sh, err := p.Config.Shape()
+	if err != nil {
+		return nil, err
+	}
+	w := &r1cs.WitnessAssignment{Input: make([]fr.Element, 0, sh.Inputs), Aux: make([]fr.Element, 0, sh.Aux)}
+	w.AllocInput(fr.One())
+	pt, err := p.synthesizeOwn(w)
+	if err != nil {
+		return nil, err
+	}
+	hs := p.Config.Hs()
+	err = r1cs.SynthesizeWindows(w, len(p.Challenges), sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
+		return p.synthesizeChallenge(win, pt, i, hs[:])
+	})
+	if err != nil {
+		return nil, err
+	}
+	r1cs.Finalize(w)
+	return w, nil
+}
