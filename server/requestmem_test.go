@@ -98,8 +98,24 @@ func TestTooLargeCounted(t *testing.T) {
 	if status.Code(err) != codes.ResourceExhausted {
 		t.Fatalf("oversized request: %v, want ResourceExhausted", err)
 	}
-	text, _ := s.metrics.Text()
-	if !strings.Contains(text, `cuzk_rpc_requests_total{code="ResourceExhausted",method="/cuzk.v1.ProvingEngine/SubmitProof"} 1`) {
-		t.Errorf("oversized request not counted:\n%s", grepLines(text, "cuzk_rpc_requests_total"))
+	// gRPC writes the refusal before the handler returns to count it,
+	// so the client may see it first.
+	waitMetric(t, s, `cuzk_rpc_requests_total{code="ResourceExhausted",method="/cuzk.v1.ProvingEngine/SubmitProof"} 1`)
+}
+
+// waitMetric waits until the server's metrics text holds line, failing
+// the test after 10 s.
+func waitMetric(t *testing.T, s *Server, line string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		text, _ := s.metrics.Text()
+		if strings.Contains(text, line) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("metrics never showed %s:\n%s", line, grepLines(text, strings.SplitN(line, "{", 2)[0]))
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
