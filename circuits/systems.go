@@ -3,6 +3,7 @@ package circuits
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"sync"
 
@@ -23,6 +24,10 @@ const systemsVersion = "c1"
 // seen (a 32 GiB PoRep partition: about a minute and 6 GB on disk). Safe
 // for concurrent use.
 type Systems struct {
+	// Log receives the one warning a system that cannot be cached gives;
+	// nil is slog's default. Set before the first plan.
+	Log *slog.Logger
+
 	cache  compiled.Cache
 	open   shared[*compiled.System]
 	budget *memory.Budget
@@ -37,9 +42,24 @@ type heldSystem struct {
 	onDevice bool                // a device dropped the pages: it holds the matrices, no count again
 }
 
-// NewSystems keeps compiled systems under dir.
+// NewSystems keeps compiled systems under dir. Where a system cannot be
+// written there (a full or read-only disk) it is kept in memory for the
+// process's life and the failure logged once (Log, else slog's default): a
+// job never fails because the cache cannot be written.
 func NewSystems(dir string) *Systems {
-	return &Systems{cache: compiled.Cache{Dir: dir}}
+	s := &Systems{}
+	s.cache = compiled.Cache{Dir: dir, OnStoreError: s.storeFailed}
+	return s
+}
+
+// storeFailed says that key's system is kept in memory.
+func (s *Systems) storeFailed(key string, err error) {
+	log := s.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	log.Warn("compiled system kept in memory: its cache file cannot be written; the next process compiles it again",
+		"system", key, "dir", s.cache.Dir, "err", err)
 }
 
 // CountIn has each system s serves count its file mapping (5.9 GB at
@@ -78,7 +98,7 @@ func (s *Systems) Drop(circuitID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.held[sys]
-	if h == nil || h.res == nil {
+	if h == nil || h.res == nil || sys.MappedBytes() == 0 { // one in memory keeps its count
 		return
 	}
 	sys.OnDropPages(func() {}) // this drop is not a device's, and s.mu is held
@@ -91,6 +111,9 @@ func (s *Systems) Drop(circuitID string) {
 // the budget counts it already or a device holds its matrices.
 func (s *Systems) count(sys *compiled.System) {
 	n := sys.MappedBytes()
+	if n == 0 { // built in memory (its file could not be written): held until the process ends
+		n = sys.Bytes()
+	}
 	if s.budget == nil || n == 0 {
 		return
 	}

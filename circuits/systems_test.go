@@ -1,9 +1,14 @@
 package circuits
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -221,5 +226,66 @@ func TestSystemsCountIn(t *testing.T) {
 			systems.Drop(plan.CircuitID)
 			expect("dropped after a device", 0)
 		})
+	}
+}
+
+// A cache directory that cannot be written: the plan's system comes from
+// memory, warned about once, counted in the budget for as long as the
+// process keeps it (a drop or a device's copy does not free it), and the
+// witness path proves the same rows as the prover's synthesis.
+func TestSystemsUnwritable(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	syn := synthetic.Default(300)
+	req := engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: SyntheticDescriptor(syn, 2)}
+	var logged bytes.Buffer
+	systems := NewSystems(filepath.Join(file, "r1cs"))
+	systems.Log = slog.New(slog.NewTextHandler(&logged, nil))
+	budget := memory.New(1 << 30)
+	systems.CountIn(budget)
+	reg := New()
+	reg.SetSystems(systems)
+	plan, err := reg.Plan(ctx, &req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := plan.System(ctx)
+	if err != nil {
+		t.Fatalf("an unwritable cache failed the plan's system: %v", err)
+	}
+	if again, err := plan.System(ctx); err != nil || again != sys {
+		t.Fatalf("asked again: %p, %v; want the same system %p", again, err, sys)
+	}
+	if n := strings.Count(logged.String(), "compiled system kept in memory"); n != 1 {
+		t.Fatalf("%d warnings, want 1:\n%s", n, logged.String())
+	}
+	want := sys.Bytes()
+	for _, step := range []func(){func() {}, func() { systems.Drop(plan.CircuitID) }, sys.DropPages} {
+		step()
+		if budget.Used() != want || systems.CountedBytes() != want {
+			t.Fatalf("budget used %d, counted %d; want the system's %d bytes", budget.Used(), systems.CountedBytes(), want)
+		}
+	}
+	part := plan.Partitions[0]
+	prover, err := part.Synthesize(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := part.Witness(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := groth16.FromWitness(w, sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := got.Evaluate(); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffAssignments(got, prover); d != "" {
+		t.Fatal(d)
 	}
 }

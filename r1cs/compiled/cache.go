@@ -22,6 +22,12 @@ import (
 type Cache struct {
 	Dir string
 
+	// OnStoreError, when set, is told that a built system could not be
+	// written (a full or read-only disk) and is returned in memory
+	// instead, so that the caller's work goes on: the next process builds
+	// it again. Without it the write's error is Load's.
+	OnStoreError func(key string, err error)
+
 	mu    sync.Mutex
 	calls map[string]*cacheCall
 }
@@ -55,8 +61,11 @@ func (c *Cache) Load(key string, build func() (*System, error)) (*System, error)
 	if call, ok := c.calls[key]; ok {
 		c.mu.Unlock()
 		<-call.done
-		if call.err != nil {
+		switch {
+		case call.err != nil:
 			return nil, call.err
+		case call.path == "": // kept in memory by the first caller: build another
+			return c.Load(key, build)
 		}
 		return Open(call.path)
 	}
@@ -74,9 +83,9 @@ func (c *Cache) Load(key string, build func() (*System, error)) (*System, error)
 		c.mu.Unlock()
 		close(call.done)
 	}()
-	s, err := c.load(key, build)
+	s, stored, err := c.load(key, build)
 	call.err = err
-	if err == nil {
+	if err == nil && stored {
 		call.path = c.path(key, s.Digest)
 	}
 	return s, err
@@ -86,22 +95,29 @@ func (c *Cache) path(key string, d [32]byte) string {
 	return filepath.Join(c.Dir, key+"-"+hex.EncodeToString(d[:])+cacheExt)
 }
 
-func (c *Cache) load(key string, build func() (*System, error)) (*System, error) {
+// load is Load's work: the system, and whether it is in its file.
+func (c *Cache) load(key string, build func() (*System, error)) (*System, bool, error) {
 	s, err := c.lookup(key)
 	if s != nil || err != nil {
-		return s, err
+		return s, true, err
 	}
 	built, err := build()
 	if err != nil {
-		return nil, fmt.Errorf("compiled: cache %s: build: %w", key, err)
+		return nil, false, fmt.Errorf("compiled: cache %s: build: %w", key, err)
 	}
 	path := c.path(key, built.Digest)
-	err = c.store(path, built)
-	built.Close()
-	if err != nil {
-		return nil, fmt.Errorf("compiled: cache %s: %w", key, err)
+	if err := c.store(path, built); err != nil {
+		err = fmt.Errorf("compiled: cache %s: %w", key, err)
+		if c.OnStoreError == nil {
+			built.Close()
+			return nil, false, err
+		}
+		c.OnStoreError(key, err)
+		return built, false, nil
 	}
-	return Open(path)
+	built.Close()
+	s, err = Open(path)
+	return s, err == nil, err
 }
 
 // lookup opens key's file if there is one; (nil, nil) when there is none
@@ -109,7 +125,9 @@ func (c *Cache) load(key string, build func() (*System, error)) (*System, error)
 func (c *Cache) lookup(key string) (*System, error) {
 	entries, err := os.ReadDir(c.Dir)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		// A directory that cannot be read is one that cannot be written
+		// either: with OnStoreError the build goes on (and says so).
+		if errors.Is(err, fs.ErrNotExist) || c.OnStoreError != nil {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("compiled: cache: %w", err)

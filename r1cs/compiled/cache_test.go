@@ -125,3 +125,62 @@ func TestCacheErrors(t *testing.T) {
 		t.Fatalf("error %v, want compiled.ErrCacheConflict", err)
 	}
 }
+
+// A cache that cannot be written: with OnStoreError the built system comes
+// back in memory (each concurrent caller gets one of its own) and the
+// failure is reported once per build; without it the write's error is
+// Load's.
+func TestCacheStoreError(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(file, "r1cs") // below a regular file: cannot be created, even by root
+	want := compile(t, smallCircuit(), r1cs.Shape{})
+	var builds atomic.Int32
+	build := func() (*compiled.System, error) {
+		builds.Add(1)
+		return compiled.Compile(smallCircuit(), r1cs.Shape{})
+	}
+
+	if _, err := (&compiled.Cache{Dir: dir}).Load("small-v1", build); err == nil {
+		t.Fatal("unwritable cache without OnStoreError: no error")
+	}
+
+	var reports atomic.Int32
+	c := &compiled.Cache{Dir: dir, OnStoreError: func(key string, err error) {
+		if key != "small-v1" || err == nil {
+			t.Errorf("OnStoreError(%q, %v)", key, err)
+		}
+		reports.Add(1)
+	}}
+	builds.Store(0)
+	const callers = 4
+	var wg sync.WaitGroup
+	got := make([]*compiled.System, callers)
+	errs := make([]error, callers)
+	for i := range callers {
+		wg.Go(func() { got[i], errs[i] = c.Load("small-v1", build) })
+	}
+	wg.Wait()
+	for i := range callers {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		equalSystems(t, got[i], want)
+		if got[i].MappedBytes() != 0 || got[i].Bytes() == 0 {
+			t.Fatalf("caller %d: mapped %d, bytes %d: want a system in memory", i, got[i].MappedBytes(), got[i].Bytes())
+		}
+	}
+	for i := range callers {
+		for j := range i {
+			if got[i] == got[j] {
+				t.Fatalf("callers %d and %d share one System", i, j)
+			}
+		}
+		got[i].Close()
+	}
+	if b, r := builds.Load(), reports.Load(); b < 1 || r != b {
+		t.Fatalf("%d builds, %d reports: want one report a build", b, r)
+	}
+}

@@ -79,6 +79,23 @@ func (s *System) DropPages() {
 // or read into the heap.
 func (s *System) MappedBytes() uint64 { return uint64(len(s.pages)) }
 
+// Bytes is the size of the system's arrays: the matrices, coefficients
+// and densities. A System built in memory (Compile) holds them outside the
+// Go heap until Close; one opened from its file (Open) maps them
+// (MappedBytes).
+func (s *System) Bytes() uint64 {
+	n := uint64(len(s.Coeffs)) * fr.Bytes
+	for _, m := range s.matrices() {
+		n += 4*uint64(len(m.RowPtr)+len(m.Col)) + 2*uint64(len(m.Coeff))
+	}
+	for _, d := range []*r1cs.Bitmap{s.ADensityAux, s.BDensityInput, s.BDensityAux} {
+		if d != nil {
+			n += 8 * uint64(len(d.Words))
+		}
+	}
+	return n
+}
+
 // OnDropPages has f called once, when the mapping's pages first go: at
 // the first DropPages or at Close (whoever counts MappedBytes stops
 // counting them there). A System with no mapping never calls it.
