@@ -32,6 +32,7 @@ type proveOptions struct {
 	paramsDir string
 	device    string
 	budgetGiB float64
+	remote    opsFlags // --addr: through a daemon
 }
 
 const proveLong = `Proves in process, without a daemon.
@@ -49,7 +50,12 @@ makes development ones). With --public FILE.json (the public data cuzk gen-vanil
 wrote) it also fills the file's proof, after checking the proof against it; a WindowPoSt
 partition's proof goes into its partition's 192 bytes of the deadline's ProofBytes.
 
-  cuzk prove --request req.json --out proof.bin --public seal.json --params-dir ./params`
+With --addr the request goes to a running daemon instead (unix:///path, or host:port with
+--token and --cacert as every client command): the daemon proves and verifies it, the proof is
+written, and --public is filled after checking the proof with --params-dir's verifying key.
+
+  cuzk prove --request req.json --out proof.bin --public seal.json --params-dir ./params
+  cuzk prove --addr unix:///tmp/cuzk.sock --request req.json --out proof.bin --public seal.json`
 
 func newProveCmd() *cobra.Command {
 	o := &proveOptions{}
@@ -63,9 +69,15 @@ func newProveCmd() *cobra.Command {
 				if err := notWith(cmd, "request", "circuit", "constraints", "inputs", "seed", "params", "checked"); err != nil {
 					return err
 				}
+				if o.remote.addr != "" {
+					if err := notWith(cmd, "addr", "device", "budget"); err != nil {
+						return err
+					}
+					return o.runRemote(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+				}
 				return o.runRequest(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
-			for _, n := range []string{"public", "params-dir", "device", "budget"} {
+			for _, n := range []string{"public", "params-dir", "device", "budget", "addr"} {
 				if cmd.Flags().Changed(n) {
 					return fmt.Errorf("--%s goes with --request", n)
 				}
@@ -83,6 +95,9 @@ func newProveCmd() *cobra.Command {
 	f.StringVar(&o.paramsDir, "params-dir", "", "with --request: the parameter directory (default $FIL_PROOFS_PARAMETER_CACHE, else "+config.DefaultParamCache+")")
 	f.StringVar(&o.device, "device", "cpu", "with --request: cpu, or cuda (every visible GPU)")
 	f.Float64Var(&o.budgetGiB, "budget", 0, "with --request: memory budget in GiB (0: MemTotal − 5 GiB)")
+	f.StringVar(&o.remote.addr, "addr", "", "with --request: prove through the daemon at this address (unix:///path or host:port) instead of in process")
+	f.DurationVar(&o.remote.timeout, "timeout", 2*time.Hour, "with --addr: time limit for the proof")
+	o.remote.conn.register(cmd)
 	return cmd
 }
 
@@ -140,11 +155,8 @@ func (o *proveOptions) runRequest(ctx context.Context, stdout, stderr io.Writer)
 	}
 	var public publicData
 	if o.public != "" { // read first: a bad file fails before the proof
-		if public, err = readPublic(o.public); err != nil {
+		if public, err = o.readPublicFor(req); err != nil {
 			return err
-		}
-		if k := cuzkv1.ProofKind(req.Kind); public.kind() != k {
-			return fmt.Errorf("%s is a %s, the public data of %v proofs, not of the request's %v", o.public, public.form(), public.kind(), k)
 		}
 	}
 	dir := paramsDir(o.paramsDir)
@@ -214,6 +226,25 @@ func (o *proveOptions) engine(dir string) (*engine.Engine, error) {
 		Planner: circuits.New(),
 		Params:  &circuits.FilecoinFiles{Dir: dir},
 	})
+}
+
+// readPublicFor reads --public, which must be the public data of req's
+// kind.
+func (o *proveOptions) readPublicFor(req engine.Request) (publicData, error) {
+	public, err := readPublic(o.public)
+	if err != nil {
+		return nil, err
+	}
+	if k := cuzkv1.ProofKind(req.Kind); public.kind() != k {
+		return nil, fmt.Errorf("%s is a %s, the public data of %v proofs, not of the request's %v", o.public, public.form(), public.kind(), k)
+	}
+	return public, nil
+}
+
+// verifyingKey reads the verifying key of d's circuit from --params-dir.
+func (o *proveOptions) verifyingKey(d publicData) (*groth16.VerifyingKey, error) {
+	_, vkFile := d.circuit()
+	return groth16.ReadVerifyingKey(filepath.Join(paramsDir(o.paramsDir), vkFile))
 }
 
 // fillPublic checks proof against the public data of path (the public
