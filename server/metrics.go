@@ -15,18 +15,22 @@ import (
 // Metrics is the daemon's Prometheus registry: engine state read from
 // Engine.Status on every scrape, per-kind proof outcomes observed at the
 // API, RPC counts and latencies, and the Go runtime and process
-// collectors. Names follow cuzk_<noun>_<unit>; the ones the Rust cuzk
-// exported keep their names so dashboards carry over.
+// collectors. Names follow the Prometheus conventions (cuzk_<noun>_<unit>,
+// counters ending in _total, base units), which metrics_test.go checks
+// with promlint. Per-kind outcomes are cuzk_proof_results_total{status}:
+// the Rust cuzk's cuzk_proofs_completed{proof_kind} and
+// cuzk_proofs_failed{proof_kind} are not exported, being counters without
+// _total whose OpenMetrics names would be those of the engine-wide
+// cuzk_proofs_completed_total and cuzk_proofs_failed_total.
 type Metrics struct {
 	Registry *prometheus.Registry
 
-	proofs     *prometheus.CounterVec   // cuzk_proofs_completed{proof_kind}
-	failed     *prometheus.CounterVec   // cuzk_proofs_failed{proof_kind}
 	outcomes   *prometheus.CounterVec   // cuzk_proof_results_total{proof_kind,status}
 	duration   *prometheus.HistogramVec // cuzk_proof_duration_seconds{proof_kind}
 	rpcs       *prometheus.CounterVec   // cuzk_rpc_requests_total{method,code}
 	rpcSeconds *prometheus.HistogramVec // cuzk_rpc_duration_seconds{method}
 	panics     prometheus.Counter       // cuzk_rpc_panics_total
+	engine     *engineCollector
 	jobKinds   *jobKinds
 }
 
@@ -36,17 +40,9 @@ func NewMetrics(eng Engine, workersPerDevice int) *Metrics {
 	reg := prometheus.NewRegistry()
 	m := &Metrics{
 		Registry: reg,
-		proofs: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "cuzk_proofs_completed",
-			Help: "Proofs completed, by proof kind (counted when a client first receives the result).",
-		}, []string{"proof_kind"}),
-		failed: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "cuzk_proofs_failed",
-			Help: "Proofs failed, by proof kind (counted when a client first receives the result).",
-		}, []string{"proof_kind"}),
 		outcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "cuzk_proof_results_total",
-			Help: "Job results returned to clients, by proof kind and final status.",
+			Help: "Job results returned to clients, by proof kind and final status (counted once per job, when a client first receives it).",
 		}, []string{"proof_kind", "status"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "cuzk_proof_duration_seconds",
@@ -68,12 +64,16 @@ func NewMetrics(eng Engine, workersPerDevice int) *Metrics {
 		}),
 		jobKinds: newJobKinds(4096),
 	}
-	reg.MustRegister(m.proofs, m.failed, m.outcomes, m.duration, m.rpcs, m.rpcSeconds, m.panics,
-		&engineCollector{eng: eng, workersPerDevice: workersPerDevice},
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-	)
+	m.engine = &engineCollector{eng: eng, workersPerDevice: workersPerDevice}
+	reg.MustRegister(m.collectors()...)
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// collectors are the daemon's own metrics (the Go runtime and process
+// collectors aside).
+func (m *Metrics) collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.outcomes, m.duration, m.rpcs, m.rpcSeconds, m.panics, m.engine}
 }
 
 // Text renders the registry in the Prometheus text format (GetMetrics).
@@ -110,12 +110,8 @@ func (m *Metrics) observeResult(jobID, kind string, st string, total time.Durati
 		return
 	}
 	m.outcomes.WithLabelValues(kind, st).Inc()
-	switch st {
-	case "completed":
-		m.proofs.WithLabelValues(kind).Inc()
+	if st == "completed" {
 		m.duration.WithLabelValues(kind).Observe(total.Seconds())
-	case "failed":
-		m.failed.WithLabelValues(kind).Inc()
 	}
 }
 
@@ -184,8 +180,8 @@ type engineCollector struct {
 }
 
 var (
-	descCompletedTotal = prometheus.NewDesc("cuzk_proofs_completed_total", "Proofs the engine completed since start.", nil, nil)
-	descFailedTotal    = prometheus.NewDesc("cuzk_proofs_failed_total", "Proofs the engine failed since start.", nil, nil)
+	descCompletedTotal = prometheus.NewDesc("cuzk_proofs_completed_total", "Proofs the engine completed since start, all kinds, whether or not a client received them.", nil, nil)
+	descFailedTotal    = prometheus.NewDesc("cuzk_proofs_failed_total", "Proofs the engine failed since start, all kinds, whether or not a client received them.", nil, nil)
 	descUptime         = prometheus.NewDesc("cuzk_uptime_seconds", "Seconds since the engine started.", nil, nil)
 	descQueueDepth     = prometheus.NewDesc("cuzk_queue_depth", "Jobs waiting, all kinds.", nil, nil)
 	descRunningJobs    = prometheus.NewDesc("cuzk_running_jobs", "Jobs in progress, all kinds.", nil, nil)
@@ -196,7 +192,7 @@ var (
 	descMemUsed        = prometheus.NewDesc("cuzk_memory_used_bytes", "Bytes reserved in the memory budget.", nil, nil)
 	descMemLimit       = prometheus.NewDesc("cuzk_memory_limit_bytes", "The memory budget.", nil, nil)
 	descSRSSize        = prometheus.NewDesc("cuzk_srs_size_bytes", "Size of a parameter set known to the engine.", []string{"circuit_id", "tier"}, nil)
-	descSRSRefs        = prometheus.NewDesc("cuzk_srs_ref_count", "In-flight proofs using a parameter set.", []string{"circuit_id"}, nil)
+	descSRSRefs        = prometheus.NewDesc("cuzk_srs_references", "In-flight proofs using a parameter set.", []string{"circuit_id"}, nil)
 	descDevMemTotal    = prometheus.NewDesc("cuzk_device_memory_total_bytes", "Device memory.", []string{"device", "name"}, nil)
 	descDevMemFree     = prometheus.NewDesc("cuzk_device_memory_free_bytes", "Free device memory.", []string{"device", "name"}, nil)
 	descDevBusy        = prometheus.NewDesc("cuzk_device_busy", "1 while the device is working on a job.", []string{"device", "name"}, nil)

@@ -516,15 +516,15 @@ func TestMetrics(t *testing.T) {
 		"cuzk_proofs_failed_total 2",
 		"cuzk_uptime_seconds 5",
 		"cuzk_queue_depth 5",
-		`cuzk_proofs_completed{proof_kind="porep-c2"} 1`,
-		`cuzk_proofs_failed{proof_kind="porep-c2"} 1`,
+		`cuzk_proof_results_total{proof_kind="porep-c2",status="completed"} 1`,
+		`cuzk_proof_results_total{proof_kind="porep-c2",status="failed"} 1`,
 		`cuzk_proof_duration_seconds_count{proof_kind="porep-c2"} 1`,
 		`cuzk_proof_duration_seconds_sum{proof_kind="porep-c2"} 1.5`,
 		"cuzk_running_jobs 1",
 		"cuzk_gpu_workers 4",
 		`cuzk_queue_pending_jobs{proof_kind="window-post"} 2`,
 		`cuzk_srs_size_bytes{circuit_id="porep-32g",tier="hot"} 100`,
-		`cuzk_srs_ref_count{circuit_id="porep-32g"} 2`,
+		`cuzk_srs_references{circuit_id="porep-32g"} 2`,
 		`cuzk_rpc_requests_total{code="OK",method="/cuzk.v1.ProvingEngine/AwaitProof"} 3`,
 		"go_goroutines",
 	} {
@@ -697,9 +697,9 @@ func TestMetricsCountRetry(t *testing.T) {
 		}
 	}
 	text, _ := h.metrics.Text()
-	for _, want := range []string{`cuzk_proofs_failed{proof_kind="porep-c2"} 2`, `cuzk_proofs_completed{proof_kind="porep-c2"} 1`} {
+	for _, want := range []string{`cuzk_proof_results_total{proof_kind="porep-c2",status="failed"} 2`, `cuzk_proof_results_total{proof_kind="porep-c2",status="completed"} 1`} {
 		if !strings.Contains(text, want+"\n") {
-			t.Errorf("metrics lack %q:\n%s", want, grepLines(text, "cuzk_proofs"))
+			t.Errorf("metrics lack %q:\n%s", want, grepLines(text, "cuzk_proof_results"))
 		}
 	}
 }
