@@ -37,7 +37,7 @@ func footprint(s r1cs.Shape) engine.Partition {
 // The dense witness and the B split are never held together: the engine
 // drops the aux once the staging holds it, and gives back all but the
 // inputs and what the device reports its staging and split hold
-// (engine.StagedWitness). So the reservation is the staging's worst case
+// (groth16.PrepareReport). So the reservation is the staging's worst case
 // (dense) and the larger of the dense witness and the inputs with the
 // split: about 68 bytes a value, 8.9 GB for a 32 GiB PoRep partition.
 // After Prepare it comes down to what the staging holds: about 17 bytes

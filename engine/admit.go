@@ -377,7 +377,7 @@ func (e *Engine) park(u *unit) {
 }
 
 // evictIdle frees the buffers the devices keep with a share of the
-// budget (KeptEvictor) or, where they kept none, evicts every parameter
+// budget (groth16.Profile.EvictKept) or, where they kept none, evicts every parameter
 // set nobody holds, through the ParamsCache, whatever its minimum idle
 // time: the alternative is a job failed for want of memory. It returns
 // the bytes freed.

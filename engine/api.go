@@ -98,14 +98,15 @@ type DeviceStatus struct {
 	MemoryFree       uint64
 	CurrentJobID     string
 	CurrentProofKind string // "porep-c2", "snap-update", "window-post", "winning-post"
-	// Phases sums the timed parts of the device's Runs (KernelPhases),
+	// Phases sums the timed parts of the device's Runs (groth16.RunReport),
 	// by name; empty for a device that does not time them.
 	Phases []PhaseTotal
 	// PreparePhases sums the timed parts of the device's Prepares
-	// (engine.PreparePhases), by name.
+	// (groth16.PrepareReport), by name.
 	PreparePhases []PhaseTotal
 	// KeptBytes is the memory budget held by buffers the device keeps for
-	// the next partition (KeptEvictor: the CUDA device's a, b stagings).
+	// the next partition (groth16.Profile.KeptBytes: the CUDA device's a, b
+	// stagings).
 	KeptBytes uint64
 	// Lost is the error that took the device out of service
 	// (groth16.ErrDeviceLost); "" while it works.

@@ -18,8 +18,8 @@ type deviceState struct {
 	// critical, when set (Config.CriticalDevices), is a second handle on
 	// the same hardware for the CRITICAL worker, whose Runs take no lock.
 	critical groth16.Device
-	phases   phaseTotals // of its Runs (KernelPhases)
-	prep     phaseTotals // of its Prepares (PreparePhases)
+	phases   phaseTotals // of its Runs (groth16.RunReport.Phases)
+	prep     phaseTotals // of its Prepares (groth16.PrepareReport.Phases)
 	// lostErr is set once a step failed with groth16.ErrDeviceLost
 	// (lost.go): the device's workers stop.
 	lostErr atomic.Pointer[error]
@@ -84,6 +84,7 @@ func (e *Engine) deviceWorker(di, worker int, min Priority) {
 // on failure or cancellation it retires u and returns false.
 func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u *unit) (groth16.Partial, bool) {
 	j, part := u.job, u.key.partition
+	prof := dev.Profile()
 	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
 	j.begin(actOther)
 	w, err := safeStep(func() (any, error) { return dev.Prepare(e.ctx, u.a, j.params) })
@@ -92,10 +93,9 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	if err != nil {
 		return nil, e.lostStep(di, u, "prepare", err)
 	}
-	if pp, ok := w.(PreparePhases); ok {
-		e.devs[di].prep.add(pp.PreparePhases())
-	}
-	e.dropWitness(u, w)
+	pr := prof.OfPrepare(w)
+	e.devs[di].prep.add(pr.Phases)
+	e.dropWitness(u, pr)
 	if j.ctx.Err() != nil {
 		groth16.Discard(dev, w)
 		e.retire(u)
@@ -126,37 +126,46 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	j.end(actGPU)
 	unlock()
 
-	if err == nil && e.rec != nil {
-		ks, ke := t0, t1
-		if kt, ok := p.(KernelTimed); ok {
-			ks, ke = kt.KernelInterval()
-		}
-		e.rec.RecordAt(e.rec.Offset(ks), timeline.KernelStart, j.id, part, worker, di)
-		e.rec.RecordAt(e.rec.Offset(ke), timeline.KernelEnd, j.id, part, worker, di)
+	var rr groth16.RunReport
+	if err == nil {
+		rr = prof.OfRun(p)
+		e.recordKernel(j, part, worker, di, t0, t1, rr)
+		e.devs[di].phases.add(rr.Phases)
 	}
 	j.addGPU(t1.Sub(t0))
-	if kp, ok := p.(KernelPhases); ok && err == nil {
-		e.devs[di].phases.add(kp.KernelPhases())
-	}
 	// a, b and c are dead after Run: give their memory back now.
 	u.a.ReleaseABC()
 	u.res.Release(u.part.ReserveABC)
 	if err != nil {
 		return nil, e.lostStep(di, u, "run", err)
 	}
-	e.keepStaging(u, p)
+	e.keepStaging(u, rr)
 	return p, true
 }
 
-// dropWitness lets u's witness-only aux go once w, its Prepared, holds the
-// device's own copy (StagedWitness), and gives back what u reserved for it
-// beyond what the staging holds (Partition.stagedRelease).
-func (e *Engine) dropWitness(u *unit, w any) {
-	s, ok := w.(StagedWitness)
-	if !ok || !u.a.WitnessOnly() {
+// recordKernel records the kernels of a Run begun at t0 and returned at
+// t1: over the interval the device measured (RunReport), else over the
+// host's.
+func (e *Engine) recordKernel(j *job, part, worker, di int, t0, t1 time.Time, rr groth16.RunReport) {
+	if e.rec == nil {
+		return
+	}
+	ks, ke := t0, t1
+	if !rr.KernelStart.IsZero() || !rr.KernelEnd.IsZero() {
+		ks, ke = rr.KernelStart, rr.KernelEnd
+	}
+	e.rec.RecordAt(e.rec.Offset(ks), timeline.KernelStart, j.id, part, worker, di)
+	e.rec.RecordAt(e.rec.Offset(ke), timeline.KernelEnd, j.id, part, worker, di)
+}
+
+// dropWitness lets u's witness-only aux go once its Prepared holds the
+// device's own copy (PrepareReport.Staged), and gives back what u reserved
+// for it beyond what the staging holds (Partition.stagedRelease).
+func (e *Engine) dropWitness(u *unit, pr groth16.PrepareReport) {
+	if !pr.Staged || !u.a.WitnessOnly() {
 		return
 	}
 	inputs := uint64(len(u.a.Input)) * fr.Bytes
 	u.a.ReleaseWitness()
-	u.res.Release(u.part.stagedRelease(inputs, s.StagedBytes()))
+	u.res.Release(u.part.stagedRelease(inputs, pr.StagedBytes))
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // discardingDevice is a sim device whose Prepared and Partial values stand
-// for buffers the device must get back (groth16.Discarder): it counts
+// for buffers the device must get back (groth16.Profile.Discard): it counts
 // those handed out and those that came back by Run, Finish or Discard.
 // The job is cancelled inside the step named by cancelIn.
 type discardingDevice struct {
@@ -77,14 +77,18 @@ func (d *discardingDevice) Finish(ctx context.Context, p groth16.Partial) (*grot
 	return d.Device.Finish(ctx, h.v)
 }
 
-func (d *discardingDevice) Discard(x any) {
-	if h, ok := x.(*held); ok {
-		d.back(h, true)
+func (d *discardingDevice) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	p.Discard = func(x any) {
+		if h, ok := x.(*held); ok {
+			d.back(h, true)
+		}
 	}
+	return p
 }
 
 // TestDiscardOnCancel: a job cancelled after a unit's Prepare, or during
-// its Run, has that Prepared or Partial discarded (groth16.Discarder): the
+// its Run, has that Prepared or Partial discarded (groth16.Profile.Discard): the
 // device gets back every value it handed out, none twice.
 func TestDiscardOnCancel(t *testing.T) {
 	for _, step := range []string{"prepare", "run"} {

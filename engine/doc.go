@@ -109,5 +109,6 @@
 // enters the device queue and a worker takes it, around Prepare, at each
 // step of the device lock (asked, held, freed), around the device kernels
 // and around Finish. KERNEL_START/END come from the device when its
-// Partial implements KernelTimed, otherwise from the host around Run.
+// Run report gives its kernels' interval (groth16.RunReport), otherwise
+// from the host around Run.
 package engine

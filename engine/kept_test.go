@@ -14,7 +14,7 @@ import (
 
 // keepingDevice is a sim device that keeps a staging of stagingBytes after
 // every Run as the CUDA device keeps its a, b staging: with the share the
-// engine hands it (KeptStaging), taken by the next Prepare (the share
+// engine hands it (groth16.RunReport.KeepStaging), taken by the next Prepare (the share
 // closed) and freed by EvictKept.
 type keepingDevice struct {
 	*sim.Device
@@ -32,9 +32,16 @@ type keepingPartial struct {
 	d *keepingDevice
 }
 
-func (p *keepingPartial) StagingBytes() uint64 { return stagingBytes }
+func (d *keepingDevice) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	p.Ran = func(x groth16.Partial) groth16.RunReport {
+		return groth16.RunReport{StagingBytes: stagingBytes, KeepStaging: x.(*keepingPartial).keepStaging}
+	}
+	p.KeptBytes, p.EvictKept = d.keptBytes, d.evictKept
+	return p
+}
 
-func (p *keepingPartial) KeepStaging(share *memory.Reservation) {
+func (p *keepingPartial) keepStaging(share *memory.Reservation) {
 	p.d.mu.Lock()
 	defer p.d.mu.Unlock()
 	p.d.shares = append(p.d.shares, share)
@@ -66,7 +73,7 @@ func (d *keepingDevice) Finish(ctx context.Context, p groth16.Partial) (*groth16
 	return d.Device.Finish(ctx, p.(*keepingPartial).Partial)
 }
 
-func (d *keepingDevice) KeptBytes() (n uint64) {
+func (d *keepingDevice) keptBytes() (n uint64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, r := range d.kept {
@@ -75,7 +82,7 @@ func (d *keepingDevice) KeptBytes() (n uint64) {
 	return n
 }
 
-func (d *keepingDevice) EvictKept() (freed uint64) {
+func (d *keepingDevice) evictKept() (freed uint64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, r := range d.kept {
@@ -173,14 +180,14 @@ func TestKeptStagingCritical(t *testing.T) {
 			t.Fatal("no room")
 		}
 		dev.shares = nil
-		env.e.keepStaging(&unit{res: res}, &keepingPartial{d: dev})
+		env.e.keepStaging(&unit{res: res}, dev.Profile().OfRun(&keepingPartial{d: dev}))
 		switch s := dev.shares; {
 		case len(s) != 1:
 			t.Fatalf("%s: %d shares handed", tc.name, len(s))
 		case tc.share == 0 && s[0] != nil, tc.share != 0 && (s[0] == nil || s[0].Size() != tc.share):
 			t.Errorf("%s: share %v, want %d bytes", tc.name, s[0], tc.share)
 		}
-		dev.EvictKept()
+		dev.evictKept()
 		res.Close()
 	}
 	if head.Used() != 0 || env.budget.Used() != 0 {
@@ -214,13 +221,13 @@ func TestKeptStagingConcurrent(t *testing.T) {
 					t.Fatalf("%s: job %v: %s", id, r.Status, r.Error)
 				}
 			}
-			waitFor(t, "the units' reservations to end", func() bool { return env.budget.Used() == dev.KeptBytes() })
+			waitFor(t, "the units' reservations to end", func() bool { return env.budget.Used() == dev.keptBytes() })
 			_, reused, _ := dev.counts()
 			if reused == 0 {
 				t.Error("no Prepare reused a kept staging")
 			}
 			t.Logf("24 partitions: %d Prepares reused a kept staging, %d bytes kept at the end, peak %d of %d", reused,
-				dev.KeptBytes(), env.budget.Peak(), budget)
+				dev.keptBytes(), env.budget.Peak(), budget)
 		})
 	}
 }

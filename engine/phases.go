@@ -5,29 +5,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cuzk-project/cuzk/timeline"
 )
-
-// KernelPhases is implemented by a device's Partial that timed the parts
-// of its Run (the CUDA device: upload, a·b evaluation, NTTs, each MSM,
-// with CUDA events). Phases may overlap (they run on several streams);
-// each is the span of its own work.
-type KernelPhases interface {
-	KernelPhases() []Phase
-}
-
-// PreparePhases is implemented by a device's Prepared that timed the
-// parts of its Prepare (the CUDA device: the pinned allocations, a and b
-// evaluated into the staging, the splits), on the host, one after the
-// other.
-type PreparePhases interface {
-	PreparePhases() []Phase
-}
-
-// Phase is one timed part of a Run or a Prepare.
-type Phase struct {
-	Name string
-	D    time.Duration
-}
 
 // PhaseTotal is a phase summed over a device's Runs that reported it
 // (DeviceStatus.Phases): Total / Runs is its mean per partition.
@@ -43,7 +23,7 @@ type phaseTotals struct {
 	m  map[string]*PhaseTotal
 }
 
-func (t *phaseTotals) add(phases []Phase) {
+func (t *phaseTotals) add(phases []timeline.Phase) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cuzk-project/cuzk/device/sim"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/timeline"
 )
 
 // phasedDevice is a sim device whose Partials time two phases.
@@ -15,8 +16,12 @@ type phasedDevice struct{ *sim.Device }
 
 type phasedPartial struct{ groth16.Partial }
 
-func (phasedPartial) KernelPhases() []Phase {
-	return []Phase{{Name: "run", D: time.Millisecond}, {Name: "h2d", D: 2 * time.Millisecond}}
+func (d phasedDevice) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	p.Ran = func(groth16.Partial) groth16.RunReport {
+		return groth16.RunReport{Phases: []timeline.Phase{{Name: "run", D: time.Millisecond}, {Name: "h2d", D: 2 * time.Millisecond}}}
+	}
+	return p
 }
 
 func (d phasedDevice) Run(ctx context.Context, w groth16.Prepared) (groth16.Partial, error) {
@@ -60,8 +65,12 @@ type prepDevice struct{ *sim.Device }
 
 type prepPrepared struct{ groth16.Prepared }
 
-func (prepPrepared) PreparePhases() []Phase {
-	return []Phase{{Name: "alloc", D: 3 * time.Millisecond}, {Name: "split", D: time.Millisecond}}
+func (d prepDevice) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	p.Prepared = func(groth16.Prepared) groth16.PrepareReport {
+		return groth16.PrepareReport{Phases: []timeline.Phase{{Name: "alloc", D: 3 * time.Millisecond}, {Name: "split", D: time.Millisecond}}}
+	}
+	return p
 }
 
 func (d prepDevice) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {

@@ -60,15 +60,15 @@ type Partition struct {
 	// ReserveWork is the part of Reserve the device holds from Prepare to
 	// Finish beside a, b, c and the witness: the CPU device's, 16 field
 	// elements per domain row. Where every device says what it holds
-	// instead (HostWorkspace, given Rows and Vars), DeviceReserves puts
-	// that in its place.
+	// instead (groth16.Profile.HostWorkspace, given Rows and Vars),
+	// DeviceReserves puts that in its place.
 	ReserveWork uint64
 	// Rows and Vars are the partition's constraints and variables (inputs
-	// and aux), for HostWorkspace.
+	// and aux), for the devices' HostWorkspace and EvaluatesWitness.
 	Rows, Vars int
 	// WitnessReserve, when not 0, replaces Reserve (and ReserveABC is 0)
 	// for a partition synthesized witness-only for devices that evaluate
-	// a, b and c in their own memory (WitnessEvaluator): the host then holds
+	// a, b and c in their own memory (groth16.Profile.EvaluatesWitness): the host then holds
 	// only the witness and the device's staging of it.
 	WitnessReserve uint64
 	// WitnessThreads is the goroutines the Witness synthesis keeps busy
@@ -80,7 +80,7 @@ type Partition struct {
 	// within WitnessReserve, or within Reserve where that stays; the rest
 	// of WitnessReserve is the most the device's staging, with what its
 	// Run and Finish add, holds. Once a device has staged its own copy
-	// (StagedWitness), the engine drops the aux and gives back the dense
+	// (groth16.PrepareReport.Staged), the engine drops the aux and gives back the dense
 	// witness less its inputs and, on WitnessReserve, what the staging was
 	// reserved beyond what it holds.
 	WitnessDense uint64
@@ -89,17 +89,6 @@ type Partition struct {
 	// (Reserve is WitnessReserve, or the witness and a workspace the
 	// device evaluates a and b into: DeviceReserves).
 	stagedReserved bool
-}
-
-// StagedWitness is implemented by a device's Prepared of a witness-only
-// assignment when Prepare staged the witness in memory of its own (the
-// CUDA device: pinned buffers, the aux compact where that pays): Run and
-// Finish do not read the assignment's aux, so the engine drops it
-// (groth16.Assignment.ReleaseWitness) and gives back its reservation.
-// StagedBytes is the most host memory the Prepared, its Run and Finish
-// hold until Finish returns.
-type StagedWitness interface {
-	StagedBytes() uint64
 }
 
 // stagedRelease is what a unit of p gives back once its device staged
@@ -118,44 +107,6 @@ func (p *Partition) stagedRelease(inputs, staged uint64) uint64 {
 	return from - keep
 }
 
-// HostWorkspace is implemented by devices whose host memory for a
-// partition from Prepare to Finish is not the CPU device's (ReserveWork):
-// the CUDA device keeps the NTT domain and the MSMs on the GPU and holds
-// on the host only pinned a, b and the L, A, B splits.
-type HostWorkspace interface {
-	HostWorkspace(rows, vars int) uint64
-}
-
-// WitnessEvaluator is implemented by devices that evaluate a witness-only
-// assignment (groth16.Assignment.WitnessOnly) in their own memory, so that
-// the host never holds its a, b and c: the CUDA device, from matrices
-// resident on the GPU.
-type WitnessEvaluator interface {
-	EvaluatesWitness() bool
-}
-
-// WitnessShapes is implemented by WitnessEvaluator devices whose choice
-// depends on the partition's size: the CUDA device takes a partition whose
-// parameter set would stream through the classic path (its evaluation's
-// matrices are not in the streaming plan). EvaluatesWitnessOf reports
-// whether a witness-only partition of rows constraints over vars
-// variables takes the device's own evaluation, erring towards no (a
-// classic partition reserves more).
-type WitnessShapes interface {
-	EvaluatesWitnessOf(rows, vars int) bool
-}
-
-// WorkspaceEvaluator is implemented by devices that, taking a witness-only
-// assignment the classic way (not EvaluatesWitness: a, b on the host),
-// evaluate its a and b in Prepare straight into their host workspace
-// (HostWorkspace) and need no c: the engine reserves the workspace and
-// the witness, not a, b and c beside them, and after Prepare what the
-// Prepared reports it holds (StagedWitness). The CUDA device under a
-// memory limit that streams.
-type WorkspaceEvaluator interface {
-	EvaluatesIntoWorkspace() bool
-}
-
 // ParamsSource provides parameters by circuit id (the srs package, or a
 // simple map in tests). Acquire may block while it loads; release must be
 // called exactly once when the caller no longer needs the parameters.
@@ -171,16 +122,6 @@ type ParamsCache interface {
 	Evict(circuitID string) (wasLoaded bool, freedBytes uint64, err error)
 	Status() []SRSStatus
 }
-
-// KernelTimed is implemented by a device's Partial when the device measured
-// its kernel interval itself (CUDA events, or the sim device). Without it
-// the engine takes the host interval around Run.
-type KernelTimed interface {
-	KernelInterval() (start, end time.Time)
-}
-
-// Named devices report a name for the status.
-type Named interface{ Name() string }
 
 // MapParams is a ParamsSource over a fixed map, for tests and for callers
 // that hold their parameters themselves.

@@ -16,8 +16,10 @@ type workspaceDevice struct {
 	perRow, perVar uint64
 }
 
-func (d workspaceDevice) HostWorkspace(rows, vars int) uint64 {
-	return d.perRow*uint64(rows) + d.perVar*uint64(vars)
+func (d workspaceDevice) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	p.HostWorkspace = func(rows, vars int) uint64 { return d.perRow*uint64(rows) + d.perVar*uint64(vars) }
+	return p
 }
 
 // TestDeviceReserves: where every device reports its host workspace, a
@@ -64,13 +66,17 @@ func TestDeviceReserves(t *testing.T) {
 }
 
 // intoWorkspaceDevice is a workspace device that evaluates a witness-only
-// assignment's a and b into its workspace (WorkspaceEvaluator).
+// assignment's a and b into its workspace (EvaluatesIntoWorkspace).
 type intoWorkspaceDevice struct {
 	workspaceDevice
 	into bool
 }
 
-func (d intoWorkspaceDevice) EvaluatesIntoWorkspace() bool { return d.into }
+func (d intoWorkspaceDevice) Profile() groth16.Profile {
+	p := d.workspaceDevice.Profile()
+	p.EvaluatesIntoWorkspace = d.into
+	return p
+}
 
 // TestDeviceReservesIntoWorkspace: with witness-only synthesis on, a
 // partition on the witness path reserves no a, b and c where every device
@@ -125,14 +131,17 @@ func TestDeviceReservesIntoWorkspace(t *testing.T) {
 }
 
 // shapedDevice evaluates witness-only partitions itself up to maxRows
-// rows (WitnessShapes), and into its workspace beyond.
+// rows (EvaluatesWitness by size), and into its workspace beyond.
 type shapedDevice struct {
 	intoWorkspaceDevice
 	maxRows int
 }
 
-func (shapedDevice) EvaluatesWitness() bool                { return true }
-func (d shapedDevice) EvaluatesWitnessOf(rows, _ int) bool { return rows <= d.maxRows }
+func (d shapedDevice) Profile() groth16.Profile {
+	p := d.intoWorkspaceDevice.Profile()
+	p.EvaluatesWitness = func(rows, _ int) bool { return rows <= d.maxRows }
+	return p
+}
 
 // TestDeviceReservesShapes: a device that decides by size gets the witness
 // reservation for the partitions it evaluates itself and the workspace

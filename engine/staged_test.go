@@ -14,12 +14,12 @@ import (
 )
 
 // stagingDevice is a sim device that stages witnesses as the CUDA device
-// does: its Prepared reports StagedBytes. At every Run it records whether
+// does: it reports its Prepared's StagedBytes. At every Run it records whether
 // the assignment still has its aux and inputs, and the budget in use.
 type stagingDevice struct {
 	*sim.Device
 	evaluates bool   // EvaluatesWitness
-	staged    uint64 // StagedBytes; 0: the Prepared is not a StagedWitness
+	staged    uint64 // StagedBytes; 0: the Prepared reports no staging
 	budget    *memory.Budget
 
 	mu   sync.Mutex
@@ -41,9 +41,19 @@ type stagingPrepared struct {
 	staged uint64
 }
 
-func (p *stagingPrepared) StagedBytes() uint64 { return p.staged }
-
-func (d *stagingDevice) EvaluatesWitness() bool { return d.evaluates }
+func (d *stagingDevice) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	if d.evaluates {
+		p.EvaluatesWitness = func(int, int) bool { return true }
+	}
+	p.Prepared = func(x groth16.Prepared) groth16.PrepareReport {
+		if s, ok := x.(*stagingPrepared); ok {
+			return groth16.PrepareReport{Staged: true, StagedBytes: s.staged}
+		}
+		return groth16.PrepareReport{}
+	}
+	return p
+}
 
 func (d *stagingDevice) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
 	w, err := d.Device.Prepare(ctx, a, p)

@@ -14,11 +14,9 @@ func (e *Engine) Status() Snapshot {
 	}
 	for i, d := range e.devs {
 		ds := DeviceStatus{Ordinal: uint32(i), Phases: d.phases.snapshot(), PreparePhases: d.prep.snapshot()}
-		if n, ok := d.dev.(Named); ok {
-			ds.Name = n.Name()
-		}
-		for _, k := range d.keptEvictors() {
-			ds.KeptBytes += k.KeptBytes()
+		ds.Name = d.dev.Profile().Name
+		for _, p := range d.keepers() {
+			ds.KeptBytes += p.KeptBytes()
 		}
 		if err := d.lostErr.Load(); err != nil {
 			ds.Lost = (*err).Error()

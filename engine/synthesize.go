@@ -78,28 +78,29 @@ func (e *Engine) deviceReservations(p *Plan) {
 }
 
 // DeviceReserves is what Submit does to a plan's reservations for its
-// devices. Where every device reports its own host workspace
-// (HostWorkspace), a partition's ReserveWork is replaced by the largest
-// of theirs. With witness-only synthesis on, every partition that takes
-// that path (the plan offers System, the partition Witness and a
-// WitnessReserve) reserves its WitnessReserve instead of Reserve, and
+// devices (their groth16.Profile). Where every device reports its own
+// host workspace (HostWorkspace), a partition's ReserveWork is replaced by
+// the largest of theirs. With witness-only synthesis on, every partition
+// that takes that path (the plan offers System, the partition Witness and
+// a WitnessReserve) reserves its WitnessReserve instead of Reserve, and
 // nothing after Run, when every device evaluates witness-only assignments
-// in its own memory (WitnessEvaluator) and, where a device decides by
-// size (WitnessShapes), at the partition's; otherwise, where every device
-// evaluates them into its host workspace (WorkspaceEvaluator), it reserves
-// no a, b and c (Reserve less ReserveABC), and after Prepare only what the
-// device staged (StagedWitness). An admission check ahead of
-// Submit applies it to see what Submit will reserve.
+// of the partition's size in its own memory (EvaluatesWitness); otherwise,
+// where every device evaluates them into its host workspace
+// (EvaluatesIntoWorkspace), it reserves no a, b and c (Reserve less
+// ReserveABC), and after Prepare only what the device staged
+// (PrepareReport.StagedBytes). An admission check ahead of Submit applies
+// it to see what Submit will reserve.
 func DeviceReserves(p *Plan, witness bool, devices []groth16.Device) {
-	ws, wsOK := workspaces(devices)
-	if wsOK {
+	profs := profilesOf(devices)
+	ws := len(profs) > 0 && every(profs, func(d groth16.Profile) bool { return d.HostWorkspace != nil })
+	if ws {
 		for i := range p.Partitions {
 			part := &p.Partitions[i]
 			if part.ReserveWork == 0 || part.Rows == 0 || part.ReserveWork > part.Reserve {
 				continue
 			}
 			var w uint64
-			for _, d := range ws {
+			for _, d := range profs {
 				w = max(w, d.HostWorkspace(part.Rows, part.Vars))
 			}
 			part.Reserve += w - part.ReserveWork
@@ -109,14 +110,14 @@ func DeviceReserves(p *Plan, witness bool, devices []groth16.Device) {
 	if !witness || p.System == nil {
 		return
 	}
-	evaluate, into := devicesEvaluate(devices), wsOK && intoWorkspace(devices)
+	into := ws && every(profs, func(d groth16.Profile) bool { return d.EvaluatesIntoWorkspace })
 	for i := range p.Partitions {
 		part := &p.Partitions[i]
 		if part.Witness == nil {
 			continue
 		}
 		switch {
-		case evaluate && part.WitnessReserve > 0 && shapesEvaluate(devices, part.Rows, part.Vars):
+		case part.WitnessReserve > 0 && evaluateWitness(profs, part.Rows, part.Vars):
 			part.Reserve, part.ReserveABC, part.stagedReserved = part.WitnessReserve, 0, true
 		case into && part.ReserveABC <= part.Reserve:
 			part.Reserve -= part.ReserveABC
@@ -125,71 +126,34 @@ func DeviceReserves(p *Plan, witness bool, devices []groth16.Device) {
 	}
 }
 
-// shapesEvaluate reports whether every device that decides by size
-// (WitnessShapes) takes a witness-only partition of rows constraints over
-// vars variables through its own evaluation; true where the shape is not
-// known (rows 0).
-func shapesEvaluate(devices []groth16.Device, rows, vars int) bool {
-	if rows == 0 {
-		return true
-	}
+// profilesOf is the profiles of devices, nil ones skipped.
+func profilesOf(devices []groth16.Device) []groth16.Profile {
+	out := make([]groth16.Profile, 0, len(devices))
 	for _, d := range devices {
-		if w, ok := d.(WitnessShapes); ok && !w.EvaluatesWitnessOf(rows, vars) {
+		if d != nil {
+			out = append(out, d.Profile())
+		}
+	}
+	return out
+}
+
+// evaluateWitness reports whether every device (at least one) evaluates a
+// witness-only partition of rows constraints over vars variables in its
+// own memory (rows 0: of a size not known).
+func evaluateWitness(profs []groth16.Profile, rows, vars int) bool {
+	return len(profs) > 0 && every(profs, func(d groth16.Profile) bool {
+		return d.EvaluatesWitness != nil && d.EvaluatesWitness(rows, vars)
+	})
+}
+
+// every reports whether f holds for every profile.
+func every(profs []groth16.Profile, f func(groth16.Profile) bool) bool {
+	for _, d := range profs {
+		if !f(d) {
 			return false
 		}
 	}
 	return true
-}
-
-// intoWorkspace reports whether every device (nil ones skipped, at least
-// one) evaluates the classic path's a and b into its host workspace.
-func intoWorkspace(devices []groth16.Device) bool {
-	return everyDevice(devices, func(d groth16.Device) bool {
-		w, ok := d.(WorkspaceEvaluator)
-		return ok && w.EvaluatesIntoWorkspace()
-	})
-}
-
-// everyDevice reports whether f holds for every device, nil ones skipped,
-// and there is at least one.
-func everyDevice(devices []groth16.Device, f func(groth16.Device) bool) bool {
-	n := 0
-	for _, d := range devices {
-		if d == nil {
-			continue
-		}
-		if !f(d) {
-			return false
-		}
-		n++
-	}
-	return n > 0
-}
-
-// workspaces returns the devices (nil ones skipped) as HostWorkspace when
-// every one of them is one (at least one).
-func workspaces(devices []groth16.Device) ([]HostWorkspace, bool) {
-	var out []HostWorkspace
-	for _, d := range devices {
-		if d == nil {
-			continue
-		}
-		w, ok := d.(HostWorkspace)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, w)
-	}
-	return out, len(out) > 0
-}
-
-// devicesEvaluate reports whether every device (nil ones skipped, at
-// least one) evaluates witness-only assignments in its own memory.
-func devicesEvaluate(devices []groth16.Device) bool {
-	return everyDevice(devices, func(d groth16.Device) bool {
-		w, ok := d.(WitnessEvaluator)
-		return ok && w.EvaluatesWitness()
-	})
 }
 
 // queue pushes u onto q, or retires it if its job has ended. The check and

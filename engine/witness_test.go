@@ -13,7 +13,11 @@ import (
 // evaluating is a sim device that claims to evaluate witnesses itself.
 type evaluating struct{ *sim.Device }
 
-func (evaluating) EvaluatesWitness() bool { return true }
+func (d evaluating) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	p.EvaluatesWitness = func(int, int) bool { return true }
+	return p
+}
 
 // TestWitnessReservations: a partition takes its WitnessReserve only on the
 // witness-only path to devices that all evaluate a, b and c themselves.

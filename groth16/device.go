@@ -42,10 +42,15 @@ type Partial any
 // Run may overwrite a, b and c (e.g. transform them in place) and drop
 // them from the assignment: they are dead once Run has been called. Implementations must be safe
 // for concurrent use by several workers.
+//
+// Profile is everything else the device tells its caller about itself
+// (its name, host memory, witness evaluation, kept buffers, what it
+// reports of each Prepare and Run), in one value.
 type Device interface {
 	Prepare(ctx context.Context, a *Assignment, p *Params) (Prepared, error)
 	Run(ctx context.Context, w Prepared) (Partial, error)
 	Finish(ctx context.Context, r Partial) (*Sums, error)
+	Profile() Profile
 }
 
 // Compute runs the three steps back to back, for callers without an engine.
@@ -59,21 +64,4 @@ func Compute(ctx context.Context, d Device, a *Assignment, p *Params) (*Sums, er
 		return nil, err
 	}
 	return d.Finish(ctx, r)
-}
-
-// Discarder is implemented by devices whose Prepared or Partial holds
-// more than Go memory (the CUDA device: page-locked buffers, gigabytes
-// for a 32 GiB partition). A caller that drops one without Run or Finish
-// (its job cancelled) discards it, and the device frees what it holds.
-// Discarding a value already Run, Finished or discarded does nothing.
-type Discarder interface {
-	Discard(x any)
-}
-
-// Discard frees what x, a Prepared or Partial of d that will not be Run or
-// Finished, holds, where d is a Discarder.
-func Discard(d Device, x any) {
-	if dd, ok := d.(Discarder); ok && x != nil {
-		dd.Discard(x)
-	}
 }

@@ -37,6 +37,8 @@ func (refDevice) Run(_ context.Context, w Prepared) (Partial, error) {
 
 func (refDevice) Finish(_ context.Context, r Partial) (*Sums, error) { return r.(*Sums), nil }
 
+func (refDevice) Profile() Profile { return Profile{} }
+
 // refH computes the m−1 coefficients of H = (a·b − c)/Z in natural order.
 func refH(a, b, c []fr.Element) []fr.Element {
 	n := len(a)

@@ -318,7 +318,7 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 		if devices, err = cudaDevices(nil, uint64(o.memoryLimit), 0); err != nil {
 			return nil, err
 		}
-		t.deviceName = devices[0].(engine.Named).Name()
+		t.deviceName = devices[0].Profile().Name
 	}
 	registry := circuits.New()
 	budget := memory.New(uint64(o.budgetGiB * (1 << 30)))

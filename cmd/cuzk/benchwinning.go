@@ -239,7 +239,7 @@ func newWinningEngine(o *benchOptions, w *winningOptions, work *winningWork, rec
 		if devices, err = cudaDevices(nil, 0, 0); err != nil {
 			return nil, "", err
 		}
-		name = devices[0].(engine.Named).Name()
+		name = devices[0].Profile().Name
 		if w.lane {
 			if lanes, err = cudaDevices(nil, 0, 0); err != nil {
 				return nil, "", err

@@ -504,61 +504,17 @@ func cudaOf(devices []groth16.Device) []*cuda.Device {
 	return out
 }
 
-// namedDevice gives a device without a Name method one for the status.
+// namedDevice gives a device a name for the status; the rest of its
+// profile is the wrapped device's (groth16.Profile), passed on whole.
 type namedDevice struct {
 	groth16.Device
 	name string
 }
 
-func (d namedDevice) Name() string { return d.name }
-
-// HostWorkspace passes the wrapped device's engine.HostWorkspace on (the
-// CPU device's where it has none).
-func (d namedDevice) HostWorkspace(rows, vars int) uint64 {
-	if w, ok := d.Device.(engine.HostWorkspace); ok {
-		return w.HostWorkspace(rows, vars)
-	}
-	return cpu.HostWorkspaceOf(rows)
-}
-
-// EvaluatesWitness passes the wrapped device's engine.WitnessEvaluator on.
-func (d namedDevice) EvaluatesWitness() bool {
-	w, ok := d.Device.(engine.WitnessEvaluator)
-	return ok && w.EvaluatesWitness()
-}
-
-// EvaluatesWitnessOf passes the wrapped device's engine.WitnessShapes on;
-// a device without it decides by EvaluatesWitness alone.
-func (d namedDevice) EvaluatesWitnessOf(rows, vars int) bool {
-	if w, ok := d.Device.(engine.WitnessShapes); ok {
-		return w.EvaluatesWitnessOf(rows, vars)
-	}
-	return d.EvaluatesWitness()
-}
-
-// EvaluatesIntoWorkspace passes the wrapped device's
-// engine.WorkspaceEvaluator on.
-func (d namedDevice) EvaluatesIntoWorkspace() bool {
-	w, ok := d.Device.(engine.WorkspaceEvaluator)
-	return ok && w.EvaluatesIntoWorkspace()
-}
-
-// Discard passes the wrapped device's groth16.Discarder on.
-func (d namedDevice) Discard(x any) { groth16.Discard(d.Device, x) }
-
-// EvictKept and KeptBytes pass the wrapped device's engine.KeptEvictor on.
-func (d namedDevice) EvictKept() uint64 {
-	if k, ok := d.Device.(engine.KeptEvictor); ok {
-		return k.EvictKept()
-	}
-	return 0
-}
-
-func (d namedDevice) KeptBytes() uint64 {
-	if k, ok := d.Device.(engine.KeptEvictor); ok {
-		return k.KeptBytes()
-	}
-	return 0
+func (d namedDevice) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	p.Name = d.name
+	return p
 }
 
 // daemonParams puts every parameter set in one srs residency cache: the

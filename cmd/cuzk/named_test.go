@@ -1,81 +1,92 @@
 package main
 
 import (
+	"context"
 	"testing"
 
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/device/sim"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/r1cs/compiled"
 )
 
-// capableDevice implements every optional device interface the engine's
-// reservations read (HostWorkspace, WitnessEvaluator, WitnessShapes,
-// WorkspaceEvaluator, KeptEvictor, groth16.Discarder); it evaluates
-// witnesses of up to 100 rows and keeps 4096 bytes.
+// capableDevice sets every field of the profile the engine's reservations
+// read; it evaluates witnesses of up to 100 rows (when witness is set) and
+// keeps 4096 bytes.
 type capableDevice struct {
 	*sim.Device
 	witness, into bool
 }
 
-func (capableDevice) EvictKept() uint64 { return 4096 }
-func (capableDevice) KeptBytes() uint64 { return 4096 }
-
-// Discard records what it was given in the value's first element.
-func (capableDevice) Discard(x any) {
-	if p, ok := x.(*[1]string); ok {
-		p[0] = "discarded"
+func (d capableDevice) Profile() groth16.Profile {
+	p := d.Device.Profile()
+	p.HostWorkspace = func(rows, vars int) uint64 { return uint64(7*rows + 11*vars) }
+	p.EvaluatesWitness = func(rows, _ int) bool { return d.witness && rows <= 100 }
+	p.EvaluatesIntoWorkspace = d.into
+	p.KeptBytes = func() uint64 { return 4096 }
+	p.EvictKept = func() uint64 { return 4096 }
+	p.Discard = func(x any) { // records it was called in the value's first element
+		if s, ok := x.(*[1]string); ok {
+			s[0] = "discarded"
+		}
 	}
+	return p
 }
 
-func (d capableDevice) EvaluatesWitnessOf(rows, _ int) bool { return d.witness && rows <= 100 }
-
-func (capableDevice) HostWorkspace(rows, vars int) uint64 { return uint64(7*rows + 11*vars) }
-func (d capableDevice) EvaluatesWitness() bool            { return d.witness }
-func (d capableDevice) EvaluatesIntoWorkspace() bool      { return d.into }
-
-// TestNamedDeviceForwards: the daemon's name wrapper passes on what the
-// wrapped device says to the engine's reservations; without them, the
-// CPU device's workspace and no witness evaluation. (The 32 GiB PoRep under
-// a memory limit reserved a, b, c for every partition once, because the
-// wrapper hid EvaluatesIntoWorkspace.)
+// TestNamedDeviceForwards: the daemon's name wrapper shows its name and
+// passes on the rest of the wrapped device's profile: the engine reserves
+// for the wrapped device what it reserves for the bare one, and Discard
+// and the kept stagings reach it. (The 32 GiB PoRep under a memory limit
+// reserved a, b, c for every partition once, because a wrapper hid that
+// the device evaluates a and b into its workspace.)
 func TestNamedDeviceForwards(t *testing.T) {
 	for _, tc := range []struct {
-		name          string
-		dev           namedDevice
-		work, kept    uint64
-		witness, into bool
+		name string
+		dev  groth16.Device
+		kept uint64
 	}{
-		{"capable, both", namedDevice{Device: capableDevice{sim.New(sim.Config{}), true, true}}, 7*100 + 11*10, 4096, true, true},
-		{"capable, neither", namedDevice{Device: capableDevice{sim.New(sim.Config{}), false, false}}, 7*100 + 11*10, 4096, false, false},
-		{"plain", namedDevice{Device: sim.New(sim.Config{})}, cpu.HostWorkspaceOf(100), 0, false, false},
+		{"capable, both", capableDevice{sim.New(sim.Config{}), true, true}, 4096},
+		{"capable, neither", capableDevice{sim.New(sim.Config{}), false, false}, 4096},
+		{"cpu", cpu.New(1), 0},
+		{"plain", sim.New(sim.Config{}), 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var d any = tc.dev
-			if got := d.(engine.HostWorkspace).HostWorkspace(100, 10); got != tc.work {
-				t.Errorf("HostWorkspace %d, want %d", got, tc.work)
+			named := namedDevice{tc.dev, "dev " + tc.name}
+			p := named.Profile()
+			if p.Name != "dev "+tc.name {
+				t.Errorf("name %q", p.Name)
 			}
-			if got := d.(engine.WitnessEvaluator).EvaluatesWitness(); got != tc.witness {
-				t.Errorf("EvaluatesWitness %v, want %v", got, tc.witness)
+			for _, rows := range []int{0, 100, 101} {
+				got, want := reservesFor(named, rows), reservesFor(tc.dev, rows)
+				if got != want {
+					t.Errorf("%d rows: reserves %+v through the wrapper, %+v bare", rows, got, want)
+				}
 			}
-			if got := d.(engine.WorkspaceEvaluator).EvaluatesIntoWorkspace(); got != tc.into {
-				t.Errorf("EvaluatesIntoWorkspace %v, want %v", got, tc.into)
-			}
-			if k := d.(engine.KeptEvictor); k.EvictKept() != tc.kept || k.KeptBytes() != tc.kept {
-				t.Errorf("EvictKept %d, KeptBytes %d, want %d", k.EvictKept(), k.KeptBytes(), tc.kept)
+			if (p.EvictKept == nil) != (tc.kept == 0) || p.EvictKept != nil && (p.EvictKept() != tc.kept || p.KeptBytes() != tc.kept) {
+				t.Errorf("kept stagings not passed on (want %d bytes)", tc.kept)
 			}
 			var x [1]string
-			d.(groth16.Discarder).Discard(&x)
+			groth16.Discard(named, &x)
 			if got := x[0] == "discarded"; got != (tc.kept != 0) {
 				t.Errorf("Discard reached the wrapped device: %v, want %v", got, tc.kept != 0)
 			}
-			shapes := d.(engine.WitnessShapes)
-			if got := shapes.EvaluatesWitnessOf(100, 10); got != tc.witness {
-				t.Errorf("EvaluatesWitnessOf(100 rows) %v, want %v", got, tc.witness)
-			}
-			if _, plain := tc.dev.Device.(*sim.Device); !plain && shapes.EvaluatesWitnessOf(101, 10) {
-				t.Error("EvaluatesWitnessOf(101 rows): the wrapped device says no")
-			}
 		})
 	}
+}
+
+// reserves is what DeviceReserves leaves of a partition.
+type reserves struct{ reserve, abc, work uint64 }
+
+// reservesFor is DeviceReserves with witness-only synthesis of one
+// partition of rows constraints over 10 variables, for dev.
+func reservesFor(dev groth16.Device, rows int) reserves {
+	part := engine.Partition{Reserve: 3000 + 320 + 16384, ReserveABC: 3000, ReserveWork: 16384, Rows: rows, Vars: 10,
+		WitnessReserve: 700, WitnessDense: 320,
+		Witness: func(context.Context) (*r1cs.WitnessAssignment, error) { return nil, nil }}
+	p := &engine.Plan{Partitions: []engine.Partition{part}, System: func(context.Context) (*compiled.System, error) { return nil, nil }}
+	engine.DeviceReserves(p, true, []groth16.Device{dev})
+	got := p.Partitions[0]
+	return reserves{got.Reserve, got.ReserveABC, got.ReserveWork}
 }

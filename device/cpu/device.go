@@ -238,10 +238,15 @@ func (d *Device) release(w *prepared) {
 	w.b2, w.b2o = nil, false
 }
 
+// Profile is the device's groth16.Profile: its host workspace
+// (HostWorkspace); it holds only Go memory, evaluates no witness itself
+// and keeps nothing.
+func (d *Device) Profile() groth16.Profile { return groth16.Profile{HostWorkspace: d.HostWorkspace} }
+
 // HostWorkspace is the memory a partition of rows constraints holds here
 // from Prepare to Finish beside a, b, c and its witness
-// (engine.HostWorkspace): 16 field elements per domain row, what Prepare
-// and Run allocated at 2^14 and 2^16 rows.
+// (groth16.Profile.HostWorkspace): 16 field elements per domain row, what
+// Prepare and Run allocated at 2^14 and 2^16 rows.
 func (d *Device) HostWorkspace(rows, _ int) uint64 { return HostWorkspaceOf(rows) }
 
 // HostWorkspaceOf is HostWorkspace for rows constraints.

@@ -19,10 +19,10 @@ import (
 
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/device/internal/split"
-	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/memory"
 	"github.com/cuzk-project/cuzk/r1cs"
+	"github.com/cuzk-project/cuzk/timeline"
 )
 
 // ErrReused rejects a Prepared or Partial used a second time.
@@ -44,7 +44,7 @@ type Device struct {
 	MemoryLimit uint64
 	// PinnedKeep bounds the bytes of free pinned host buffers the device
 	// keeps for reuse without a share of the memory budget (pool.go;
-	// stagings kept with one, engine.KeptStaging, are apart); 0 means
+	// stagings kept with one, groth16.RunReport.KeepStaging, are apart); 0 means
 	// DefaultPinnedKeep, a negative value keeps none, shared ones neither.
 	// Set it before the first Prepare.
 	PinnedKeep int64
@@ -146,48 +146,6 @@ func (d *Device) tasks() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Retain makes p's G1 queries and B_G2 resident on the device (uploading
-// them on first use) and counts a reference; Release drops it. Under the
-// memory limit a query that does not fit stays in p's host memory
-// (page-locked in place, so the host budget that counts p counts it once)
-// and streams at every Run; B_G2 is uploaded only where the plan holds it
-// (the whole set fits with it, nothing streaming), else Finish computes it
-// on the CPU; a limit below what a Run needs fails here with ErrMemoryLimit.
-// Parameters whose queries are deferred (groth16.OpenParams) are read from
-// their file straight into device memory; they must fit whole, else
-// ErrDoesNotFit.
-func (d *Device) Retain(p *groth16.Params) error {
-	return d.RetainContext(context.Background(), p)
-}
-
-// RetainContext is Retain; reading deferred parameters from their file
-// stops with ctx's error when ctx ends.
-func (d *Device) RetainContext(ctx context.Context, p *groth16.Params) error {
-	_, err := d.residentCtx(ctx, p, 1)
-	return err
-}
-
-// Release drops a reference taken by Retain; at zero the device memory is freed.
-func (d *Device) Release(p *groth16.Params) {
-	d.smu.Lock()
-	r, ok := d.srs[p]
-	d.smu.Unlock()
-	if !ok {
-		return
-	}
-	<-r.ready
-	d.smu.Lock()
-	defer d.smu.Unlock()
-	if d.srs[p] != r {
-		return
-	}
-	r.refs--
-	if r.refs <= 0 {
-		lib.srsFree(r.h)
-		delete(d.srs, p)
-	}
-}
-
 func g1ptr(s []bls12381.G1Affine) unsafe.Pointer {
 	if len(s) == 0 {
 		return nil
@@ -200,83 +158,6 @@ func frptr(s []fr.Element) unsafe.Pointer {
 		return nil
 	}
 	return unsafe.Pointer(&s[0])
-}
-
-func (d *Device) resident(p *groth16.Params, ref int) (uintptr, error) {
-	return d.residentCtx(context.Background(), p, ref)
-}
-
-// residentCtx returns p's set on the device, making it on first use, and
-// adds ref references. Callers that find the set being filled wait for it.
-func (d *Device) residentCtx(ctx context.Context, p *groth16.Params, ref int) (uintptr, error) {
-	if d.gone.Load() {
-		return 0, ErrClosed
-	}
-	d.smu.Lock()
-	if r, ok := d.srs[p]; ok {
-		r.refs += ref
-		d.smu.Unlock()
-		<-r.ready
-		if r.err != nil {
-			return 0, r.err
-		}
-		return r.h, nil
-	}
-	var r *resident
-	var err error
-	if p.Deferred != nil {
-		r, err = d.allocateDeferred(p, ref)
-	} else {
-		r, err = d.upload(p, ref)
-	}
-	if err != nil {
-		d.smu.Unlock()
-		return 0, err
-	}
-	d.srs[p] = r
-	d.smu.Unlock()
-	if p.Deferred != nil {
-		if err := d.fill(ctx, r, p.Deferred); err != nil {
-			d.smu.Lock()
-			delete(d.srs, p)
-			d.smu.Unlock()
-			lib.srsFree(r.h)
-			r.err = err
-		}
-		close(r.ready)
-	}
-	if r.err != nil {
-		return 0, r.err
-	}
-	return r.h, nil
-}
-
-// upload makes decoded parameters p resident under the limit (smu held).
-func (d *Device) upload(p *groth16.Params, ref int) (*resident, error) {
-	// The library keeps pointers into p's slices for the streamed queries:
-	// p stays referenced by d.srs until the set is freed.
-	h, plan, err := d.uploadLimited([4]uint64{uint64(len(p.H)), uint64(len(p.L)), uint64(len(p.A)), uint64(len(p.BG1))},
-		[4]unsafe.Pointer{g1ptr(p.H), g1ptr(p.L), g1ptr(p.A), g1ptr(p.BG1)}, hasBG2(p), false)
-	runtime.KeepAlive(p)
-	if err != nil {
-		return nil, err
-	}
-	bg2 := false
-	if plan.DeviceBG2() {
-		// resident: copied to the device; streamed: the library keeps (and
-		// pins) p.BG2 as it does the streamed G1 queries
-		if bg2, err = uploadBG2(h, p); err != nil {
-			lib.srsFree(h)
-			return nil, err
-		}
-		var cp cPlan
-		if streamLib.srsPlan(h, &cp) == 0 {
-			plan = cp.plan() // (the pinned bit of B_G2)
-		}
-	}
-	r := &resident{h: h, refs: ref, plan: plan, bg2: bg2, ready: make(chan struct{})}
-	close(r.ready)
-	return r, nil
 }
 
 // stage is one G1 query's split: ones bitmap over its bases and the tail.
@@ -304,12 +185,12 @@ type prepared struct {
 	// from those kept with a share of the budget, not allocated), eval (a
 	// and b of a witness-only assignment), split (the L, A, B splits, and
 	// the copy of a and b beside them)
-	phases []engine.Phase
+	phases []timeline.Phase
 }
 
 // PreparePhases lists the timed parts of the Prepare
-// (engine.PreparePhases).
-func (w *prepared) PreparePhases() []engine.Phase { return w.phases }
+// (groth16.PrepareReport).
+func (w *prepared) PreparePhases() []timeline.Phase { return w.phases }
 
 // Timing is the device time of one Run, measured with CUDA events.
 type Timing struct {
@@ -320,7 +201,7 @@ type Timing struct {
 }
 
 // Partial is the state between Run and Finish; it reports its kernel
-// interval (engine.KernelTimed).
+// interval (groth16.RunReport).
 type Partial struct {
 	d          *Device
 	w          *prepared
@@ -398,7 +279,7 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	}
 	var alloc time.Duration
 	if kept {
-		w.phases = append(w.phases, engine.Phase{Name: "kept", D: time.Since(t0)})
+		w.phases = append(w.phases, timeline.Phase{Name: "kept", D: time.Since(t0)})
 	} else {
 		alloc = time.Since(t0)
 	}
@@ -414,7 +295,7 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 			d.release(w)
 			return nil, fmt.Errorf("%w: %w", groth16.ErrAssignmentMismatch, err)
 		}
-		w.phases = append(w.phases, engine.Phase{Name: "eval", D: time.Since(t1)})
+		w.phases = append(w.phases, timeline.Phase{Name: "eval", D: time.Since(t1)})
 	} else {
 		copied = parallelCopy(ab, a.A, a.B, d.tasks())
 	}
@@ -433,8 +314,8 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		d.release(w)
 		return nil, err
 	}
-	w.phases = append(w.phases, engine.Phase{Name: "split", D: time.Since(t2) - splitAlloc},
-		engine.Phase{Name: "alloc", D: alloc + splitAlloc})
+	w.phases = append(w.phases, timeline.Phase{Name: "split", D: time.Since(t2) - splitAlloc},
+		timeline.Phase{Name: "alloc", D: alloc + splitAlloc})
 	return w, nil
 }
 
@@ -494,7 +375,7 @@ func (d *Device) split(st *[3]stage, nbases [3]int, spans [3][]split.Span) (allo
 }
 
 // StagedBytes is the pinned memory the prepared partition holds until
-// Finish (engine.StagedWitness): Run and Finish read only the staging, so
+// Finish (groth16.PrepareReport): Run and Finish read only the staging, so
 // the engine drops a witness-only assignment's aux after Prepare.
 func (w *prepared) StagedBytes() uint64 {
 	n := w.ab.n
@@ -625,47 +506,6 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 	return r, nil
 }
 
-// StagingBytes is the pinned staging the device may keep for the next
-// partition (engine.KeptStaging): the a, b staging Run has done with, 64
-// bytes a row, and the L, A, B splits, back at Finish; 0 for a witness
-// run's Partial.
-func (p *Partial) StagingBytes() uint64 {
-	if p.w == nil {
-		return 0
-	}
-	return p.w.StagedBytes()
-}
-
-// KeepStaging gives the a, b staging back to the device's pool with its
-// part of share, the part of the unit's reservation that counts the
-// staging (engine.KeptStaging), and leaves the rest to the splits, which
-// Finish (or Discard) gives back the same way: the next Prepare of a
-// partition of the same size takes them instead of page-locking 64 bytes
-// a row and the tails anew. Freeing what the pool does not keep happens
-// off the caller's path.
-func (p *Partial) KeepStaging(share *memory.Reservation) {
-	if p.w == nil {
-		share.Close()
-		return
-	}
-	ab := p.w.takeAB()
-	abShare := share.Split(ab.n)
-	p.w.stShare = share
-	if ab.p == nil {
-		abShare.Close()
-		return
-	}
-	go p.d.pool.putShared(ab, abShare)
-}
-
-// EvictKept frees the stagings the device keeps with a share of the
-// memory budget (engine.KeptEvictor) and returns the bytes given back.
-func (d *Device) EvictKept() uint64 { return d.pool.evictShared() }
-
-// KeptBytes is the memory budget the kept stagings' shares hold
-// (engine.KeptEvictor).
-func (d *Device) KeptBytes() uint64 { return d.pool.sharedBytes() }
-
 // Finish returns the sums. B_G2 is Run's where the device holds B_G2;
 // otherwise Finish computes it on the CPU with the CPU device's code
 // (cpu.SumG2: the B split's ones by batched affine additions, the tail by
@@ -708,39 +548,20 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 	return &groth16.Sums{H: r.h, L: r.l, A: r.a, B1: r.b, B2: b2}, nil
 }
 
-// KernelPhases lists the timed parts of the Run (engine.KernelPhases):
+// KernelPhases lists the timed parts of the Run (groth16.RunReport):
 // those the Run had (a phase of 0 did not happen: B_G2 on the host, the
 // classic run's SpMV and split).
-func (p *Partial) KernelPhases() []engine.Phase {
+func (p *Partial) KernelPhases() []timeline.Phase {
 	t := p.Timing
-	var out []engine.Phase
+	var out []timeline.Phase
 	for _, x := range [...]struct {
 		name string
 		d    time.Duration
 	}{{"total", t.Total}, {"h2d", t.H2D}, {"spmv", t.SpMV}, {"split", t.Split}, {"ntt", t.NTT},
 		{"msm_h", t.MSMH}, {"msm_l", t.MSML}, {"msm_a", t.MSMA}, {"msm_b", t.MSMB}, {"msm_b2", t.MSMB2}} {
 		if x.d > 0 {
-			out = append(out, engine.Phase{Name: x.name, D: x.d})
+			out = append(out, timeline.Phase{Name: x.name, D: x.d})
 		}
 	}
 	return out
-}
-
-// EvaluatesIntoWorkspace reports that a witness-only assignment taking the
-// classic path here (not EvaluatesWitness, or a plan that streams) has its
-// a and b evaluated by Prepare into the pinned staging HostWorkspace
-// counts, and needs no c (engine.WorkspaceEvaluator): the host never holds
-// a, b, c beside it.
-func (d *Device) EvaluatesIntoWorkspace() bool { return true }
-
-// HostWorkspace is the host memory a classic partition (a, b, c given) of
-// rows constraints over vars variables holds here from Prepare to Finish
-// (engine.HostWorkspace): a and b staged in pinned memory (64 bytes a row)
-// and the L, A, B splits at their largest (every query at most vars bases,
-// each with a bit and a tail entry, as split allocates them). The NTT
-// domain and the MSMs live on the GPU.
-func (d *Device) HostWorkspace(rows, vars int) uint64 {
-	n := uint64(vars)
-	perQuery := uint64(split.Words(vars)*4+4) + roomy(n*32+32) + roomy(n*4+4)
-	return 64*uint64(rows) + 3*perQuery
 }

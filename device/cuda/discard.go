@@ -2,7 +2,7 @@ package cuda
 
 // Discard gives back to the pool the pinned buffers of x, a Prepared or
 // Partial of this device that will not be Run or Finished
-// (groth16.Discarder: the engine drops a cancelled job's units). A value
+// (groth16.Profile.Discard: the engine drops a cancelled job's units). A value
 // already Run, Finished or discarded, or not this device's, is left alone.
 func (d *Device) Discard(x any) {
 	switch x := x.(type) {

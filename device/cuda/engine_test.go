@@ -117,7 +117,7 @@ type stagedUnit struct {
 	atPrepare, atRun    uint64
 	inputs, aux, staged int
 	taken               uint64   // a kept staging's share, closed by Prepare
-	phases              []string // the Prepare's (engine.PreparePhases)
+	phases              []string // the Prepare's (groth16.PrepareReport)
 	witness             bool     // the witness run (witnessPrepared)
 }
 
@@ -131,15 +131,12 @@ func (s *stagingRecorder) Prepare(ctx context.Context, a *groth16.Assignment, p 
 		return nil, err
 	}
 	u.taken = kept - s.pool.sharedBytes()
-	if pp, ok := w.(engine.PreparePhases); ok {
-		for _, ph := range pp.PreparePhases() {
-			u.phases = append(u.phases, ph.Name)
-		}
+	rep := s.Profile().OfPrepare(w)
+	for _, ph := range rep.Phases {
+		u.phases = append(u.phases, ph.Name)
 	}
 	_, u.witness = w.(*witnessPrepared)
-	if sw, ok := w.(engine.StagedWitness); ok {
-		u.staged = int(sw.StagedBytes())
-	}
+	u.staged = int(rep.StagedBytes)
 	s.mu.Lock()
 	s.units[w] = u
 	s.mu.Unlock()
@@ -187,7 +184,7 @@ func TestEngineWitnessStaged(t *testing.T) {
 // synthesis on d, each unit recorded (stagingRecorder; the second stages
 // into the first's pinned buffers): every proof verifies, and after the
 // jobs the budget holds only the shares of the stagings d keeps
-// (engine.KeptStaging), and nothing once they are evicted. It returns the
+// (groth16.RunReport.KeepStaging), and nothing once they are evicted. It returns the
 // units, the plan and the parameters (the engine stays open until the
 // test ends).
 func proveStaged(t *testing.T, d *Device, seed uint64, tag string) ([]*stagedUnit, *engine.Plan, *groth16.Params) {

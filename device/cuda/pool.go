@@ -24,7 +24,7 @@ var keptIdle = time.Minute
 // most its cap in bytes (Device.PinnedKeep), freeing the largest first,
 // and frees at once a buffer larger than the cap: what it keeps is host
 // memory no reservation counts. A buffer given back with a share of the
-// budget that covers it (putShared: a staging, engine.KeptStaging) it
+// budget that covers it (putShared: a staging, groth16.RunReport.KeepStaging) it
 // keeps beside those, outside the cap, until a get of about its size takes
 // it (the share is closed: the taker's reservation counts the buffer),
 // EvictKept, or keptIdle without use. Once drained (the device closed) it

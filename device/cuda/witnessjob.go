@@ -19,7 +19,7 @@ import (
 // on the CPU where the device did not compute it.
 
 // EvaluatesWitness reports whether the device evaluates a witness-only
-// assignment's a, b and c on the GPU (engine.WitnessEvaluator): the host
+// assignment's a, b and c on the GPU (groth16.Profile.EvaluatesWitness): the host
 // never holds them. Not under an explicit memory limit (MemoryLimit): the
 // residency plan counts neither the matrices, the witness, nor the witness
 // run's device tails of a streamed query, so Prepare evaluates a, b and c
@@ -29,7 +29,7 @@ func (d *Device) EvaluatesWitness() bool { return d.MemoryLimit == 0 }
 
 // EvaluatesWitnessOf reports whether a witness-only partition of rows
 // constraints over vars variables takes the witness run here
-// (engine.WitnessShapes), as witnessOnDevice will decide once its
+// (groth16.Profile.EvaluatesWitness), as witnessOnDevice will decide once its
 // parameters are resident: not under an explicit memory limit, nor where
 // its parameter set streams under the default one. The resident sets of
 // the partition's domain answer with their plans; otherwise the set is planned
@@ -154,7 +154,7 @@ func MatrixSetOf(s *compiled.System) *MatrixSet {
 
 // witnessPrepared is a witness-only assignment staged for its run. Run
 // and Finish read the staging only, not the assignment's aux: it reports
-// the pinned memory it holds until Finish (engine.StagedWitness), and the
+// the pinned memory it holds until Finish (groth16.PrepareReport), and the
 // engine drops the aux.
 type witnessPrepared struct {
 	p    *groth16.Params

@@ -79,6 +79,18 @@ func New(cfg Config) *Device {
 // Name is the configured name.
 func (d *Device) Name() string { return d.cfg.Name }
 
+// Profile is the device's groth16.Profile: its name, and each Run's busy
+// interval as its kernel interval.
+func (d *Device) Profile() groth16.Profile {
+	return groth16.Profile{Name: d.cfg.Name, Ran: func(r groth16.Partial) groth16.RunReport {
+		p, ok := r.(*Partial)
+		if !ok || p == nil {
+			return groth16.RunReport{}
+		}
+		return groth16.RunReport{KernelStart: p.start, KernelEnd: p.end}
+	}}
+}
+
 // MaxConcurrentRuns is the largest number of Runs ever in flight at once;
 // more than 1 means the caller did not serialize Run.
 func (d *Device) MaxConcurrentRuns() int { return int(d.maxRunning.Load()) }
@@ -108,7 +120,7 @@ type prepared struct {
 }
 
 // Partial is the state between Run and Finish. It reports the Run's busy
-// interval through KernelInterval.
+// interval through KernelInterval (and Profile.Ran).
 type Partial struct {
 	a          *groth16.Assignment
 	seed       [32]byte

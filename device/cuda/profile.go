@@ -1,0 +1,82 @@
+package cuda
+
+import (
+	"github.com/cuzk-project/cuzk/device/internal/split"
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// Profile is the device's groth16.Profile: its host workspace
+// (HostWorkspace), the witness run where it takes it (EvaluatesWitness,
+// EvaluatesWitnessOf), a and b of a classic witness-only partition
+// evaluated into the staging (EvaluatesIntoWorkspace), the stagings kept
+// with a share of the budget (kept.go), Discard, and the reports of each
+// Prepare (its phases and pinned memory) and Run (CUDA events, phases,
+// the staging it may keep).
+func (d *Device) Profile() groth16.Profile {
+	return groth16.Profile{
+		HostWorkspace:          d.HostWorkspace,
+		EvaluatesWitness:       d.evaluatesWitness,
+		EvaluatesIntoWorkspace: d.EvaluatesIntoWorkspace(),
+		KeptBytes:              d.KeptBytes,
+		EvictKept:              d.EvictKept,
+		Discard:                d.Discard,
+		Prepared:               prepareReport,
+		Ran:                    runReport,
+	}
+}
+
+// evaluatesWitness is Profile.EvaluatesWitness: EvaluatesWitness for a
+// partition of unknown size (rows 0), EvaluatesWitnessOf otherwise.
+func (d *Device) evaluatesWitness(rows, vars int) bool {
+	if rows == 0 {
+		return d.EvaluatesWitness()
+	}
+	return d.EvaluatesWitnessOf(rows, vars)
+}
+
+// prepareReport is Profile.Prepared: a Prepared of this device staged
+// everything Run and Finish read (StagedBytes), with the phases it timed.
+func prepareReport(x groth16.Prepared) groth16.PrepareReport {
+	switch w := x.(type) {
+	case *prepared:
+		if w != nil {
+			return groth16.PrepareReport{Phases: w.PreparePhases(), Staged: true, StagedBytes: w.StagedBytes()}
+		}
+	case *witnessPrepared:
+		if w != nil {
+			return groth16.PrepareReport{Staged: true, StagedBytes: w.StagedBytes()}
+		}
+	}
+	return groth16.PrepareReport{}
+}
+
+// runReport is Profile.Ran: the kernels' interval and phases by CUDA
+// events, and the staging the device may keep (StagingBytes, KeepStaging).
+func runReport(x groth16.Partial) groth16.RunReport {
+	p, ok := x.(*Partial)
+	if !ok || p == nil {
+		return groth16.RunReport{}
+	}
+	start, end := p.KernelInterval()
+	return groth16.RunReport{KernelStart: start, KernelEnd: end, Phases: p.KernelPhases(),
+		StagingBytes: p.StagingBytes(), KeepStaging: p.KeepStaging}
+}
+
+// EvaluatesIntoWorkspace reports that a witness-only assignment taking the
+// classic path here (not EvaluatesWitness, or a plan that streams) has its
+// a and b evaluated by Prepare into the pinned staging HostWorkspace
+// counts, and needs no c (groth16.Profile.EvaluatesIntoWorkspace): the
+// host never holds a, b, c beside it.
+func (d *Device) EvaluatesIntoWorkspace() bool { return true }
+
+// HostWorkspace is the host memory a classic partition (a, b, c given) of
+// rows constraints over vars variables holds here from Prepare to Finish
+// (groth16.Profile.HostWorkspace): a and b staged in pinned memory (64
+// bytes a row) and the L, A, B splits at their largest (every query at
+// most vars bases, each with a bit and a tail entry, as split allocates
+// them). The NTT domain and the MSMs live on the GPU.
+func (d *Device) HostWorkspace(rows, vars int) uint64 {
+	n := uint64(vars)
+	perQuery := uint64(split.Words(vars)*4+4) + roomy(n*32+32) + roomy(n*4+4)
+	return 64*uint64(rows) + 3*perQuery
+}
