@@ -46,8 +46,12 @@ type Daemon struct {
 	// development parameters; off, the daemon refuses both (what a
 	// production daemon wants: it proves only Filecoin's circuits).
 	Dev bool `toml:"dev"`
-	// MaxConnections bounds a TCP listener's open connections; 0 = 1024.
+	// MaxConnections bounds each listener's open connections (the
+	// gRPC one, unix or TCP, and the HTTP status one); 0 = 1024.
 	MaxConnections int `toml:"max_connections"`
+	// MaxStreams bounds the RPCs open at once on one gRPC connection;
+	// 0 = 256.
+	MaxStreams int `toml:"max_streams"`
 	// IdleTimeout closes a connection with no RPC this long; 0 = 5m.
 	IdleTimeout Duration `toml:"idle_timeout"`
 	// InsecureAllowUnauthenticated lets a TCP listener (or an HTTP one
@@ -207,6 +211,7 @@ func Default() Config {
 			StatusListen:   DefaultStatusListen,
 			ShutdownGrace:  Duration(DefaultShutdownGrace),
 			MaxConnections: DefaultMaxConnections,
+			MaxStreams:     DefaultMaxStreams,
 			IdleTimeout:    Duration(DefaultIdleTimeout),
 		},
 		Memory: Memory{

@@ -27,6 +27,7 @@ type Auth struct {
 // Defaults of the connection bounds.
 const (
 	DefaultMaxConnections = 1024
+	DefaultMaxStreams     = 256
 	DefaultIdleTimeout    = 5 * time.Minute
 )
 
@@ -46,6 +47,9 @@ func (c *Config) validateSecurity() []error {
 	}
 	if c.Daemon.MaxConnections < 0 {
 		bad("daemon.max_connections", "%d is negative", c.Daemon.MaxConnections)
+	}
+	if c.Daemon.MaxStreams < 0 {
+		bad("daemon.max_streams", "%d is negative", c.Daemon.MaxStreams)
 	}
 	if c.Daemon.IdleTimeout < 0 {
 		bad("daemon.idle_timeout", "negative")

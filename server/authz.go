@@ -16,12 +16,14 @@ import (
 // Who may call what on a TCP listener with a secret. The unix socket
 // needs no token: its mode (SocketMode) is its access control.
 //
-//	read  GetStatus, GetMetrics, AwaitProof, server reflection
+//	read  GetStatus, GetMetrics, AwaitProof, server reflection, health
 //	write SubmitProof, Prove, CancelProof
 //	admin PreloadSRS, EvictSRS, and any method not listed here
 //
-// The gRPC health service answers without a token, so load balancers and
-// orchestrators can probe the daemon.
+// The gRPC health service wants a read token too: its Watch stream is
+// held open by the server without end, so an open health service lets
+// anyone who reaches the port hold connections and streams. A probe
+// without a token asks the HTTP status listener's /healthz.
 var methodPermission = map[string]auth.Permission{
 	"/cuzk.v1.ProvingEngine/GetStatus":   auth.Read,
 	"/cuzk.v1.ProvingEngine/GetMetrics":  auth.Read,
@@ -34,31 +36,25 @@ var methodPermission = map[string]auth.Permission{
 
 	"/grpc.reflection.v1.ServerReflection/ServerReflectionInfo":      auth.Read,
 	"/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo": auth.Read,
-}
 
-// openMethods need no token.
-var openMethods = map[string]bool{
-	"/grpc.health.v1.Health/Check": true,
-	"/grpc.health.v1.Health/Watch": true,
-	"/grpc.health.v1.Health/List":  true,
+	"/grpc.health.v1.Health/Check": auth.Read,
+	"/grpc.health.v1.Health/Watch": auth.Read,
+	"/grpc.health.v1.Health/List":  auth.Read,
 }
 
 // MethodPermission is the permission a full gRPC method name needs on an
-// authenticated listener; open is true for the methods that need none.
-func MethodPermission(fullMethod string) (p auth.Permission, open bool) {
-	if openMethods[fullMethod] {
-		return "", true
-	}
+// authenticated listener.
+func MethodPermission(fullMethod string) auth.Permission {
 	if p, ok := methodPermission[fullMethod]; ok {
-		return p, false
+		return p
 	}
-	return auth.Admin, false
+	return auth.Admin
 }
 
 // methodLabel is fullMethod when it is one of the daemon's, else "other":
 // a metric label must not take whatever name a client sends.
 func methodLabel(fullMethod string) string {
-	if _, ok := methodPermission[fullMethod]; ok || openMethods[fullMethod] {
+	if _, ok := methodPermission[fullMethod]; ok {
 		return fullMethod
 	}
 	return "other"
@@ -88,10 +84,7 @@ func bearerToken(md metadata.MD) (string, error) {
 // Unauthenticated without a valid token, PermissionDenied with one too
 // weak.
 func authorize(secret auth.Secret, fullMethod string, md metadata.MD) error {
-	need, open := MethodPermission(fullMethod)
-	if open {
-		return nil
-	}
+	need := MethodPermission(fullMethod)
 	tok, err := bearerToken(md)
 	if err != nil {
 		return status.Error(codes.Unauthenticated, err.Error())

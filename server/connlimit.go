@@ -2,7 +2,10 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
+	"fmt"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,12 +13,20 @@ import (
 	"google.golang.org/grpc/stats"
 )
 
-// Bounds on the connections of a TCP listener. Without them, idle
-// connections (20,020 of them in a probe) exhaust the fd table and lock
-// real clients out.
+// Bounds on a listener's connections and on what one connection may
+// hold. Without them idle connections (20,020 of them in a probe)
+// exhaust the fd table, and one connection's streams (50,000 in a probe)
+// take a goroutine and its buffers each.
 const (
-	// DefaultMaxConnections bounds a TCP listener's open connections.
+	// DefaultMaxConnections bounds each listener's open connections:
+	// the gRPC listener (unix socket or TCP) and the HTTP status
+	// listener, each on its own.
 	DefaultMaxConnections = 1024
+	// DefaultMaxStreams bounds the RPCs one gRPC connection may have
+	// open at once (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS). A gRPC
+	// client queues calls beyond it until one ends; a client that
+	// ignores the setting has the extra streams refused.
+	DefaultMaxStreams = 256
 	// DefaultIdleTimeout closes a gRPC connection with no RPC for this
 	// long (keepalive MaxConnectionIdle); the client reconnects when it
 	// next calls.
@@ -23,28 +34,53 @@ const (
 	// handshakeTimeout bounds the TLS and HTTP/2 handshake of a new
 	// connection (grpc.ConnectionTimeout).
 	handshakeTimeout = 20 * time.Second
+	// keepaliveTime and keepaliveTimeout: a gRPC connection silent for
+	// keepaliveTime is pinged and closed when the ping is not answered
+	// within keepaliveTimeout, so a peer that vanished (a cut link, a
+	// machine powered off) gives its slot and its RPCs back.
+	keepaliveTime    = 2 * time.Minute
+	keepaliveTimeout = 20 * time.Second
+	// minPingInterval is the most often a client may ping; one pinging
+	// more often is sent GOAWAY (too_many_pings). gRPC clients cannot
+	// be set to ping more often than every 10 s, so no configured
+	// client is refused, and a ping flood is.
+	minPingInterval = 10 * time.Second
 )
 
 // connLimiter is a listener that holds at most max connections. When a
 // connection arrives at the limit it makes room by closing, in this
-// order, the oldest connection that never completed a gRPC handshake, or
-// the gRPC connection idle longest with no RPC in progress; a connection
-// with an RPC in progress is never closed. When neither exists the new
-// connection is closed. So a flood of idle connections costs at most max
-// descriptors and never shuts out a client that is still working.
+// order:
 //
-// It is also the server's stats.Handler: gRPC tells it which connections
-// completed their handshake and when RPCs begin and end on them.
-// Connections are matched by their remote address, unique per TCP
-// connection of one listener.
+//  1. the oldest connection whose protocol never began (no completed
+//     gRPC handshake, no HTTP request read);
+//  2. the connection idle longest with no RPC or request at all;
+//  3. the connection idle longest whose only RPCs are streams (a health
+//     Watch, server reflection): such a stream waits on the server
+//     without end, so it must not hold its slot against a new client.
+//
+// A connection with a unary RPC or an HTTP request in progress (Prove,
+// AwaitProof, GetStatus, /status) is never closed. When no connection
+// can be closed the new one is. So a flood of idle connections or of
+// open streams costs at most max descriptors and never shuts out a
+// client that comes to do work, an admin's `cuzk status` included.
+//
+// For gRPC it is the server's stats.Handler (through lazyStats): gRPC
+// tells it which connections completed their handshake and when RPCs
+// begin and end on them. Connections are matched by their remote
+// address: a TCP peer's is unique on one listener, and a unix socket
+// peer, which has none, is given one (peerAddr). For HTTP,
+// httpConnState is the server's ConnState hook.
 type connLimiter struct {
 	net.Listener
 	max int
+	// ids numbers the connections of a unix socket (peerAddr).
+	ids atomic.Uint64
 
 	mu    sync.Mutex
 	conns map[string]*limitedConn
-	// refused counts connections closed at accept for want of room.
-	refused atomic.Uint64
+	// refused counts connections closed at accept for want of room;
+	// evicted those closed to make room.
+	refused, evicted atomic.Uint64
 }
 
 func newConnLimiter(l net.Listener, max int) *connLimiter {
@@ -54,19 +90,29 @@ func newConnLimiter(l net.Listener, max int) *connLimiter {
 type limitedConn struct {
 	net.Conn
 	l        *connLimiter
-	key      string
+	addr     net.Addr // what RemoteAddr answers; its String is the key
 	accepted time.Time
-	grpc     atomic.Bool  // handshake complete (stats TagConn)
-	active   atomic.Int32 // RPCs in progress
-	idleFrom atomic.Int64 // unix ns when active last became 0
+	started  atomic.Bool  // gRPC handshake complete, or an HTTP request read
+	working  atomic.Int32 // unary RPCs or HTTP requests in progress
+	streams  atomic.Int32 // streaming RPCs open
+	idleFrom atomic.Int64 // unix ns when working last became 0
 	once     sync.Once
 }
+
+// peerAddr names a unix socket peer, whose own address is empty, so
+// that the stats handler can tell its connections apart.
+type peerAddr uint64
+
+func (peerAddr) Network() string  { return "unix" }
+func (a peerAddr) String() string { return fmt.Sprintf("unix-peer-%d", uint64(a)) }
+
+func (c *limitedConn) RemoteAddr() net.Addr { return c.addr }
 
 func (c *limitedConn) Close() error {
 	c.once.Do(func() {
 		c.l.mu.Lock()
-		if c.l.conns[c.key] == c {
-			delete(c.l.conns, c.key)
+		if c.l.conns[c.addr.String()] == c {
+			delete(c.l.conns, c.addr.String())
 		}
 		c.l.mu.Unlock()
 	})
@@ -79,7 +125,10 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		c := &limitedConn{Conn: nc, l: l, key: nc.RemoteAddr().String(), accepted: time.Now()}
+		c := &limitedConn{Conn: nc, l: l, addr: nc.RemoteAddr(), accepted: time.Now()}
+		if _, unix := nc.(*net.UnixConn); unix || c.addr == nil {
+			c.addr = peerAddr(l.ids.Add(1))
+		}
 		c.idleFrom.Store(c.accepted.UnixNano())
 		l.mu.Lock()
 		var victim *limitedConn
@@ -88,10 +137,11 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 		}
 		full := len(l.conns) >= l.max && victim == nil
 		if !full {
-			l.conns[c.key] = c
+			l.conns[c.addr.String()] = c
 		}
 		l.mu.Unlock()
 		if victim != nil {
+			l.evicted.Add(1)
 			victim.Close()
 		}
 		if full {
@@ -105,23 +155,30 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 
 // victimLocked picks the connection to close for a new one, or nil.
 func (l *connLimiter) victimLocked() *limitedConn {
-	var raw, idle *limitedConn
+	var best *limitedConn
+	bestRank, bestSince := 3, int64(0)
 	for _, c := range l.conns {
-		switch {
-		case !c.grpc.Load():
-			if raw == nil || c.accepted.Before(raw.accepted) {
-				raw = c
-			}
-		case c.active.Load() == 0:
-			if idle == nil || c.idleFrom.Load() < idle.idleFrom.Load() {
-				idle = c
-			}
+		rank, since := c.evictRank()
+		if rank < bestRank || (rank == bestRank && since < bestSince) {
+			best, bestRank, bestSince = c, rank, since
 		}
 	}
-	if raw != nil {
-		return raw
+	return best
+}
+
+// evictRank orders connections for closing (lowest first; 3: never)
+// and, within a rank, by since (oldest first).
+func (c *limitedConn) evictRank() (rank int, since int64) {
+	switch {
+	case !c.started.Load():
+		return 0, c.accepted.UnixNano()
+	case c.working.Load() > 0:
+		return 3, 0
+	case c.streams.Load() == 0:
+		return 1, c.idleFrom.Load()
+	default:
+		return 2, c.idleFrom.Load()
 	}
-	return idle
 }
 
 // open is the number of connections held.
@@ -129,6 +186,18 @@ func (l *connLimiter) open() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.conns)
+}
+
+// openStreams is the number of streaming RPCs open on the connections
+// held.
+func (l *connLimiter) openStreams() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, c := range l.conns {
+		n += int(c.streams.Load())
+	}
+	return n
 }
 
 func (l *connLimiter) lookup(addr net.Addr) *limitedConn {
@@ -140,31 +209,71 @@ func (l *connLimiter) lookup(addr net.Addr) *limitedConn {
 	return l.conns[addr.String()]
 }
 
+// httpConnState is the HTTP server's ConnState hook: a connection
+// reading or answering a request is working, one between requests is
+// idle.
+func (l *connLimiter) httpConnState(nc net.Conn, st http.ConnState) {
+	if tc, ok := nc.(*tls.Conn); ok {
+		nc = tc.NetConn()
+	}
+	c, ok := nc.(*limitedConn)
+	if !ok {
+		return
+	}
+	switch st {
+	case http.StateActive:
+		c.started.Store(true)
+		c.working.Store(1)
+	case http.StateIdle:
+		c.idleFrom.Store(time.Now().UnixNano())
+		c.working.Store(0)
+	}
+}
+
 type connKey struct{}
+
+// rpcKind remembers, from an RPC's Begin to its End, whether it is a
+// stream.
+type rpcKind struct{ stream bool }
+
+type rpcKey struct{}
 
 func (l *connLimiter) TagConn(ctx context.Context, info *stats.ConnTagInfo) context.Context {
 	c := l.lookup(info.RemoteAddr)
 	if c == nil {
 		return ctx
 	}
-	c.grpc.Store(true)
+	c.started.Store(true)
 	return context.WithValue(ctx, connKey{}, c)
 }
 
 func (l *connLimiter) HandleConn(context.Context, stats.ConnStats) {}
 
-func (l *connLimiter) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
+func (l *connLimiter) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context {
+	if ctx.Value(connKey{}) == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, rpcKey{}, &rpcKind{})
+}
 
 func (l *connLimiter) HandleRPC(ctx context.Context, s stats.RPCStats) {
 	c, _ := ctx.Value(connKey{}).(*limitedConn)
-	if c == nil {
+	k, _ := ctx.Value(rpcKey{}).(*rpcKind)
+	if c == nil || k == nil {
 		return
 	}
-	switch s.(type) {
+	switch s := s.(type) {
 	case *stats.Begin:
-		c.active.Add(1)
+		k.stream = s.IsClientStream || s.IsServerStream
+		if k.stream {
+			c.streams.Add(1)
+		} else {
+			c.working.Add(1)
+		}
 	case *stats.End:
-		if c.active.Add(-1) == 0 {
+		if k.stream {
+			c.streams.Add(-1)
+		} else if c.working.Add(-1) == 0 {
 			c.idleFrom.Store(time.Now().UnixNano())
 		}
 	}
@@ -182,6 +291,9 @@ func (s *lazyStats) TagConn(ctx context.Context, i *stats.ConnTagInfo) context.C
 }
 func (s *lazyStats) HandleConn(ctx context.Context, cs stats.ConnStats) {}
 func (s *lazyStats) TagRPC(ctx context.Context, i *stats.RPCTagInfo) context.Context {
+	if l := s.l.Load(); l != nil {
+		return l.TagRPC(ctx, i)
+	}
 	return ctx
 }
 func (s *lazyStats) HandleRPC(ctx context.Context, rs stats.RPCStats) {

@@ -156,14 +156,18 @@ func TestTokenPermissions(t *testing.T) {
 			}
 		}
 	}
-	// The health service answers without a token.
+	// The health service wants a read token.
 	conn, err := grpc.NewClient(s.Addr().String(), grpc.WithTransportCredentials(credentials.NewTLS(pki.ClientTLS(t, false))))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if _, err := healthpb.NewHealthClient(conn).Check(ctxT(t), &healthpb.HealthCheckRequest{}); err != nil {
-		t.Errorf("health check without a token: %v", err)
+	health := healthpb.NewHealthClient(conn)
+	if _, err := health.Check(ctxT(t), &healthpb.HealthCheckRequest{}); status.Code(err) != codes.Unauthenticated {
+		t.Errorf("health check without a token: %v, want Unauthenticated", err)
+	}
+	if _, err := health.Check(withToken(ctxT(t), mustToken(t, secret, auth.Read)), &healthpb.HealthCheckRequest{}); err != nil {
+		t.Errorf("health check with a read token: %v", err)
 	}
 	text, _ := s.metrics.Text()
 	if !strings.Contains(text, `cuzk_rpc_requests_total{code="Unauthenticated",method="/cuzk.v1.ProvingEngine/Prove"} 3`) ||

@@ -31,6 +31,9 @@ import (
 // as Curio's client (a 32 GiB PoRep C1 output is ~50 MB).
 const MaxMessageBytes = 256 << 20
 
+// httpWriteTimeout bounds the answer to one HTTP request.
+const httpWriteTimeout = 2 * time.Minute
+
 // DefaultShutdownGrace is how long Shutdown lets running RPCs finish
 // before it closes their connections.
 const DefaultShutdownGrace = 30 * time.Second
@@ -58,7 +61,8 @@ type Options struct {
 	// listener run without Secret: anyone who reaches the port may then
 	// submit, cancel, preload and evict.
 	InsecureAllowUnauthenticated bool
-	MaxConnections               int           // per TCP listener; 0 = DefaultMaxConnections
+	MaxConnections               int           // per listener (gRPC, HTTP); 0 = DefaultMaxConnections
+	MaxStreams                   int           // RPCs open at once on one gRPC connection; 0 = DefaultMaxStreams
 	IdleTimeout                  time.Duration // gRPC connection with no RPC; 0 = DefaultIdleTimeout
 	// RequestMemory, when set, is charged for requests being received
 	// and decoded (requestmem.go).
@@ -91,10 +95,11 @@ type Server struct {
 	draining atomic.Bool
 	initErr  error // a bad option, reported by Listen
 
-	mu      sync.Mutex
-	lis     net.Listener
-	limiter *connLimiter
-	httpLis net.Listener
+	mu          sync.Mutex
+	lis         net.Listener
+	limiter     *connLimiter // the gRPC listener's
+	httpLis     net.Listener
+	httpLimiter *connLimiter
 }
 
 // New builds a server for eng; nothing listens until Listen or Serve.
@@ -110,6 +115,9 @@ func New(eng Engine, opts Options) *Server {
 	}
 	if opts.MaxConnections <= 0 {
 		opts.MaxConnections = DefaultMaxConnections
+	}
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
 	}
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = DefaultIdleTimeout
@@ -131,7 +139,13 @@ func New(eng Engine, opts Options) *Server {
 	}
 	gopts := []grpc.ServerOption{
 		grpc.StatsHandler(s.stats),
-		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: opts.IdleTimeout}),
+		grpc.MaxConcurrentStreams(uint32(opts.MaxStreams)),
+		grpc.KeepaliveParams(keepalive.ServerParameters{
+			MaxConnectionIdle: opts.IdleTimeout,
+			Time:              keepaliveTime,
+			Timeout:           keepaliveTimeout,
+		}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: minPingInterval, PermitWithoutStream: true}),
 		grpc.ConnectionTimeout(handshakeTimeout),
 	}
 	if s.tls != nil && s.tcp {
@@ -152,8 +166,12 @@ func New(eng Engine, opts Options) *Server {
 	s.http = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       opts.IdleTimeout,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// A client that stops reading its answer holds a connection
+		// that the limit never closes (a request in progress); this
+		// ends it.
+		WriteTimeout: httpWriteTimeout,
+		IdleTimeout:  opts.IdleTimeout,
+		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return s
 }
@@ -269,19 +287,21 @@ func (s *Server) Listen() error {
 	}
 	if s.tcp {
 		warnWildcard(s.log, "gRPC", lis.Addr())
-		s.limiter = newConnLimiter(lis, s.opts.MaxConnections)
-		s.stats.l.Store(s.limiter)
-		lis = s.limiter
 	}
+	s.limiter = newConnLimiter(lis, s.opts.MaxConnections)
+	s.stats.l.Store(s.limiter)
+	lis = s.limiter
 	if httpAddr != "" {
 		hl, err := net.Listen("tcp", httpAddr)
 		if err != nil {
 			lis.Close()
 			return fmt.Errorf("HTTP status listener: %w", err)
 		}
+		s.httpLimiter = newConnLimiter(hl, s.opts.MaxConnections)
+		s.http.ConnState = s.httpLimiter.httpConnState
+		hl = s.httpLimiter
 		if !httpLoopback {
 			warnWildcard(s.log, "HTTP", hl.Addr())
-			hl = newConnLimiter(hl, s.opts.MaxConnections)
 			if !open {
 				s.http.Handler = requireToken(s.opts.Secret, s.http.Handler)
 			}

@@ -76,6 +76,7 @@ func securityOptions(cfg config.Config, o *server.Options) error {
 	}
 	o.InsecureAllowUnauthenticated = cfg.Daemon.InsecureAllowUnauthenticated
 	o.MaxConnections = cfg.Daemon.MaxConnections
+	o.MaxStreams = cfg.Daemon.MaxStreams
 	o.IdleTimeout = cfg.Daemon.IdleTimeout.D()
 	return nil
 }
