@@ -16,7 +16,11 @@ import (
 // job answers at once; timeout > 0 bounds the wait (then the result has
 // Status StatusTimeout and the job goes on); ctx ending stops the wait,
 // not the job; an unknown (or expired) id returns ErrNotFound. Any daemon
-// of the cluster answers for any queued job.
+// of the cluster answers for any queued job. An unreachable database is
+// waited out, looking again with backoff, for Options.RideOut; a wait
+// that ends (ride-out, timeout or ctx) while the database is unreachable
+// returns an error wrapping engine.ErrUnavailable: the job's fate is not
+// known, and the same Await may be sent again.
 func (c *Cluster) Await(ctx context.Context, jobID string, timeout time.Duration) (engine.Result, error) {
 	if c.local != nil {
 		res, err := c.local.Await(ctx, jobID, timeout)
@@ -34,17 +38,56 @@ func (c *Cluster) Await(ctx context.Context, jobID string, timeout time.Duration
 	}
 	poll := time.NewTicker(c.opts.PollInterval)
 	defer poll.Stop()
+	var (
+		downSince time.Time // the database unreachable since, zero while it answers
+		dbErr     error
+		backoff   = firstBackoff
+		look      = time.NewTimer(time.Hour) // the next look while the database is unreachable
+	)
+	look.Stop()
+	defer look.Stop()
 	for {
-		res, final, err := c.lookup(ctx, jobID)
-		if err != nil || final {
-			return res, err
+		var (
+			res   engine.Result
+			final bool
+		)
+		err := c.try(ctx, func(ctx context.Context) (err error) {
+			res, final, err = c.lookup(ctx, jobID)
+			return err
+		})
+		var again <-chan time.Time // a look sooner than the poll while the database is down
+		switch {
+		case transient(err):
+			if downSince.IsZero() {
+				downSince = time.Now()
+			}
+			dbErr = err
+			if time.Since(downSince) >= c.opts.RideOut {
+				return engine.Result{}, unavailable(time.Since(downSince), err)
+			}
+			look.Reset(min(backoff, time.Until(downSince.Add(c.opts.RideOut))))
+			again = look.C
+			backoff = min(2*backoff, maxBackoff)
+		case err != nil:
+			return res, c.cutOff(ctx, err)
+		case final:
+			return res, nil
+		default:
+			downSince, dbErr, backoff = time.Time{}, nil, firstBackoff
 		}
 		select {
 		case <-wake:
 		case <-poll.C:
+		case <-again:
 		case <-expired:
+			if !downSince.IsZero() {
+				return engine.Result{}, unavailable(time.Since(downSince), dbErr)
+			}
 			return engine.Result{JobID: jobID, Status: engine.StatusTimeout, Error: fmt.Sprintf("not done after %v", timeout)}, nil
 		case <-ctx.Done():
+			if !downSince.IsZero() {
+				return engine.Result{}, unavailable(time.Since(downSince), dbErr)
+			}
 			return engine.Result{}, ctx.Err()
 		}
 	}

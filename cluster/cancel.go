@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river/rivertype"
@@ -14,7 +13,8 @@ import (
 
 // Cancel ends a job as the engine's Cancel does: its result is CANCELLED
 // at once (unless it has one), River cancels the job, and a worker running
-// it stops. wasRunning reports whether a worker had it.
+// it stops. wasRunning reports whether a worker had it. An unreachable
+// database is waited out as in Submit.
 func (c *Cluster) Cancel(jobID string) (wasRunning bool, err error) {
 	if c.local != nil {
 		was, err := c.local.Cancel(jobID)
@@ -22,8 +22,17 @@ func (c *Cluster) Cancel(jobID string) (wasRunning bool, err error) {
 			return was, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), c.opts.RideOut+tryTimeout)
 	defer cancel()
+	err = c.retry(ctx, c.opts.RideOut, func(ctx context.Context) (err error) {
+		wasRunning, err = c.cancel1(ctx, jobID)
+		return err
+	})
+	return wasRunning, err
+}
+
+// cancel1 is one try of Cancel's statements.
+func (c *Cluster) cancel1(ctx context.Context, jobID string) (wasRunning bool, err error) {
 	var (
 		status  int
 		riverID *int64
@@ -39,11 +48,14 @@ func (c *Cluster) Cancel(jobID string) (wasRunning bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("cluster: cancel: %w", err)
 	}
-	if engine.Status(status) != engine.StatusUnknown {
+	switch engine.Status(status) {
+	case engine.StatusUnknown:
+		if err := c.finish(ctx, jobID, engine.Result{Status: engine.StatusCancelled, Error: engine.ErrCancelled.Error()}, ""); err != nil {
+			return false, err
+		}
+	case engine.StatusCancelled: // a try cut off after its result was written: River's job still to cancel
+	default:
 		return false, nil
-	}
-	if err := c.finish(ctx, jobID, engine.Result{Status: engine.StatusCancelled, Error: engine.ErrCancelled.Error()}, ""); err != nil {
-		return false, err
 	}
 	if riverID != nil {
 		if _, err := c.river.JobCancel(ctx, *riverID); err != nil && !errors.Is(err, rivertype.ErrNotFound) {

@@ -67,6 +67,13 @@ type Options struct {
 	// Heartbeat is how often the daemon's cuzk_worker row and the
 	// clean-up run; ≤ 0 = 5 s.
 	Heartbeat time.Duration
+	// RideOut is how long a frontend call (Submit, Await, Cancel) waits
+	// out an unreachable database, trying again with backoff, before it
+	// answers an error wrapping engine.ErrUnavailable; the caller's
+	// context bounds it too. ≤ 0 = DefaultRideOut. A worker's statements
+	// about a job it runs (its payload, its result) are tried again until
+	// the database answers or the daemon stops.
+	RideOut time.Duration
 	// DeadAfter is how long a worker's heartbeat may be silent before its
 	// running jobs go back into the queue (any daemon does it); ≤ 0 =
 	// 6 × Heartbeat. River's rescuer (the kind's timeout) stays the
@@ -96,6 +103,9 @@ type Cluster struct {
 	waiters  waiters
 	running  atomic.Int32
 	stopping atomic.Bool
+	health   dbHealth
+	closing  chan struct{} // closed when Close begins
+	last     lastStatus
 
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
@@ -135,6 +145,9 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.DeadAfter <= 0 {
 		opts.DeadAfter = 6 * opts.Heartbeat
 	}
+	if opts.RideOut <= 0 {
+		opts.RideOut = DefaultRideOut
+	}
 	log := opts.Log
 	if log == nil {
 		log = slog.Default()
@@ -149,14 +162,15 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 	c := &Cluster{
 		opts: opts, log: log.With("cluster", id), local: opts.Local, id: id, host: host,
 		localKinds: map[engine.ProofKind]bool{}, timeouts: map[engine.ProofKind]time.Duration{},
+		closing: make(chan struct{}),
 	}
 	c.waiters.m = map[string]map[chan struct{}]struct{}{}
 	for _, k := range opts.LocalKinds {
 		c.localKinds[k] = true
 	}
 	shortest := time.Duration(0)
-	for _, k := range []engine.ProofKind{engine.KindPoRepSealCommit, engine.KindSnapDealsUpdate,
-		engine.KindWindowPoStPartition, engine.KindWinningPoSt} {
+	for _, kn := range engine.Kinds() {
+		k := kn.Kind
 		d := opts.Timeouts[k]
 		if d <= 0 {
 			d = DefaultTimeout
@@ -255,6 +269,7 @@ func (c *Cluster) Close(grace time.Duration) error {
 
 func (c *Cluster) close(grace time.Duration) error {
 	c.stopping.Store(true)
+	close(c.closing)
 	var err error
 	if len(c.worked()) > 0 && c.start != (time.Time{}) {
 		ctx, cancel := context.WithTimeout(context.Background(), grace)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cuzk-project/cuzk/engine"
@@ -16,7 +17,8 @@ const aliveWithin = 30 * time.Second
 // Status is the local engine's snapshot (on a frontend: the queue's
 // unfinished jobs by kind) with the cluster's: its daemons, the queue's
 // waiting jobs by priority and its jobs by state. Database errors show in
-// Cluster.Error.
+// Cluster.Error; while the database is unreachable, Cluster.DatabaseDown
+// says for how long and the figures are the last ones read.
 func (c *Cluster) Status() engine.Snapshot {
 	var s engine.Snapshot
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -25,18 +27,68 @@ func (c *Cluster) Status() engine.Snapshot {
 		s = c.local.Status()
 	} else {
 		s.Uptime = time.Since(c.start)
-		q, err := c.queueStatus(ctx)
+		var q []engine.QueueStatus
+		err := c.try(ctx, func(ctx context.Context) (err error) {
+			q, err = c.queueStatus(ctx)
+			return err
+		})
 		if err != nil {
 			c.log.Warn("cluster status: queues", "err", err)
 		}
-		s.Queues = q
+		s.Queues = c.last.queues(q, err)
 	}
-	cs, err := c.clusterStatus(ctx)
-	if err != nil {
-		cs.Error = err.Error()
+	var cs *engine.ClusterStatus
+	err := c.try(ctx, func(ctx context.Context) (err error) {
+		cs, err = c.clusterStatus(ctx)
+		return err
+	})
+	cs = c.last.cluster(cs, err)
+	if d, derr := c.health.down(); d > 0 {
+		cs.DatabaseDown = d
+		cs.Error = unavailable(d, derr).Error()
 	}
 	s.Cluster = cs
 	return s
+}
+
+// lastStatus keeps the last figures read from the database, for the
+// status while it is unreachable.
+type lastStatus struct {
+	mu sync.Mutex
+	cs *engine.ClusterStatus
+	q  []engine.QueueStatus
+}
+
+// cluster is cs when it was read (err nil), else the last one read with
+// err, or cs with err before any.
+func (l *lastStatus) cluster(cs *engine.ClusterStatus, err error) *engine.ClusterStatus {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err == nil {
+		l.cs = cs
+		out := *cs
+		return &out
+	}
+	if l.cs != nil && transient(err) {
+		cs = l.cs
+	}
+	out := *cs
+	out.Error = err.Error()
+	return &out
+}
+
+// queues is q when it was read, else the last one read.
+func (l *lastStatus) queues(q []engine.QueueStatus, err error) []engine.QueueStatus {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err == nil {
+		l.q = q
+		return q
+	}
+	if transient(err) {
+		return l.q
+	}
+	return q
 }
 
 func (c *Cluster) clusterStatus(ctx context.Context) (*engine.ClusterStatus, error) {
@@ -117,16 +169,27 @@ func (c *Cluster) maintain(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		if err := c.heartbeat(ctx); err != nil && ctx.Err() == nil {
-			c.log.Warn("cluster heartbeat failed", "err", err)
+		if err := c.try(ctx, c.heartbeat); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			if !transient(err) {
+				c.log.Warn("cluster heartbeat failed", "err", err)
+			}
+			continue // the rest would fail alike; the next beat tries again
 		}
-		if err := c.rescueDead(ctx); err != nil && ctx.Err() == nil {
-			c.log.Warn("cluster: handing back a silent worker's jobs failed", "err", err)
+		// While the database was away every daemon's heartbeat failed: a
+		// worker is judged by its heartbeats again only DeadAfter after
+		// the database is back, so that a live worker's jobs stay its own.
+		if !c.health.backWithin(c.opts.DeadAfter) {
+			if err := c.try(ctx, c.rescueDead); err != nil && ctx.Err() == nil {
+				c.log.Warn("cluster: handing back a silent worker's jobs failed", "err", err)
+			}
 		}
 		if n%6 != 5 {
 			continue
 		}
-		if err := c.cleanUp(ctx); err != nil && ctx.Err() == nil {
+		if err := c.try(ctx, c.cleanUp); err != nil && ctx.Err() == nil {
 			c.log.Warn("cluster clean-up failed", "err", err)
 		}
 	}
@@ -187,7 +250,7 @@ func (c *Cluster) queueStatus(ctx context.Context) ([]engine.QueueStatus, error)
 		byKind[engine.ProofKind(k)] = engine.QueueStatus{ProofKind: engine.ProofKind(k).String(), Pending: uint32(pending), InProgress: uint32(running)}
 	}
 	var out []engine.QueueStatus
-	for _, k := range []engine.ProofKind{engine.KindWinningPoSt, engine.KindWindowPoStPartition, engine.KindPoRepSealCommit, engine.KindSnapDealsUpdate} {
+	for _, k := range engine.KindsByPriority() {
 		if q, ok := byKind[k]; ok {
 			out = append(out, q)
 		}

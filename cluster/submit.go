@@ -23,9 +23,10 @@ import (
 // jobs. A request id already known joins that job as the engine does: the
 // same content gets the same job (a finished one: its result); other
 // content under the id is ErrInvalidRequest; a job that ended FAILED or
-// CANCELLED is started again. What only the planner checks (the vanilla
-// proof itself) is checked by the worker: such an error is the job's
-// FAILED result.
+// CANCELLED is started again. An unreachable database is waited out
+// (Options.RideOut, ctx) and tried again: the request id makes a second
+// try join what the first may have inserted; then the error wraps
+// engine.ErrUnavailable.
 func (c *Cluster) Submit(ctx context.Context, r engine.Request) (string, int, error) {
 	if c.local != nil && c.localKinds[r.Kind] {
 		return c.local.Submit(ctx, r)
@@ -45,17 +46,21 @@ func (c *Cluster) Submit(ctx context.Context, r engine.Request) (string, int, er
 	payload := encodeRequest(&r)
 	sum := sha256.Sum256(payload)
 	args := ProofArgs{RequestID: id, Proof: r.Kind, Priority: prio, SHA256: sum[:], Size: len(payload)}
-	for try := 0; ; try++ {
-		pos, err := c.insert(ctx, args, payload)
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) && pe.Code == "23505" && try < 3 {
-			continue // a concurrent Submit of the same id inserted first: join it
+	var pos int
+	err = c.retry(ctx, c.opts.RideOut, func(ctx context.Context) error {
+		for try := 0; ; try++ {
+			pos, err = c.insert(ctx, args, payload)
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "23505" && try < 3 {
+				continue // a concurrent Submit of the same id inserted first: join it
+			}
+			return err
 		}
-		if err != nil {
-			return "", 0, err
-		}
-		return id, pos, nil
+	})
+	if err != nil {
+		return "", 0, err
 	}
+	return id, pos, nil
 }
 
 // Prove is Submit followed by Await without a timeout. ctx ending stops
@@ -167,9 +172,7 @@ func (c *Cluster) queuePosition(ctx context.Context, id int64) (int, error) {
 // checkRequest checks what the frontend can check without a planner and
 // returns the job's priority (the kind's default when unspecified).
 func checkRequest(r *engine.Request) (engine.Priority, error) {
-	switch r.Kind {
-	case engine.KindPoRepSealCommit, engine.KindSnapDealsUpdate, engine.KindWindowPoStPartition, engine.KindWinningPoSt:
-	default:
+	if !r.Kind.Valid() {
 		return 0, fmt.Errorf("%w: unknown proof kind %d", engine.ErrInvalidRequest, r.Kind)
 	}
 	p := r.Priority

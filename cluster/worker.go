@@ -47,7 +47,14 @@ func (w *proofWorker) Work(ctx context.Context, job *river.Job[ProofArgs]) error
 	c.running.Add(1)
 	defer c.running.Add(-1)
 	a := job.Args
-	req, ended, err := c.loadRequest(ctx, a)
+	var (
+		req   engine.Request
+		ended bool
+	)
+	err := c.retry(ctx, 0, func(ctx context.Context) (err error) {
+		req, ended, err = c.loadRequest(ctx, a)
+		return err
+	})
 	switch {
 	case ended:
 		return nil // a result is in: an earlier attempt's, or a Cancel
@@ -76,7 +83,7 @@ func (w *proofWorker) Work(ctx context.Context, job *river.Job[ProofArgs]) error
 	switch res.Status {
 	case engine.StatusCompleted:
 		res.QueueWait += start.Sub(job.CreatedAt)
-		written, err := c.finishTx(context.WithoutCancel(ctx), a.RequestID, res, c.id)
+		written, err := c.store(ctx, a.RequestID, res)
 		if err != nil {
 			return err
 		}
@@ -91,8 +98,7 @@ func (w *proofWorker) Work(ctx context.Context, job *river.Job[ProofArgs]) error
 		return fmt.Errorf("cluster: worker %s: local job cancelled: %s", c.id, res.Error)
 	}
 	if job.Attempt >= job.MaxAttempts {
-		if err := c.finish(context.WithoutCancel(ctx), a.RequestID,
-			engine.Result{Status: engine.StatusFailed, Error: res.Error}, c.id); err != nil {
+		if _, err := c.store(ctx, a.RequestID, engine.Result{Status: engine.StatusFailed, Error: res.Error}); err != nil {
 			return err
 		}
 	}
@@ -134,8 +140,20 @@ func (c *Cluster) loadRequest(ctx context.Context, a ProofArgs) (req engine.Requ
 // giveUp ends a job that no worker could prove: its result is FAILED
 // with err, and River does not try it again.
 func (c *Cluster) giveUp(ctx context.Context, id string, err error) error {
-	if ferr := c.finish(context.WithoutCancel(ctx), id, engine.Result{Status: engine.StatusFailed, Error: err.Error()}, c.id); ferr != nil {
+	if _, ferr := c.store(ctx, id, engine.Result{Status: engine.StatusFailed, Error: err.Error()}); ferr != nil {
 		return ferr
 	}
 	return river.JobCancel(err)
+}
+
+// store writes a job's result as this worker's (finishTx), past the
+// job's context: a proof made is not dropped because the attempt's time
+// ran out or the database went away meanwhile. An unreachable database is
+// waited out until it answers or the daemon stops.
+func (c *Cluster) store(ctx context.Context, id string, res engine.Result) (written bool, err error) {
+	err = c.retry(context.WithoutCancel(ctx), 0, func(ctx context.Context) (err error) {
+		written, err = c.finishTx(ctx, id, res, c.id)
+		return err
+	})
+	return written, err
 }

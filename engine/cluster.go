@@ -1,6 +1,14 @@
 package engine
 
-import "time"
+import (
+	"errors"
+	"time"
+)
+
+// ErrUnavailable: what the daemon needs to answer (in cluster mode the
+// database) cannot be reached now; the same call may succeed later
+// (→ gRPC Unavailable).
+var ErrUnavailable = errors.New("unavailable")
 
 // ClusterStatus is the shared queue of a daemon in cluster mode (package
 // cluster fills it; the engine itself never does).
@@ -11,6 +19,9 @@ type ClusterStatus struct {
 	Pending []PriorityCount // jobs waiting, by priority, CRITICAL first
 	Jobs    []StateCount    // jobs of the queue by River state
 	Error   string          // why the figures are missing, if they are
+	// DatabaseDown is how long the database has not answered (0: it
+	// answers); the figures are then the last ones read.
+	DatabaseDown time.Duration
 }
 
 // ClusterWorker is one daemon of a cluster.

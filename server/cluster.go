@@ -24,6 +24,11 @@ type ClusterJSON struct {
 	Pending []PriorityCountJSON `json:"pending_by_priority"`
 	Jobs    map[string]int      `json:"jobs_by_state"`
 	Error   string              `json:"error,omitempty"`
+	// Database is "ok" while the daemon reaches the database, else
+	// "unreachable" (for DatabaseDownSeconds; the figures are then the
+	// last ones read).
+	Database            string  `json:"database"`
+	DatabaseDownSeconds float64 `json:"database_down_seconds,omitempty"`
 }
 
 // ClusterWorkerJSON is one daemon of the cluster.
@@ -48,7 +53,10 @@ func clusterDocument(c *engine.ClusterStatus) *ClusterJSON {
 		return nil
 	}
 	doc := &ClusterJSON{Self: c.Self, Queues: c.Queues, Workers: []ClusterWorkerJSON{},
-		Pending: []PriorityCountJSON{}, Jobs: map[string]int{}, Error: c.Error}
+		Pending: []PriorityCountJSON{}, Jobs: map[string]int{}, Error: c.Error, Database: "ok"}
+	if c.DatabaseDown > 0 {
+		doc.Database, doc.DatabaseDownSeconds = "unreachable", c.DatabaseDown.Seconds()
+	}
 	for _, w := range c.Workers {
 		doc.Workers = append(doc.Workers, ClusterWorkerJSON{w.ID, w.Host, w.Capacity, w.Running, w.Devices, w.LastSeen.Seconds(), w.Alive})
 	}
@@ -73,4 +81,14 @@ func setClusterHeader(ctx context.Context, c *engine.ClusterStatus) {
 		return
 	}
 	_ = grpc.SetHeader(ctx, metadata.Pairs(ClusterHeader, string(b)))
+}
+
+// unreachable is why eng cannot answer requests now (nil when it can): a
+// cluster daemon that cannot reach its database says so (/healthz answers
+// 503 with it; the RPCs answer Unavailable once they have waited it out).
+func unreachable(eng Engine) error {
+	if u, ok := eng.(interface{ Unreachable() error }); ok {
+		return u.Unreachable()
+	}
+	return nil
 }

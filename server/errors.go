@@ -32,7 +32,7 @@ func toStatus(err error) error {
 		code = codes.ResourceExhausted
 	case errors.Is(err, engine.ErrNotFound):
 		code = codes.NotFound
-	case errors.Is(err, engine.ErrClosed):
+	case errors.Is(err, engine.ErrClosed), errors.Is(err, engine.ErrUnavailable):
 		code = codes.Unavailable
 	case errors.Is(err, engine.ErrCancelled), errors.Is(err, context.Canceled):
 		code = codes.Canceled

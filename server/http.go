@@ -100,6 +100,10 @@ func httpHandler(eng Engine, m *Metrics, draining func() bool) http.Handler {
 			_, _ = w.Write([]byte("draining\n"))
 			return
 		}
+		if err := unreachable(eng); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	return mux

@@ -32,6 +32,9 @@ type Server struct {
 	dir  string
 	user string // the database superuser (the OS user running it)
 	n    atomic.Int32
+
+	bin, data, opts string
+	run             func(name string, args ...string) *exec.Cmd
 }
 
 // Start starts a server for t and stops it when t ends; t is skipped
@@ -52,17 +55,17 @@ func Start(t testing.TB) *Server {
 		os.RemoveAll(dir)
 		t.Skipf("no PostgreSQL: %v", err)
 	}
-	s.user = owner
+	s.user, s.run, s.bin = owner, run, bin
 	data := filepath.Join(dir, "data")
+	s.data = data
 	if out, err := run(filepath.Join(bin, "initdb"), "-D", data, "-U", owner, "-A", "trust", "-E", "UTF8", "--no-sync").CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		t.Fatalf("initdb: %v\n%s", err, out)
 	}
-	opts := fmt.Sprintf("-k %s -c listen_addresses='' -F -c full_page_writes=off -c max_connections=200", dir)
-	if out, err := run(filepath.Join(bin, "pg_ctl"), "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start").CombinedOutput(); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+	s.opts = fmt.Sprintf("-k %s -c listen_addresses='' -F -c full_page_writes=off -c max_connections=200", dir)
+	if err := s.start(); err != nil {
 		os.RemoveAll(dir)
-		t.Fatalf("pg_ctl start: %v\n%s\n%s", err, out, log)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		if out, err := run(filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop").CombinedOutput(); err != nil {
@@ -71,6 +74,32 @@ func Start(t testing.TB) *Server {
 		os.RemoveAll(dir)
 	})
 	return s
+}
+
+// Stop stops the server at once (pg_ctl stop -m immediate: every
+// connection is cut, as when the database's machine dies); Restart starts
+// it again on the same data and socket. For tests of an outage.
+func (s *Server) Stop(t testing.TB) {
+	t.Helper()
+	if out, err := s.run(filepath.Join(s.bin, "pg_ctl"), "-D", s.data, "-m", "immediate", "-w", "stop").CombinedOutput(); err != nil {
+		t.Fatalf("pg_ctl stop: %v\n%s", err, out)
+	}
+}
+
+// Restart starts a server that Stop stopped.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	if err := s.start(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (s *Server) start() error {
+	if out, err := s.run(filepath.Join(s.bin, "pg_ctl"), "-D", s.data, "-o", s.opts, "-l", filepath.Join(s.dir, "log"), "-w", "-t", "60", "start").CombinedOutput(); err != nil {
+		log, _ := os.ReadFile(filepath.Join(s.dir, "log"))
+		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+	}
+	return nil
 }
 
 // URL is the connection string of database db ("" = postgres).

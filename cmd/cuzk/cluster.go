@@ -181,7 +181,10 @@ func clusterStatus(ctx context.Context, c *client.Client) (*cuzkv1.GetStatusResp
 // writeClusterStatus prints the cluster part of `cuzk status`.
 func writeClusterStatus(w io.Writer, c *server.ClusterJSON) error {
 	fmt.Fprintf(w, "\ncluster: queues %s, this daemon %s\n", strings.Join(c.Queues, ", "), c.Self)
-	if c.Error != "" {
+	switch {
+	case c.Database == "unreachable":
+		fmt.Fprintf(w, "DATABASE UNREACHABLE for %.0fs: the figures below are the last read (%s)\n", c.DatabaseDownSeconds, c.Error)
+	case c.Error != "":
 		fmt.Fprintf(w, "cluster status incomplete: %s\n", c.Error)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
