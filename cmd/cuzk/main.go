@@ -37,6 +37,7 @@ func newRootCmd() *cobra.Command {
 		newTimelineCmd(),
 		newAuthCmd(),
 		newClusterCmd(),
+		newVersionCmd(),
 	)
 	return root
 }
