@@ -47,14 +47,8 @@ func enginePriority(p int) engine.Priority {
 	return engine.PriorityNormal
 }
 
-// ParseKind returns the proof kind of a name that engine.ProofKind.String
-// returns ("porep-c2", "snap-update", "window-post", "winning-post").
-func ParseKind(name string) (engine.ProofKind, bool) {
-	for _, k := range []engine.ProofKind{engine.KindPoRepSealCommit, engine.KindSnapDealsUpdate,
-		engine.KindWindowPoStPartition, engine.KindWinningPoSt} {
-		if k.String() == name {
-			return k, true
-		}
-	}
-	return engine.KindUnspecified, false
-}
+// ParseKind returns the proof kind spelled name: its name as
+// engine.ProofKind.String returns it ("porep-c2", "snap-update",
+// "window-post", "winning-post"), its proto name or an older alias
+// (engine.ParseKind).
+func ParseKind(name string) (engine.ProofKind, bool) { return engine.ParseKind(name) }

@@ -116,21 +116,6 @@ func (j *job) addGPU(d time.Duration) {
 	j.mu.Unlock()
 }
 
-// Kind names as in cuzk.v1 queue and device status strings.
-func (k ProofKind) String() string {
-	switch k {
-	case KindPoRepSealCommit:
-		return "porep-c2"
-	case KindSnapDealsUpdate:
-		return "snap-update"
-	case KindWindowPoStPartition:
-		return "window-post"
-	case KindWinningPoSt:
-		return "winning-post"
-	}
-	return "unspecified"
-}
-
 func (p Priority) String() string {
 	switch p {
 	case PriorityLow:
@@ -157,17 +142,4 @@ func (s Status) String() string {
 		return "TIMEOUT"
 	}
 	return "UNKNOWN"
-}
-
-// DefaultPriority is a kind's priority when a request leaves it
-// unspecified: a missed WinningPoSt loses a block reward, a late WindowPoSt
-// a fault, a late PoRep only time.
-func DefaultPriority(k ProofKind) Priority {
-	switch k {
-	case KindWinningPoSt:
-		return PriorityCritical
-	case KindWindowPoStPartition:
-		return PriorityHigh
-	}
-	return PriorityNormal
 }

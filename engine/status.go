@@ -59,7 +59,7 @@ func (e *Engine) Status() Snapshot {
 			q.Pending++
 		}
 	}
-	for _, k := range []ProofKind{KindWinningPoSt, KindWindowPoStPartition, KindPoRepSealCommit, KindSnapDealsUpdate} {
+	for _, k := range KindsByPriority() {
 		if q := byKind[k]; q != nil {
 			s.Queues = append(s.Queues, *q)
 		}

@@ -62,9 +62,7 @@ func (e *Engine) Submit(ctx context.Context, r Request) (jobID string, queuePos 
 // the job's priority (the kind's default when the request leaves it
 // unspecified).
 func validate(req *Request) (Priority, error) {
-	switch req.Kind {
-	case KindPoRepSealCommit, KindSnapDealsUpdate, KindWindowPoStPartition, KindWinningPoSt:
-	default:
+	if !req.Kind.Valid() {
 		return 0, fmt.Errorf("%w: unknown proof kind %d", ErrInvalidRequest, req.Kind)
 	}
 	prio := req.Priority
