@@ -29,6 +29,10 @@ func (e *Engine) conclude(j *job, st Status, proof []byte, cause error, counted 
 	}
 	j.state = stateDone
 	j.finished = now
+	parts := 0
+	if j.plan != nil { // nil: ended while planning
+		parts = len(j.plan.Partitions)
+	}
 	r := Result{JobID: j.id, Status: st, Total: now.Sub(j.submitted), SRSLoad: j.srsLoad}
 	// The parts add up to Total: queue + srs_load + synthesis + gpu +
 	// other (jobclock.go); parameter loading is time without a unit at
@@ -66,11 +70,23 @@ func (e *Engine) conclude(j *job, st Status, proof []byte, cause error, counted 
 	close(j.done)
 	if counted {
 		e.rec.Record(timeline.JobDone, j.id, -1, -1, -1)
-		if st == StatusFailed {
-			slog.Warn("job failed", "job", j.id, "kind", j.kind.String(), "err", cause)
-		}
+		logEnd(slog.Default(), r, j.kind, parts)
 	}
 	return true
+}
+
+// logEnd writes an accepted job's one log line: INFO when it completed or
+// was cancelled, WARN with the error when it failed.
+func logEnd(l *slog.Logger, r Result, kind ProofKind, partitions int) {
+	attrs := []any{"job", r.JobID, "kind", kind.String(), "partitions", partitions, "ms", r.Total.Milliseconds()}
+	switch r.Status {
+	case StatusCompleted:
+		l.Info("proof completed", attrs...)
+	case StatusCancelled:
+		l.Info("proof cancelled", append(attrs, "err", r.Error)...)
+	default:
+		l.Warn("proof failed", append(attrs, "err", r.Error)...)
+	}
 }
 
 // fail ends j as failed (once; later failures of its other units are
