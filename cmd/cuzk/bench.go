@@ -110,6 +110,7 @@ func newBenchCmd() *cobra.Command {
 func (o *benchOptions) register(bench *cobra.Command) {
 	pf := bench.PersistentFlags()
 	pf.StringVar(&o.addr, "addr", "", "daemon address (unix:///path or host:port); empty runs an in-process engine")
+	o.conn.registerOn(pf)
 	pf.StringVar(&o.timelineURL, "timeline-url", "", "with --addr: the daemon's timeline endpoint (http://host:port/timeline), for utilization")
 	pf.StringVar(&o.request, "request", "", "with --addr: prove this request file (cuzk gen-vanilla … --out) --count times, each under its own request id, instead of synthetic jobs")
 	pf.StringVar(&o.preloadID, "preload", "", "with --addr --request: the circuit id to preload first (e.g. porep-32g)")

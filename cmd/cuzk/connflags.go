@@ -44,12 +44,12 @@ func (f *connFlags) dialOptions() ([]grpc.DialOption, error) {
 	if tok := f.tokenOrEnv(); tok != "" {
 		opts = append(opts, client.WithToken(tok))
 	}
-	if f.caFile != "" || f.certFile != "" {
-		cfg, err := client.TLSConfig(f.caFile, f.certFile, f.keyFile)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, client.WithTLS(cfg))
+	if f.caFile == "" && f.certFile == "" {
+		return append(opts, client.WithPlaintextCheck("give --cacert with the CA that signed its certificate")), nil
 	}
-	return opts, nil
+	cfg, err := client.TLSConfig(f.caFile, f.certFile, f.keyFile)
+	if err != nil {
+		return nil, err
+	}
+	return append(opts, client.WithTLS(cfg)), nil
 }
