@@ -94,6 +94,7 @@ func newDaemonCmd() *cobra.Command {
 				gcLimit(ctx, total)
 			}
 			log, level := newLeveledLogger(cfg.Logging)
+			slog.SetDefault(log) // what the packages log (a job's end) follows logging.format and level
 			r := &reloader{configPath: o.configPath, levelFlag: cmd.Flags().Changed("log-level"), level: level}
 			return exitCode(serveDaemon(ctx, cfg, log, hup, r))
 		},
