@@ -139,6 +139,7 @@ type entry struct {
 	loads    int
 	loadTime time.Duration
 	load     *attempt // non-nil while loading
+	bad      *badFile // non-nil: its file failed its checks
 }
 
 // attempt is one load, shared by every Acquire that arrives while it runs.
@@ -197,6 +198,9 @@ func (c *Cache) touch(e *entry) {
 // arrives while an abandoned load is still running waits for it to end,
 // then takes what it left or starts a new load.
 func (c *Cache) Acquire(ctx context.Context, id string) (*groth16.Params, func(), error) {
+	if err := c.Bad(id); err != nil {
+		return nil, nil, err
+	}
 	c.mu.Lock()
 	e, ok := c.entries[id]
 	if !ok {
@@ -288,6 +292,7 @@ func (c *Cache) releaser(e *entry) func() {
 // waiter. It owns a until it closes a.done.
 func (c *Cache) runLoad(ctx context.Context, e *entry, a *attempt) {
 	t0 := time.Now()
+	fsize, mtime, stamped := fileStamp(e.src.Path) // before: a file replaced meanwhile is not the one marked
 	p, res, size, err := c.reserveAndLoad(ctx, e)
 	elapsed := time.Since(t0)
 
@@ -299,6 +304,9 @@ func (c *Cache) runLoad(ctx context.Context, e *entry, a *attempt) {
 	}
 	a.finished = true
 	switch {
+	case err != nil && fileFault(err) && stamped:
+		a.err = badError(e.id, e.src.Path, err)
+		e.bad = &badFile{size: fsize, mtime: mtime, err: a.err}
 	case err != nil:
 		a.err = fmt.Errorf("srs: load %q from %s: %w", e.id, e.src.Path, err)
 	case e.params != nil:
@@ -309,6 +317,7 @@ func (c *Cache) runLoad(ctx context.Context, e *entry, a *attempt) {
 		c.touch(e)
 	default:
 		e.params, e.res, e.size = p, res, size
+		e.bad = nil
 		e.loads++
 		e.loadTime = elapsed
 		e.refs += a.waiters
@@ -535,6 +544,9 @@ type Entry struct {
 	Loading   bool
 	Loads     int           // completed loads since the cache was made
 	LoadTime  time.Duration // of the last completed load
+	// Bad is why the file failed its checks while it is marked (ErrBadParams;
+	// Bad reads the file's stamp to know it is still the same), "" else.
+	Bad string
 }
 
 // Status lists every registered circuit, ordered by id.
@@ -545,6 +557,9 @@ func (c *Cache) Status() []Entry {
 	for _, e := range c.entries {
 		s := Entry{CircuitID: e.id, Path: e.src.Path, Tier: Cold, SizeBytes: e.size, RefCount: uint32(e.refs),
 			LastUsed: e.lastUsed, Loading: e.load != nil, Loads: e.loads, LoadTime: e.loadTime}
+		if e.bad != nil {
+			s.Bad = e.bad.err.Error()
+		}
 		if e.params != nil {
 			s.Tier = Hot
 		}

@@ -7,8 +7,13 @@
 // while anyone holds it or until the budget needs the room: idle entries are
 // evicted least-recently-used first, and an entry with a non-zero reference
 // count is never evicted. Concurrent first uses of one entry share a single
-// load. A failed load is reported to everyone who waited for it and is not
-// remembered: the next Acquire tries again.
+// load. A failed load is reported to everyone who waited for it. A load
+// that failed for its circumstances (a context that ended, the budget) is
+// not remembered: the next Acquire tries again. A file that failed its
+// checks (malformed, a bad point, another circuit's header) marks its entry
+// bad (ErrBadParams) until the file's size or modification time changes:
+// until then every Acquire and Preload answers that error at once, and
+// Bad lets an admission check refuse a job before it is queued.
 //
 // Tiers (the cuzk.v1 SRSStatus.Tier values): Hot is decoded in host memory;
 // Cold is on disk only. Warm (mapped, not decoded) is not used: ReadParams
