@@ -26,7 +26,7 @@ func toStatus(err error) error {
 		errors.Is(err, engine.ErrInvalidRequest),
 		errors.Is(err, engine.ErrUnknownCircuit): // srs.ErrUnknownCircuit too: one sentinel
 		code = codes.InvalidArgument
-	case errors.Is(err, srs.ErrInUse), errors.Is(err, engine.ErrParamsMissing):
+	case errors.Is(err, srs.ErrInUse), errors.Is(err, engine.ErrParamsMissing), errors.Is(err, srs.ErrBadParams):
 		code = codes.FailedPrecondition
 	case errors.Is(err, engine.ErrNoMemory):
 		code = codes.ResourceExhausted

@@ -39,6 +39,9 @@ func (p admissionPlanner) Plan(ctx context.Context, req *engine.Request) (*engin
 	if err := p.params.checkFile(plan.CircuitID); err != nil {
 		return nil, err
 	}
+	if err := p.params.cache.Bad(plan.CircuitID); err != nil {
+		return nil, err // its file failed its checks (FailedPrecondition naming it) until it is replaced
+	}
 	engine.DeviceReserves(plan, p.witness, p.devices)
 	size := p.params.sizeOf(plan.CircuitID)
 	for i, part := range plan.Partitions {
@@ -47,6 +50,11 @@ func (p admissionPlanner) Plan(ctx context.Context, req *engine.Request) (*engin
 				engine.ErrNoMemory, plan.CircuitID, i, part.Reserve, config.Size(part.Reserve).Human(), size, config.Size(size).Human(),
 				need, p.params.budget, config.Size(p.params.budget).Human())
 		}
+	}
+	// A synthetic id is taken in (bounded: maxDevParamSets) here, so that
+	// the one past the bound is refused at submit, not failed at admission.
+	if err := p.params.register(plan.CircuitID); err != nil {
+		return nil, err
 	}
 	return plan, nil
 }
