@@ -4,8 +4,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/timeline"
 )
@@ -133,9 +131,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 		e.devs[di].phases.add(rr.Phases)
 	}
 	j.addGPU(t1.Sub(t0))
-	// a, b and c are dead after Run: give their memory back now.
-	u.a.ReleaseABC()
-	u.res.Release(u.part.ReserveABC)
+	e.releaseABC(u)
 	if err != nil {
 		return nil, e.lostStep(di, u, "run", err)
 	}
@@ -156,16 +152,4 @@ func (e *Engine) recordKernel(j *job, part, worker, di int, t0, t1 time.Time, rr
 	}
 	e.rec.RecordAt(e.rec.Offset(ks), timeline.KernelStart, j.id, part, worker, di)
 	e.rec.RecordAt(e.rec.Offset(ke), timeline.KernelEnd, j.id, part, worker, di)
-}
-
-// dropWitness lets u's witness-only aux go once its Prepared holds the
-// device's own copy (PrepareReport.Staged), and gives back what u reserved
-// for it beyond what the staging holds (Partition.stagedRelease).
-func (e *Engine) dropWitness(u *unit, pr groth16.PrepareReport) {
-	if !pr.Staged || !u.a.WitnessOnly() {
-		return
-	}
-	inputs := uint64(len(u.a.Input)) * fr.Bytes
-	u.a.ReleaseWitness()
-	u.res.Release(u.part.stagedRelease(inputs, pr.StagedBytes))
 }

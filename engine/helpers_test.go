@@ -91,8 +91,7 @@ func (p *testPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
 	}
 	for i := 0; i < tj.Parts; i++ {
 		plan.Partitions = append(plan.Partitions, Partition{
-			Reserve:    reserve,
-			ReserveABC: abc,
+			Footprint: Footprint{Reserve: reserve, ReserveABC: abc},
 			Synthesize: func(ctx context.Context) (*groth16.Assignment, error) {
 				if p.onSynth != nil {
 					p.onSynth()

@@ -51,60 +51,13 @@ type Partition struct {
 	// Witness, when set, computes the partition's witness only (inputs and
 	// aux), for the witness-only path (Plan.System).
 	Witness func(ctx context.Context) (*r1cs.WitnessAssignment, error)
-	// Reserve is the unit's memory estimate in bytes, held from before
-	// synthesis until Finish.
-	Reserve uint64
-	// ReserveABC is the part of Reserve (a, b and c) released right after
-	// the device Run.
-	ReserveABC uint64
-	// ReserveWork is the part of Reserve the device holds from Prepare to
-	// Finish beside a, b, c and the witness: the CPU device's, 16 field
-	// elements per domain row. Where every device says what it holds
-	// instead (groth16.Profile.HostWorkspace, given Rows and Vars),
-	// DeviceReserves puts that in its place.
-	ReserveWork uint64
-	// Rows and Vars are the partition's constraints and variables (inputs
-	// and aux), for the devices' HostWorkspace and EvaluatesWitness.
-	Rows, Vars int
-	// WitnessReserve, when not 0, replaces Reserve (and ReserveABC is 0)
-	// for a partition synthesized witness-only for devices that evaluate
-	// a, b and c in their own memory (groth16.Profile.EvaluatesWitness): the host then holds
-	// only the witness and the device's staging of it.
-	WitnessReserve uint64
+	// Footprint is the partition's host memory (footprint.go).
+	Footprint
 	// WitnessThreads is the goroutines the Witness synthesis keeps busy
 	// (0: 1). The engine starts syntheses while their threads add up to at
 	// most Config.SynthesisWorkers, so that a partition whose witness is
 	// computed over many cores is not slowed by many others beside it.
 	WitnessThreads int
-	// WitnessDense is the dense witness (inputs and aux, 32 bytes a value)
-	// within WitnessReserve, or within Reserve where that stays; the rest
-	// of WitnessReserve is the most the device's staging, with what its
-	// Run and Finish add, holds. Once a device has staged its own copy
-	// (groth16.PrepareReport.Staged), the engine drops the aux and gives back the dense
-	// witness less its inputs and, on WitnessReserve, what the staging was
-	// reserved beyond what it holds.
-	WitnessDense uint64
-
-	// stagedReserved: all Reserve holds after Prepare is the staging
-	// (Reserve is WitnessReserve, or the witness and a workspace the
-	// device evaluates a and b into: DeviceReserves).
-	stagedReserved bool
-}
-
-// stagedRelease is what a unit of p gives back once its device staged
-// its own copy of the witness, holding staged bytes until Finish, inputs
-// the bytes of the input values that stay: where the staging is all the
-// reservation holds after Prepare, all but those two, otherwise the dense
-// aux.
-func (p *Partition) stagedRelease(inputs, staged uint64) uint64 {
-	keep, from := inputs, p.WitnessDense
-	if p.stagedReserved {
-		keep, from = inputs+staged, p.Reserve
-	}
-	if keep >= from {
-		return 0
-	}
-	return from - keep
 }
 
 // ParamsSource provides parameters by circuit id (the srs package, or a

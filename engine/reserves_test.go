@@ -32,7 +32,7 @@ func TestDeviceReserves(t *testing.T) {
 	plain := sim.New(sim.Config{})
 	const abc, witness, work, rows, vars = 3000, 320, 16384, 1000, 10
 	part := func(work uint64) Partition {
-		return Partition{Reserve: abc + witness + work, ReserveABC: abc, ReserveWork: work, Rows: rows, Vars: vars}
+		return Partition{Footprint: Footprint{Reserve: abc + witness + work, ReserveABC: abc, ReserveWork: work, Rows: rows, Vars: vars}}
 	}
 	for _, tc := range []struct {
 		name      string
@@ -89,8 +89,8 @@ func TestDeviceReservesIntoWorkspace(t *testing.T) {
 	const abc, witness, work, rows, vars = 3000, 320, 16384, 1000, 10
 	hw := uint64(64*rows + 111*vars)
 	withWitness := func() Partition {
-		return Partition{Reserve: abc + witness + work, ReserveABC: abc, ReserveWork: work, Rows: rows, Vars: vars,
-			WitnessDense: witness, Witness: func(context.Context) (*r1cs.WitnessAssignment, error) { return nil, nil }}
+		return Partition{Footprint: Footprint{Reserve: abc + witness + work, ReserveABC: abc, ReserveWork: work, Rows: rows, Vars: vars,
+			WitnessDense: witness}, Witness: func(context.Context) (*r1cs.WitnessAssignment, error) { return nil, nil }}
 	}
 	for _, tc := range []struct {
 		name        string
@@ -160,8 +160,8 @@ func TestDeviceReservesShapes(t *testing.T) {
 		{"unknown shape", 0, wr},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			part := Partition{Reserve: abc + witness + work, ReserveABC: abc, ReserveWork: work, Rows: tc.rows, Vars: vars,
-				WitnessReserve: wr, WitnessDense: witness,
+			part := Partition{Footprint: Footprint{Reserve: abc + witness + work, ReserveABC: abc, ReserveWork: work, Rows: tc.rows, Vars: vars,
+				WitnessReserve: wr, WitnessDense: witness},
 				Witness: func(context.Context) (*r1cs.WitnessAssignment, error) { return nil, nil }}
 			p := &Plan{Partitions: []Partition{part}, System: func(context.Context) (*compiled.System, error) { return nil, nil }}
 			DeviceReserves(p, true, []groth16.Device{dev})

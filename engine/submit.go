@@ -220,11 +220,34 @@ func (e *Engine) plan(ctx context.Context, req *Request) (p *Plan, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e.deviceReservations(p)
+	if err := e.admissible(p); err != nil {
+		return nil, err
+	}
 	if err := e.checkPlan(p, req.Kind); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// admissible refuses a plan whose parameters can never be had
+// (Config.ParamsAvailable), sets its reservations for the engine's devices
+// (DeviceReserves, the one place they are set) and refuses it where a
+// partition does not fit in the budget beside its parameters
+// (Config.ParamsBytes).
+func (e *Engine) admissible(p *Plan) error {
+	if p == nil {
+		return nil
+	}
+	if e.cfg.ParamsAvailable != nil {
+		if err := e.cfg.ParamsAvailable(p.CircuitID); err != nil {
+			return err
+		}
+	}
+	e.deviceReservations(p)
+	if e.cfg.ParamsBytes == nil {
+		return nil
+	}
+	return fitsBesideParams(p, e.cfg.ParamsBytes(p.CircuitID), e.budget.Limit())
 }
 
 // checkPlan rejects a plan the engine cannot run: no partitions, no

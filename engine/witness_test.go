@@ -42,7 +42,7 @@ func TestWitnessReservations(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &Engine{cfg: Config{Devices: tc.devices, WitnessSynthesis: tc.on}}
-			p := &Plan{Partitions: []Partition{{Reserve: 100, ReserveABC: 60, WitnessReserve: 10}}}
+			p := &Plan{Partitions: []Partition{{Footprint: Footprint{Reserve: 100, ReserveABC: 60, WitnessReserve: 10}}}}
 			if tc.system {
 				p.System = system
 			}

@@ -28,7 +28,7 @@ type planOf struct {
 }
 
 func (p planOf) Plan(context.Context, *engine.Request) (*engine.Plan, error) {
-	return &engine.Plan{CircuitID: p.circuit, Partitions: []engine.Partition{{Reserve: p.reserve}}}, nil
+	return &engine.Plan{CircuitID: p.circuit, Partitions: []engine.Partition{{Footprint: engine.Footprint{Reserve: p.reserve}}}}, nil
 }
 
 func TestAdmissionPlanner(t *testing.T) {

@@ -82,8 +82,8 @@ type reserves struct{ reserve, abc, work uint64 }
 // reservesFor is DeviceReserves with witness-only synthesis of one
 // partition of rows constraints over 10 variables, for dev.
 func reservesFor(dev groth16.Device, rows int) reserves {
-	part := engine.Partition{Reserve: 3000 + 320 + 16384, ReserveABC: 3000, ReserveWork: 16384, Rows: rows, Vars: 10,
-		WitnessReserve: 700, WitnessDense: 320,
+	part := engine.Partition{Footprint: engine.Footprint{Reserve: 3000 + 320 + 16384, ReserveABC: 3000, ReserveWork: 16384,
+		Rows: rows, Vars: 10, WitnessReserve: 700, WitnessDense: 320},
 		Witness: func(context.Context) (*r1cs.WitnessAssignment, error) { return nil, nil }}
 	p := &engine.Plan{Partitions: []engine.Partition{part}, System: func(context.Context) (*compiled.System, error) { return nil, nil }}
 	engine.DeviceReserves(p, true, []groth16.Device{dev})
