@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/cuzk-project/cuzk/memory"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
@@ -38,6 +39,9 @@ type lenientCodec struct {
 	// requests, when set, is charged for the bytes of each request
 	// being received and decoded (requestMemory).
 	requests *requestMemory
+	// received holds, for a request message being received, the
+	// reservation receive made for it.
+	received sync.Map // request message → *memory.Reservation
 }
 
 func newLenientCodec(requests *requestMemory) *lenientCodec {
@@ -49,17 +53,23 @@ func (c *lenientCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	if !ok || m.ProtoReflect().Descriptor().ParentFile().Package() != "cuzk.v1" {
 		return c.CodecV2.Unmarshal(data, v)
 	}
-	release, err := c.requests.charge(data.Len())
-	if err != nil {
-		proto.Reset(m)
-		c.failed.Store(v, err)
-		return nil
+	if res, ok := c.received.LoadAndDelete(v); ok {
+		res := res.(*memory.Reservation)
+		c.requests.fit(res, data.Len())
+		defer res.Close()
+	} else {
+		release, err := c.requests.charge(data.Len())
+		if err != nil {
+			proto.Reset(m)
+			c.failed.Store(v, err)
+			return nil
+		}
+		defer release()
 	}
-	defer release()
 	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
 	defer buf.Free()
 	b := buf.ReadOnlyData()
-	err = checkVanillaCount(m, b)
+	err := checkVanillaCount(m, b)
 	if err == nil {
 		err = proto.Unmarshal(b, m) // copies what it keeps out of b
 	}
@@ -149,6 +159,23 @@ func malformedAsInvalid(codec *lenientCodec, m *Metrics, log *slog.Logger) *grpc
 			// decodable) is counted and logged here.
 			var refused error
 			resp, err := handle(srv, ctx, func(v any) error {
+				if receiveMethods[name] {
+					res, err := codec.requests.receive(ctx)
+					if err != nil {
+						refused = err
+						return err
+					}
+					if res != nil {
+						codec.received.Store(v, res)
+						// The codec takes it; when gRPC fails before
+						// (a message over the limit), it is given back here.
+						defer func() {
+							if res, ok := codec.received.LoadAndDelete(v); ok {
+								res.(*memory.Reservation).Close()
+							}
+						}()
+					}
+				}
 				if err := dec(v); err != nil {
 					refused = err
 					return err

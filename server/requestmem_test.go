@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 
 	"github.com/cuzk-project/cuzk/memory"
@@ -117,5 +118,90 @@ func waitMetric(t *testing.T, s *Server, line string) {
 			t.Fatalf("metrics never showed %s:\n%s", line, grepLines(text, strings.SplitN(line, "{", 2)[0]))
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// countingPool is a gRPC buffer pool that counts the bytes it has handed
+// out and not got back: the wire bytes of requests gRPC holds.
+type countingPool struct {
+	mem.BufferPool
+	mu         sync.Mutex
+	live, peak int
+	sizes      map[*[]byte]int
+}
+
+func newCountingPool() *countingPool {
+	return &countingPool{BufferPool: mem.DefaultBufferPool(), sizes: map[*[]byte]int{}}
+}
+
+func (p *countingPool) Get(n int) *[]byte {
+	b := p.BufferPool.Get(n)
+	p.mu.Lock()
+	p.sizes[b] = n
+	p.live += n
+	p.peak = max(p.peak, p.live)
+	p.mu.Unlock()
+	return b
+}
+
+func (p *countingPool) Put(b *[]byte) {
+	p.mu.Lock()
+	p.live -= p.sizes[b]
+	delete(p.sizes, b)
+	p.mu.Unlock()
+	p.BufferPool.Put(b)
+}
+
+func (p *countingPool) peakBytes() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.peak
+}
+
+// Concurrent large requests do not make gRPC hold more of their wire
+// bytes than the request memory: a request reserves its share before its
+// message is read, so the ones waiting for theirs are not read yet. All
+// are served; the message limit is a third of the request memory.
+func TestRequestWireBytesWithinBudget(t *testing.T) {
+	const size, n = 3 << 20, 8
+	pool := memory.New(12 << 20) // room for one request's receive and decode
+	wire := newCountingPool()
+	eng := newFakeEngine()
+	eng.autoFinish = true
+	sock := filepath.Join(shortTempDir(t), "cuzk.sock")
+	serveOpts(t, eng, Options{Listen: "unix://" + sock, RequestMemory: pool, recvPool: wire})
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		c := dialUnix(t, sock) // a connection each: one connection's window would serialize them anyway
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := c.SubmitProof(ctxT(t), bigPorep("wire-"+string(rune('a'+i)), size))
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("large request: %v", err)
+		}
+	}
+	t.Logf("peak wire bytes %d, request memory %d", wire.peakBytes(), pool.Limit())
+	if p := wire.peakBytes(); p > int(pool.Limit()) {
+		t.Errorf("gRPC held %d wire bytes of requests at once, request memory %d", p, pool.Limit())
+	}
+	if p := pool.Peak(); p > pool.Limit() {
+		t.Errorf("request memory peak %d of %d", p, pool.Limit())
+	}
+	if u := pool.Used(); u != 0 {
+		t.Errorf("%d bytes of request memory still held", u)
+	}
+	// A message over a third of the request memory is refused before it
+	// is read.
+	_, err := dialUnix(t, sock).SubmitProof(ctxT(t), bigPorep("over-a-third", 5<<20))
+	if status.Code(err) != codes.ResourceExhausted {
+		t.Errorf("request over a third of the request memory: %v, want ResourceExhausted", err)
 	}
 }

@@ -16,9 +16,11 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/experimental"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
@@ -65,8 +67,13 @@ type Options struct {
 	MaxStreams                   int           // RPCs open at once on one gRPC connection; 0 = DefaultMaxStreams
 	IdleTimeout                  time.Duration // gRPC connection with no RPC; 0 = DefaultIdleTimeout
 	// RequestMemory, when set, is charged for requests being received
-	// and decoded (requestmem.go).
+	// and decoded, and bounds the message size to a third of it
+	// (requestmem.go).
 	RequestMemory *memory.Budget
+
+	// recvPool, when set, is the buffer pool gRPC reads requests into
+	// (tests count the bytes it holds).
+	recvPool mem.BufferPool
 }
 
 // ErrUnauthenticatedTCP refuses a TCP listener without a secret (and
@@ -154,7 +161,11 @@ func New(eng Engine, opts Options) *Server {
 	if s.tcp && len(opts.Secret) > 0 {
 		gopts = append(gopts, grpc.InTapHandle(tapAuthorize(opts.Secret, m)))
 	}
-	s.grpc = newGRPCServer(NewService(eng, m, log), m, log, opts.MaxMessageBytes, newRequestMemory(opts.RequestMemory), gopts...)
+	if opts.recvPool != nil {
+		gopts = append(gopts, experimental.BufferPool(opts.recvPool))
+	}
+	requests := newRequestMemory(opts.RequestMemory, opts.MaxMessageBytes)
+	s.grpc = newGRPCServer(NewService(eng, m, log), m, log, opts.MaxMessageBytes, requests, gopts...)
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	s.health.SetServingStatus(cuzkv1.ProvingEngine_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
@@ -191,7 +202,9 @@ func newGRPCServer(svc *Service, m *Metrics, log *slog.Logger, maxMsg int, reque
 	codec := newLenientCodec(requests)
 	opts := append([]grpc.ServerOption{
 		grpc.ForceServerCodecV2(codec),
-		grpc.MaxRecvMsgSize(maxMsg),
+		grpc.MaxRecvMsgSize(requests.maxRecv(maxMsg)),
+		grpc.InitialWindowSize(streamWindow),
+		grpc.InitialConnWindowSize(connWindow),
 		grpc.MaxSendMsgSize(maxMsg),
 		grpc.ChainUnaryInterceptor(unaryObserve(m, log)),
 		grpc.ChainStreamInterceptor(streamRecover(m, log)),
