@@ -34,7 +34,7 @@ import (
 // engine. Shutdown: the server stops taking requests, the worker hands
 // back what it has not finished within daemon.shutdown_grace, then the
 // engine closes.
-func runClusterDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <-chan os.Signal, r *reloader) error {
+func runClusterDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <-chan os.Signal, r *reloader, heap *memory.HeapLimit) error {
 	opts, err := clusterOptions(cfg, log)
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func runClusterDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, 
 		requests *memory.Budget
 	)
 	if cfg.Cluster.Worker {
-		if eng, rec, requests, err = newDaemonEngine(cfg, log); err != nil {
+		if eng, rec, requests, err = newDaemonEngine(cfg, log, heap); err != nil {
 			return err
 		}
 		defer func() {

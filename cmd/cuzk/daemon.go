@@ -10,8 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -90,13 +88,17 @@ func newDaemonCmd() *cobra.Command {
 			hup := make(chan os.Signal, 1)
 			signal.Notify(hup, syscall.SIGHUP)
 			defer signal.Stop(hup)
+			// The Go collector works harder as the heap nears the memory
+			// budget less what the budget counts outside the heap.
+			var heap *memory.HeapLimit
 			if total, err := cfg.MemoryBudget(); err == nil {
-				gcLimit(ctx, total)
+				heap = memory.NewHeapLimit(total)
+				heap.Start(ctx)
 			}
 			log, level := newLeveledLogger(cfg.Logging)
 			slog.SetDefault(log) // what the packages log (a job's end) follows logging.format and level
 			r := &reloader{configPath: o.configPath, levelFlag: cmd.Flags().Changed("log-level"), level: level}
-			return exitCode(serveDaemon(ctx, cfg, log, hup, r))
+			return exitCode(serveDaemon(ctx, cfg, log, hup, r, heap))
 		},
 	}
 	f := cmd.Flags()
@@ -163,13 +165,14 @@ func newLeveledLogger(l config.Logging) (*slog.Logger, *slog.LevelVar) {
 // runDaemon builds the engine, serves until ctx ends, then closes the
 // engine after the server has stopped taking requests.
 func runDaemon(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	return serveDaemon(ctx, cfg, log, nil, nil)
+	return serveDaemon(ctx, cfg, log, nil, nil, nil)
 }
 
 // serveDaemon is runDaemon that also reloads on every signal from hup
-// (nil: never). In cluster mode the cluster (the shared queue) is served,
+// (nil: never), and tells heap (nil: none) what the budget counts outside
+// the Go heap. In cluster mode the cluster (the shared queue) is served,
 // with this daemon's engine as its worker.
-func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <-chan os.Signal, r *reloader) error {
+func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <-chan os.Signal, r *reloader, heap *memory.HeapLimit) error {
 	raiseFDLimit(log)
 	var access server.Options // refused before the engine (and its devices) starts
 	if err := securityOptions(cfg, &access); err != nil {
@@ -180,9 +183,9 @@ func serveDaemon(ctx context.Context, cfg config.Config, log *slog.Logger, hup <
 		return err
 	}
 	if cfg.Cluster.Enabled {
-		return runClusterDaemon(ctx, cfg, log, hup, r)
+		return runClusterDaemon(ctx, cfg, log, hup, r, heap)
 	}
-	eng, rec, requests, err := newDaemonEngine(cfg, log)
+	eng, rec, requests, err := newDaemonEngine(cfg, log, heap)
 	if err != nil {
 		return err
 	}
@@ -233,8 +236,10 @@ func serveEngine(ctx context.Context, cfg config.Config, log *slog.Logger, eng s
 // timeline recorder.
 //
 // The budget is split: requestMemoryShare of it is charged for requests
-// being decoded (returned as requests), the engine has the rest.
-func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, rec *timeline.Recorder, requests *memory.Budget, err error) {
+// being decoded (returned as requests), the engine has the rest. heap (nil:
+// none) is told what the budget counts outside the Go heap: the CUDA
+// devices' page-locked buffers and the compiled systems' mappings.
+func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit) (eng *engine.Engine, rec *timeline.Recorder, requests *memory.Budget, err error) {
 	total, err := cfg.MemoryBudget()
 	if err != nil {
 		return nil, nil, nil, err
@@ -263,7 +268,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 			}
 			return n
 		}
-		offHeap.Store(&held)
+		heap.CountOffHeap(held)
 	}
 	var planner engine.Planner = registry
 	if !cfg.Daemon.Dev {
@@ -291,56 +296,6 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger) (eng *engine.Engine, r
 		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(), "request_memory", config.Size(requests.Limit()).Human(),
 		"param_cache", cfg.SRS.ParamCache, "witness_synthesis", witness, "dev", cfg.Daemon.Dev, "dev_params", devDir)
 	return eng, rec, requests, nil
-}
-
-// gcLimit makes the Go collector work harder as the heap nears the memory
-// budget (unless GOMEMLIMIT is set): with the default GOGC alone a heap
-// holding two 4 GB witnesses may grow to twice that before it collects the
-// ones the engine already gave back. Until ctx ends it lowers the limit
-// every second by the host memory the budget counts outside the Go heap
-// (offHeap: the CUDA devices' page-locked buffers, the compiled systems'
-// mappings): the Go heap does not see it, and a heap let grow to the whole
-// budget beside it took the daemon's RSS over the budget by that much (the
-// 32 GiB PoRep under a 24 GiB device limit: 119.6 GiB with a 110 GiB
-// budget before the pinned buffers were subtracted, 115.0 GiB with them
-// and the 5.9 GB system mapping counted nowhere).
-func gcLimit(ctx context.Context, budget uint64) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	last := heapLimit(budget, 0)
-	debug.SetMemoryLimit(last)
-	go func() {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			var held uint64
-			if f := offHeap.Load(); f != nil {
-				held = (*f)()
-			}
-			if l := heapLimit(budget, held); l != last {
-				debug.SetMemoryLimit(l)
-				last = l
-			}
-		}
-	}()
-}
-
-// offHeap reports the host memory the budget counts outside the Go heap:
-// the page-locked buffers of the daemon's CUDA devices and the compiled
-// systems' file mappings (newDaemonEngine sets it; nil with neither).
-var offHeap atomic.Pointer[func() uint64]
-
-// heapLimit is the Go memory limit for a budget of which offHeap bytes are
-// held outside the Go heap: the budget less them, at least a quarter of it.
-func heapLimit(budget, offHeap uint64) int64 {
-	l := budget - min(offHeap, budget-budget/4)
-	return int64(min(l, math.MaxInt64))
 }
 
 // newDaemonParams makes the parameter cache over srs.param_cache, and

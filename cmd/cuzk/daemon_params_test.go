@@ -11,6 +11,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/memory"
 )
 
 // TestDaemonChargesDevParams: the daemon's synthetic dev parameters are
@@ -25,7 +26,7 @@ func TestDaemonChargesDevParams(t *testing.T) {
 	}
 	defer os.RemoveAll(dir)
 	cfg := testDaemonConfig(t, dir)
-	eng, _, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	eng, _, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,18 +93,14 @@ func TestDaemonCountsSystem(t *testing.T) {
 	defer os.RemoveAll(dir)
 	cfg := testDaemonConfig(t, dir)
 	cfg.Synthesis.Witness = "on"
-	eng, _, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	heap := memory.NewHeapLimit(0) // not started: only its count is read
+	eng, _, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), heap)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	defer offHeap.Store(nil)
 	sc := synthetic.Default(1 << 8)
 	id := circuits.SyntheticID(sc)
-	held := offHeap.Load()
-	if held == nil {
-		t.Fatal("no off-heap count with witness-only synthesis")
-	}
 	for round := range 2 { // the second after an eviction
 		r, err := eng.Prove(context.Background(), engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(sc, 2)})
 		if err != nil || r.Status != engine.StatusCompleted {
@@ -113,7 +110,7 @@ func TestDaemonCountsSystem(t *testing.T) {
 		if len(s.SRS) != 1 {
 			t.Fatalf("round %d: SRS status %+v, want one set", round, s.SRS)
 		}
-		system := (*held)()
+		system := heap.OffHeap()
 		if system == 0 {
 			t.Fatalf("round %d: the compiled system is not counted off the heap", round)
 		}
@@ -123,7 +120,7 @@ func TestDaemonCountsSystem(t *testing.T) {
 		if _, _, err := eng.Evict(id); err != nil {
 			t.Fatal(err)
 		}
-		if used, system := eng.Budget().Used(), (*held)(); used != 0 || system != 0 {
+		if used, system := eng.Budget().Used(), heap.OffHeap(); used != 0 || system != 0 {
 			t.Fatalf("round %d: after the eviction %d bytes used, %d counted off the heap; want 0 and 0", round, used, system)
 		}
 	}
