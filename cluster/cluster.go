@@ -54,6 +54,12 @@ type Options struct {
 	// Queues are more queues this worker claims from, with their
 	// capacities (0: not claimed here; Queue's entry overrides Capacity).
 	Queues map[string]int
+	// Planner, when set, checks every queued request at Submit as a
+	// worker's engine will (the circuit registry: the vanilla proofs
+	// decoded and verified), so that a malformed one is refused there
+	// instead of failing on a worker; its plan is dropped. Nil: only the
+	// request's fields are checked.
+	Planner engine.Planner
 	// LocalKinds go to Local directly (when there is one), never queued.
 	LocalKinds []engine.ProofKind
 	// MaxAttempts per job; ≤ 0 = 3.

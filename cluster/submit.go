@@ -23,16 +23,21 @@ import (
 // jobs. A request id already known joins that job as the engine does: the
 // same content gets the same job (a finished one: its result); other
 // content under the id is ErrInvalidRequest; a job that ended FAILED or
-// CANCELLED is started again. An unreachable database is waited out
-// (Options.RideOut, ctx) and tried again: the request id makes a second
-// try join what the first may have inserted; then the error wraps
-// engine.ErrUnavailable.
+// CANCELLED is started again. With Options.Planner the request is
+// planned first, as a single daemon's Submit does: what the planner
+// refuses (a malformed vanilla proof, an unknown circuit) is refused here.
+// An unreachable database is waited out (Options.RideOut, ctx) and tried
+// again: the request id makes a second try join what the first may have
+// inserted; then the error wraps engine.ErrUnavailable.
 func (c *Cluster) Submit(ctx context.Context, r engine.Request) (string, int, error) {
 	if c.local != nil && c.localKinds[r.Kind] {
 		return c.local.Submit(ctx, r)
 	}
 	prio, err := checkRequest(&r)
 	if err != nil {
+		return "", 0, err
+	}
+	if err := c.plan(ctx, &r); err != nil {
 		return "", 0, err
 	}
 	id := r.RequestID
@@ -167,6 +172,21 @@ func (c *Cluster) queuePosition(ctx context.Context, id int64) (int, error) {
 		return 0, fmt.Errorf("cluster: queue position: %w", err)
 	}
 	return n, nil
+}
+
+// plan checks r with Options.Planner (none: nothing to check) and drops
+// the plan: the worker's engine plans again, with its own parameters.
+func (c *Cluster) plan(ctx context.Context, r *engine.Request) (err error) {
+	if c.opts.Planner == nil {
+		return nil
+	}
+	defer func() {
+		if p := recover(); p != nil { // a planner bug must not take the daemon down
+			err = fmt.Errorf("%w: planner panicked: %v", engine.ErrInvalidRequest, p)
+		}
+	}()
+	_, err = c.opts.Planner.Plan(ctx, r)
+	return err
 }
 
 // checkRequest checks what the frontend can check without a planner and

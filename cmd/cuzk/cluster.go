@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 
+	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/client"
 	"github.com/cuzk-project/cuzk/cluster"
 	"github.com/cuzk-project/cuzk/config"
@@ -97,6 +98,13 @@ func clusterOptions(cfg config.Config, log *slog.Logger) (cluster.Options, error
 			engine.KindWinningPoSt:         c.Timeouts.WinningPoSt.D(),
 		},
 	}
+	// The frontend plans what it queues, as a daemon on its own does at
+	// submit: a malformed request is refused there, not failed on a worker.
+	var planner engine.Planner = circuits.New()
+	if !cfg.Daemon.Dev {
+		planner = productionPlanner{planner}
+	}
+	o.Planner = planner
 	o.Queues = c.Queues
 	for name, q := range c.Routes {
 		k, ok := cluster.ParseKind(name)

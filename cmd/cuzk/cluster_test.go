@@ -181,6 +181,13 @@ func TestClusterAcceptance(t *testing.T) {
 			t.Fatalf("submit %d: %v", i, err)
 		}
 	}
+	// A malformed request is refused at the frontend's submit, as a daemon
+	// on its own refuses it, not queued to fail on a worker.
+	malformed := &cuzkv1.SubmitProofRequest{RequestId: "malformed", ProofKind: cuzkv1.ProofKind_POREP_SEAL_COMMIT,
+		VanillaProof: []byte(`{"synthetic":{"constraints":3}}`)}
+	if _, _, err := front.c.Submit(ctx, malformed); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("a malformed request at the frontend: %v, want InvalidArgument at submit", err)
+	}
 	// Curio's shape: Prove under a fixed id with a deadline; nothing
 	// proves yet, so the deadline passes.
 	curio := &cuzkv1.SubmitProofRequest{RequestId: "curio-1", ProofKind: cuzkv1.ProofKind_POREP_SEAL_COMMIT, VanillaProof: desc(2)}
