@@ -61,16 +61,18 @@ type Config struct {
 	// Params provides parameters by circuit id. If it also implements
 	// ParamsCache, Preload, Evict and the SRS status go to it.
 	Params ParamsSource
-	// ParamsAvailable, when set, refuses at Submit a circuit whose
-	// parameters can never be had (the daemon: a parameter file missing
-	// from its cache that it cannot generate, ErrParamsMissing naming the
-	// file), rather than accepting its job and failing it on every retry.
-	ParamsAvailable func(circuitID string) error
 	// ParamsBytes, when set, is what a circuit's parameters take in host
 	// memory, as far as is known before they are loaded (0: not known):
 	// Submit refuses a plan a partition of which does not fit in the
 	// budget beside them (ErrNoMemory), as it could never run.
 	ParamsBytes func(circuitID string) uint64
+	// ParamsAvailable, when set, refuses at Submit, once the plan fits, a
+	// circuit whose parameters can never be had (the daemon: a parameter
+	// file missing from its cache that it cannot generate, or one that
+	// failed its checks), rather than accepting its job and failing it on
+	// every retry. It may take the circuit in: the daemon counts the
+	// synthetic circuits it sets up there.
+	ParamsAvailable func(circuitID string) error
 	// Recorder receives the timeline events; nil records nothing.
 	Recorder *timeline.Recorder
 	// ResultTTL is how long a finished job's result stays available to

@@ -86,9 +86,10 @@ func (f *Footprint) stagedRelease(inputs, staged uint64) uint64 {
 	return from - keep
 }
 
-// fitsBesideParams is ErrNoMemory where a partition of p does not fit in
-// a budget of limit bytes beside its parameters' params bytes.
-func fitsBesideParams(p *Plan, params, limit uint64) error {
+// FitsBesideParams is ErrNoMemory where a partition of p does not fit in
+// a budget of limit bytes beside its parameters' params bytes (Submit's
+// check with Config.ParamsBytes).
+func FitsBesideParams(p *Plan, params, limit uint64) error {
 	for i, part := range p.Partitions {
 		if need := part.Reserve + params; need > limit || need < params {
 			return fmt.Errorf("%w: %s partition %d needs %d bytes (%s) beside its parameters' %d (%s): %d bytes, more than the memory budget of %d (%s)",

@@ -229,25 +229,25 @@ func (e *Engine) plan(ctx context.Context, req *Request) (p *Plan, err error) {
 	return p, nil
 }
 
-// admissible refuses a plan whose parameters can never be had
-// (Config.ParamsAvailable), sets its reservations for the engine's devices
-// (DeviceReserves, the one place they are set) and refuses it where a
+// admissible sets p's reservations for the engine's devices
+// (DeviceReserves, the one place they are set), refuses it where a
 // partition does not fit in the budget beside its parameters
-// (Config.ParamsBytes).
+// (Config.ParamsBytes), then where its parameters can never be had
+// (Config.ParamsAvailable).
 func (e *Engine) admissible(p *Plan) error {
 	if p == nil {
 		return nil
 	}
-	if e.cfg.ParamsAvailable != nil {
-		if err := e.cfg.ParamsAvailable(p.CircuitID); err != nil {
+	e.deviceReservations(p)
+	if e.cfg.ParamsBytes != nil {
+		if err := FitsBesideParams(p, e.cfg.ParamsBytes(p.CircuitID), e.budget.Limit()); err != nil {
 			return err
 		}
 	}
-	e.deviceReservations(p)
-	if e.cfg.ParamsBytes == nil {
-		return nil
+	if e.cfg.ParamsAvailable != nil {
+		return e.cfg.ParamsAvailable(p.CircuitID)
 	}
-	return fitsBesideParams(p, e.cfg.ParamsBytes(p.CircuitID), e.budget.Limit())
+	return nil
 }
 
 // checkPlan rejects a plan the engine cannot run: no partitions, no

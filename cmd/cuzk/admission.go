@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,54 +8,27 @@ import (
 	"sync"
 
 	"github.com/cuzk-project/cuzk/circuits"
-	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/device/cuda"
 	"github.com/cuzk-project/cuzk/engine"
-	"github.com/cuzk-project/cuzk/groth16"
 )
 
-// admissionPlanner refuses at submit a job that could never run, instead
-// of accepting it and failing it on every retry: one whose parameter file
-// is missing from srs.param_cache (FailedPrecondition naming the file;
-// with daemon.dev the file is generated instead), and one a partition of
-// which does not fit in the memory budget beside its parameters
-// (ResourceExhausted with the bytes).
-type admissionPlanner struct {
-	engine.Planner
-	params *daemonParams
-	// witness and devices are the engine's witness-only synthesis and its
-	// devices: the reservations checked are those the engine will make
-	// (engine.DeviceReserves).
-	witness bool
-	devices []groth16.Device
-}
-
-func (p admissionPlanner) Plan(ctx context.Context, req *engine.Request) (*engine.Plan, error) {
-	plan, err := p.Planner.Plan(ctx, req)
-	if err != nil || plan == nil {
-		return plan, err
+// available is the daemon's engine.Config.ParamsAvailable: it refuses at
+// submit a job whose parameters could never be had, instead of accepting
+// it and failing it on every retry: one whose parameter file is missing
+// from srs.param_cache (FailedPrecondition naming the file; with
+// daemon.dev the file is generated instead), or failed its checks (until
+// it is replaced). It takes a synthetic id in (bounded: maxDevParamSets),
+// so that the one past the bound is refused at submit, not failed at
+// admission. The engine asks it once the plan fits in the memory budget
+// beside its parameters (sizeOf, engine.Config.ParamsBytes).
+func (d *daemonParams) available(id string) error {
+	if err := d.checkFile(id); err != nil {
+		return err
 	}
-	if err := p.params.checkFile(plan.CircuitID); err != nil {
-		return nil, err
+	if err := d.cache.Bad(id); err != nil {
+		return err // FailedPrecondition naming the file
 	}
-	if err := p.params.cache.Bad(plan.CircuitID); err != nil {
-		return nil, err // its file failed its checks (FailedPrecondition naming it) until it is replaced
-	}
-	engine.DeviceReserves(plan, p.witness, p.devices)
-	size := p.params.sizeOf(plan.CircuitID)
-	for i, part := range plan.Partitions {
-		if need := part.Reserve + size; need > p.params.budget {
-			return nil, fmt.Errorf("%w: %s partition %d needs %d bytes (%s) beside its parameters' %d (%s): %d bytes, more than the memory budget of %d (%s)",
-				engine.ErrNoMemory, plan.CircuitID, i, part.Reserve, config.Size(part.Reserve).Human(), size, config.Size(size).Human(),
-				need, p.params.budget, config.Size(p.params.budget).Human())
-		}
-	}
-	// A synthetic id is taken in (bounded: maxDevParamSets) here, so that
-	// the one past the bound is refused at submit, not failed at admission.
-	if err := p.params.register(plan.CircuitID); err != nil {
-		return nil, err
-	}
-	return plan, nil
+	return d.register(id)
 }
 
 // checkFile is ErrParamsMissing naming the file when id is a Filecoin

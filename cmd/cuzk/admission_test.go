@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/cuzk-project/cuzk/circuits"
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/memory"
@@ -29,6 +30,70 @@ type planOf struct {
 
 func (p planOf) Plan(context.Context, *engine.Request) (*engine.Plan, error) {
 	return &engine.Plan{CircuitID: p.circuit, Partitions: []engine.Partition{{Footprint: engine.Footprint{Reserve: p.reserve}}}}, nil
+}
+
+// admissionPlanner plans with Planner, then checks the plan as the
+// daemon's engine does at Submit (engine.Config.ParamsBytes and
+// ParamsAvailable, newDaemonEngine): the daemon's admission without an
+// engine.
+type admissionPlanner struct {
+	engine.Planner
+	params *daemonParams
+}
+
+func (p admissionPlanner) Plan(ctx context.Context, req *engine.Request) (*engine.Plan, error) {
+	plan, err := p.Planner.Plan(ctx, req)
+	if err != nil || plan == nil {
+		return plan, err
+	}
+	if err := engine.FitsBesideParams(plan, p.params.sizeOf(plan.CircuitID), p.params.budget); err != nil {
+		return nil, err
+	}
+	if err := p.params.available(plan.CircuitID); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// TestDaemonAdmitsBesideParams: the daemon's engine refuses at Submit a
+// synthetic job a partition of which fits in the memory budget alone but
+// not beside its parameters (ResourceExhausted with the bytes), before it
+// takes the circuit in.
+func TestDaemonAdmitsBesideParams(t *testing.T) {
+	sc := synthetic.Default(1 << 14)
+	req := engine.Request{Kind: engine.KindPoRepSealCommit, VanillaProof: circuits.SyntheticDescriptor(sc, 1)}
+	plan, err := circuits.New().Plan(context.Background(), &req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reserve := plan.Partitions[0].Reserve
+	params, err := circuits.DevParamsBytes(circuits.SyntheticID(sc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a total whose engine share is between the partition and the two
+	total := reserve + params/2
+	for {
+		if e, _ := splitBudget(total); e.Limit() > reserve+params/4 {
+			break
+		}
+		total += params / 16
+	}
+	dir := t.TempDir()
+	cfg := testDaemonConfig(t, dir)
+	cfg.Memory.TotalBudget = config.Budget{Bytes: config.Size(total)}
+	eng, _, _, err := newDaemonEngine(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	if limit := eng.Budget().Limit(); limit <= reserve || limit >= reserve+params {
+		t.Fatalf("budget %d: the test wants it between the partition's %d and %d with its parameters", limit, reserve, reserve+params)
+	}
+	_, _, err = eng.Submit(context.Background(), req)
+	if !errors.Is(err, engine.ErrNoMemory) || !strings.Contains(err.Error(), "beside its parameters") {
+		t.Fatalf("submit: %v, want ErrNoMemory beside its parameters", err)
+	}
 }
 
 func TestAdmissionPlanner(t *testing.T) {

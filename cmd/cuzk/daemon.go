@@ -274,7 +274,6 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 	if !cfg.Daemon.Dev {
 		planner = productionPlanner{planner}
 	}
-	planner = admissionPlanner{Planner: planner, params: params, witness: witness, devices: devices}
 	if cfg.Timeline.Events > 0 {
 		rec = timeline.NewRecorder(cfg.Timeline.Events)
 	}
@@ -286,6 +285,8 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 		Budget:           budget,
 		Planner:          planner,
 		Params:           params,
+		ParamsBytes:      params.sizeOf,
+		ParamsAvailable:  params.available,
 		Recorder:         rec,
 		ResultTTL:        cfg.Engine.ResultTTL.D(),
 	})
