@@ -155,11 +155,16 @@ func unavailable(d time.Duration, err error) error {
 // try runs f once, at most tryTimeout, and notes its outcome in the
 // daemon's database health (a log line when it changes).
 func (c *Cluster) try(ctx context.Context, f func(ctx context.Context) error) error {
-	tctx, cancel := context.WithTimeout(ctx, tryTimeout)
+	return c.tryWithin(ctx, tryTimeout, f)
+}
+
+// tryWithin is try with at most d for f.
+func (c *Cluster) tryWithin(ctx context.Context, d time.Duration, f func(ctx context.Context) error) error {
+	tctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	err := f(tctx)
 	if err != nil && ctx.Err() == nil && tctx.Err() != nil {
-		err = fmt.Errorf("%w within %v: %w", errSilent, tryTimeout, err)
+		err = fmt.Errorf("%w within %v: %w", errSilent, d, err)
 	}
 	switch wentDown, downFor := c.health.note(err); {
 	case wentDown:

@@ -169,7 +169,9 @@ func (c *Cluster) maintain(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		if err := c.try(ctx, c.heartbeat); err != nil {
+		// A beat that takes longer than two is a database that does not
+		// answer: the health (and /healthz) says so within seconds.
+		if err := c.tryWithin(ctx, 2*c.opts.Heartbeat, c.heartbeat); err != nil {
 			if ctx.Err() != nil {
 				return
 			}

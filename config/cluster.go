@@ -49,6 +49,9 @@ type Cluster struct {
 	// DeadAfter is how long a daemon's heartbeat (every 5 s) may be
 	// silent before its running jobs go back into the queue.
 	DeadAfter Duration `toml:"dead_after"`
+	// RideOut is how long an RPC waits out an unreachable database (trying
+	// again with backoff) before it answers Unavailable.
+	RideOut Duration `toml:"ride_out"`
 	// Timeouts is how long one attempt of a job may run, per proof kind;
 	// past it River's rescuer returns the job to the queue (the fallback
 	// when dead_after did not).
@@ -69,6 +72,7 @@ const (
 	DefaultClusterMaxAttempts = 3
 	DefaultClusterPoll        = time.Second
 	DefaultClusterDeadAfter   = 30 * time.Second
+	DefaultClusterRideOut     = time.Minute
 )
 
 // DefaultCluster is the [cluster] section of Default: off, with the
@@ -82,6 +86,7 @@ func DefaultCluster() Cluster {
 		MaxAttempts:  DefaultClusterMaxAttempts,
 		PollInterval: Duration(DefaultClusterPoll),
 		DeadAfter:    Duration(DefaultClusterDeadAfter),
+		RideOut:      Duration(DefaultClusterRideOut),
 		Timeouts: ClusterTimeouts{
 			PoRep:       Duration(time.Hour),
 			SnapDeals:   Duration(time.Hour),
@@ -141,6 +146,9 @@ func (c *Cluster) validate(bad func(key, format string, args ...any)) {
 	}
 	if c.DeadAfter.D() < 10*time.Second {
 		bad("cluster.dead_after", "%v is under 10s (two heartbeats): a busy daemon would lose its jobs", c.DeadAfter.D())
+	}
+	if c.RideOut <= 0 {
+		bad("cluster.ride_out", "must be positive")
 	}
 	for key, d := range map[string]Duration{
 		"porep": c.Timeouts.PoRep, "snap": c.Timeouts.SnapDeals,

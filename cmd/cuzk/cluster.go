@@ -89,6 +89,7 @@ func clusterOptions(cfg config.Config, log *slog.Logger) (cluster.Options, error
 		MaxAttempts:  c.MaxAttempts,
 		PollInterval: c.PollInterval.D(),
 		DeadAfter:    c.DeadAfter.D(),
+		RideOut:      c.RideOut.D(),
 		ResultTTL:    cfg.Engine.ResultTTL.D(),
 		Log:          log,
 		Timeouts: map[engine.ProofKind]time.Duration{
