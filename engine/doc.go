@@ -1,15 +1,18 @@
 // Package engine owns jobs, the priority scheduler, the synthesis stage,
 // the device workers and their lock, the proof assembler and cancellation.
 // It knows circuits, parameters and devices only through interfaces it
-// declares (Planner, ParamsSource, ParamsCache) and groth16.Device; the
-// circuits registry, the srs cache and the device packages implement them.
+// declares (Planner, ParamsSource, ParamsCache) and groth16.Device, whose
+// Profile is everything the engine reads of a device beyond its three
+// steps; the circuits registry, the srs cache and the device packages
+// implement them.
 //
 // A request flows through one file per stage:
 //
 //   - submit.go: Submit validates the request, asks the Planner for a Plan
-//     (N partition units, a circuit id, the verifier), queues the units and
-//     returns at once; a second Submit with the same RequestID joins the
-//     job.
+//     (N partition units, a circuit id, the verifier), sets its memory for
+//     the devices and refuses what could never run (footprint.go), queues
+//     the units and returns at once; a second Submit with the same
+//     RequestID joins the job.
 //   - admit.go: the synthesis queue (queue.go) orders units by (priority,
 //     job sequence, partition): the key is unique, so no unit can displace
 //     another. One dispatcher takes a free synthesis slot, the best unit,
@@ -91,8 +94,10 @@
 // synthesis, Finish and verification goroutines are short-lived. All are
 // counted, and Close cancels and waits for every one.
 //
-// Dependencies. engine imports groth16, memory and timeline, and nothing
-// that implements its interfaces: it never names a circuit family, a
+// Dependencies. engine imports groth16, memory, timeline, and r1cs and
+// r1cs/compiled for the types a plan carries (docs/architecture.md §6,
+// which a test checks against the code), and nothing that implements its
+// interfaces: it never names a circuit family, a
 // parameter file format or a device. The circuits registry imports engine
 // (Planner, Plan, Partition, Request, ErrInvalidRequest), not the other way
 // round, because an interface is declared where it is consumed, as
