@@ -34,6 +34,14 @@
 // Waiters learn of results through a PostgreSQL notification, and poll as a
 // fallback.
 //
+// An unreachable database (a restart, a failover, the network) is waited
+// out: a statement that failed for it is tried again with backoff, a
+// frontend call for up to Options.RideOut (then an error wrapping
+// engine.ErrUnavailable), a worker's writes of its results until the
+// database answers. Unreachable and the status say how long it has been
+// down. Options.Planner, when set, checks requests at Submit as a worker's
+// engine will, so that a malformed one is refused before it is queued.
+//
 // Latency-critical kinds (LocalKinds, WinningPoSt by default) never enter
 // the queue on a daemon with a worker: they go straight into its engine,
 // and only that daemon knows them.

@@ -32,7 +32,7 @@ func (c *Cluster) Status() engine.Snapshot {
 			q, err = c.queueStatus(ctx)
 			return err
 		})
-		if err != nil {
+		if err != nil && !transient(err) { // an unreachable database is logged once, by try
 			c.log.Warn("cluster status: queues", "err", err)
 		}
 		s.Queues = c.last.queues(q, err)
