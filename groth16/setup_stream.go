@@ -51,39 +51,26 @@ func WriteSetup(ctx context.Context, w io.WriterAt, c r1cs.Circuit, seed []byte,
 	if err != nil {
 		return nil, nil, err
 	}
-	var hdr bytes.Buffer
-	writeVK(&hdr, vk)
-	if _, err := w.WriteAt(hdr.Bytes(), 0); err != nil {
-		return nil, nil, fmt.Errorf("setup: writing the verifying key: %w", err)
+	hdrLen, err := writeVKHeader(w, vk)
+	if err != nil {
+		return nil, nil, err
 	}
 	ph.end()
 
 	queries := sc.g1Queries()
 	offsets := make([]int64, len(queries))
-	off := int64(hdr.Len())
+	off := hdrLen
 	for i, q := range queries {
 		offsets[i] = off
 		off += 4 + int64(q.src.Len())*G1Size
 	}
 	b := concatScalars{sc.b[0], sc.b[1]}
-	g2Off := off
-	size := g2Off + 4 + int64(b.Len())*G2Size
+	size := off + 4 + int64(b.Len())*G2Size
 
 	// B_G2 on the CPU from the start; a failure on either side stops both.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g2Err := make(chan error, 1)
-	phG2 := rec.begin("b_g2", b.Len())
-	go func() {
-		_, _, _, gen2 := bls12381.Generators()
-		table := newCombG2(&gen2)
-		mul := func(s []fr.Element, out []bls12381.G2Affine) error { table.mulInto(s, out); return nil }
-		err := writeQuery(ctx, w, g2Off, b, mul, EncodeG2, G2Size, max(chunk/2, 1), phG2)
-		if err != nil {
-			cancel()
-		}
-		g2Err <- err
-	}()
+	g2Err := startG2Query(ctx, cancel, w, off, b, max(chunk/2, 1), rec.begin("b_g2", b.Len()))
 	_, _, gen1, _ := bls12381.Generators()
 	mul1 := func(s []fr.Element, out []bls12381.G1Affine) error { return g1.MulG1(gen1, s, out) }
 	for i := range queries {
@@ -114,6 +101,35 @@ func WriteSetup(ctx context.Context, w io.WriterAt, c r1cs.Circuit, seed []byte,
 	return vk, rep, nil
 }
 
+// writeVKHeader writes the file's verifying key at its start and returns
+// its length, where the queries begin.
+func writeVKHeader(w io.WriterAt, vk *VerifyingKey) (int64, error) {
+	var hdr bytes.Buffer
+	writeVK(&hdr, vk)
+	if _, err := w.WriteAt(hdr.Bytes(), 0); err != nil {
+		return 0, fmt.Errorf("setup: writing the verifying key: %w", err)
+	}
+	return int64(hdr.Len()), nil
+}
+
+// startG2Query writes B_G2 (b's scalars times the G2 generator, by the
+// comb table) at off on its own goroutine, calling cancel when it fails,
+// and delivers its error on the returned channel.
+func startG2Query(ctx context.Context, cancel func(), w io.WriterAt, off int64, b scalarSource, chunk int, ph *phaseRecorder) <-chan error {
+	g2Err := make(chan error, 1)
+	go func() {
+		_, _, _, gen2 := bls12381.Generators()
+		table := newCombG2(&gen2)
+		mul := func(s []fr.Element, out []bls12381.G2Affine) error { table.mulInto(s, out); return nil }
+		err := writeQuery(ctx, w, off, b, mul, EncodeG2, G2Size, chunk, ph)
+		if err != nil {
+			cancel()
+		}
+		g2Err <- err
+	}()
+	return g2Err
+}
+
 // writeQuery writes one vector at off: its u32 length, then the points of
 // src's scalars multiplied by mul, chunk by chunk. A chunk is encoded and
 // written on a second goroutine while the next is multiplied (two point
@@ -129,32 +145,78 @@ func writeQuery[P any](ctx context.Context, w io.WriterAt, off int64, src scalar
 	}
 	off += 4
 	chunk = min(chunk, max(n, 1))
-	type job struct {
-		lo  int
-		pts []P
+	qw := startQueryWriter(w, off, n, chunk, size, encode, ph)
+	scal := make([]fr.Element, chunk)
+	var err error
+	for lo := 0; lo < n && err == nil; lo += chunk {
+		hi := min(lo+chunk, n)
+		var pts []P
+		select {
+		case pts = <-qw.free:
+		case <-qw.failed:
+		}
+		if pts == nil {
+			break
+		}
+		if err = ctx.Err(); err != nil {
+			qw.free <- pts
+			break
+		}
+		t0 := time.Now()
+		pts = pts[:hi-lo]
+		if err = mul(src.chunk(lo, hi, scal), pts); err != nil {
+			qw.free <- pts
+			break
+		}
+		ph.add(time.Since(t0), 0)
+		qw.jobs <- queryChunk[P]{lo, pts}
 	}
-	free := make(chan []P, 2)
-	free <- make([]P, chunk)
-	free <- make([]P, chunk)
-	jobs := make(chan job, 1)
-	var (
-		wg     sync.WaitGroup
-		wErr   error
-		failed = make(chan struct{})
-	)
-	wg.Add(1)
-	go func() { // the writer
-		defer wg.Done()
+	if werr := qw.close(); err == nil {
+		err = werr
+	}
+	if err == nil {
+		ph.end()
+	}
+	return err
+}
+
+// queryChunk is points multiplied for the scalars from lo on, to be
+// encoded and written.
+type queryChunk[P any] struct {
+	lo  int
+	pts []P
+}
+
+// queryWriter encodes and writes one vector's chunks on its own goroutine
+// while the next chunk is multiplied: two point buffers go round through
+// free; failed closes at the first write error.
+type queryWriter[P any] struct {
+	jobs   chan queryChunk[P]
+	free   chan []P
+	failed chan struct{}
+	err    error // the first write error, read after close
+	wg     sync.WaitGroup
+}
+
+// startQueryWriter starts the writer of n points of size bytes each,
+// encoded by encode, at off (past the length), in chunks of at most chunk.
+func startQueryWriter[P any](w io.WriterAt, off int64, n, chunk, size int, encode func([]byte, *P), ph *phaseRecorder) *queryWriter[P] {
+	qw := &queryWriter[P]{jobs: make(chan queryChunk[P], 1), free: make(chan []P, 2), failed: make(chan struct{})}
+	qw.free <- make([]P, chunk)
+	qw.free <- make([]P, chunk)
+	qw.wg.Add(1)
+	go func() {
+		defer qw.wg.Done()
 		enc := make([]byte, chunk*size)
 		written := 0
-		for j := range jobs {
-			if wErr == nil {
+		for j := range qw.jobs {
+			if qw.err == nil {
 				t0 := time.Now()
 				buf := enc[:len(j.pts)*size]
 				parallelFor(len(j.pts), func(i int) { encode(buf[i*size:], &j.pts[i]) })
 				if _, err := w.WriteAt(buf, off+int64(j.lo)*int64(size)); err != nil {
-					wErr = err
-					close(failed)
+					qw.err = err
+					close(qw.failed)
 				}
 				written += len(j.pts)
 				ph.add(0, time.Since(t0))
@@ -162,41 +224,16 @@ func writeQuery[P any](ctx context.Context, w io.WriterAt, off int64, src scalar
 					ph.done(written) // the last is end's
 				}
 			}
-			free <- j.pts[:cap(j.pts)]
+			qw.free <- j.pts[:cap(j.pts)]
 		}
 	}()
-	scal := make([]fr.Element, chunk)
-	var err error
-	for lo := 0; lo < n && err == nil; lo += chunk {
-		hi := min(lo+chunk, n)
-		var pts []P
-		select {
-		case pts = <-free:
-		case <-failed:
-		}
-		if pts == nil {
-			break
-		}
-		if err = ctx.Err(); err != nil {
-			free <- pts
-			break
-		}
-		t0 := time.Now()
-		pts = pts[:hi-lo]
-		if err = mul(src.chunk(lo, hi, scal), pts); err != nil {
-			free <- pts
-			break
-		}
-		ph.add(time.Since(t0), 0)
-		jobs <- job{lo, pts}
-	}
-	close(jobs)
-	wg.Wait()
-	if err == nil {
-		err = wErr
-	}
-	if err == nil {
-		ph.end()
-	}
-	return err
+	return qw
+}
+
+// close ends the writer once every chunk sent is written and returns the
+// first write error.
+func (qw *queryWriter[P]) close() error {
+	close(qw.jobs)
+	qw.wg.Wait()
+	return qw.err
 }
