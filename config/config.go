@@ -52,6 +52,9 @@ type Daemon struct {
 	// MaxStreams bounds the RPCs open at once on one gRPC connection;
 	// 0 = 256.
 	MaxStreams int `toml:"max_streams"`
+	// MaxMessageSize bounds a gRPC message either way; 0 = 256 MiB. A
+	// request may be at most a third of the request memory besides.
+	MaxMessageSize Size `toml:"max_message_size"`
 	// IdleTimeout closes a connection with no RPC this long; 0 = 5m.
 	IdleTimeout Duration `toml:"idle_timeout"`
 	// InsecureAllowUnauthenticated lets a TCP listener (or an HTTP one
@@ -212,6 +215,7 @@ func Default() Config {
 			ShutdownGrace:  Duration(DefaultShutdownGrace),
 			MaxConnections: DefaultMaxConnections,
 			MaxStreams:     DefaultMaxStreams,
+			MaxMessageSize: DefaultMaxMessageSize,
 			IdleTimeout:    Duration(DefaultIdleTimeout),
 		},
 		Memory: Memory{

@@ -28,7 +28,18 @@ type Auth struct {
 const (
 	DefaultMaxConnections = 1024
 	DefaultMaxStreams     = 256
+	DefaultMaxMessageSize = 256 << 20
 	DefaultIdleTimeout    = 5 * time.Minute
+)
+
+// The message limits accepted.
+const (
+	// minMessageSize guards against a unit left out ("256" for
+	// "256MiB"): Filecoin's requests need tens of MB (a 32 GiB PoRep's
+	// is about 51 MB).
+	minMessageSize = 1 << 20
+	// maxMessageSize is the largest protobuf message (2 GiB).
+	maxMessageSize = 2<<30 - 1
 )
 
 // validateSecurity checks [daemon.tls], [daemon.auth] and the connection
@@ -50,6 +61,9 @@ func (c *Config) validateSecurity() []error {
 	}
 	if c.Daemon.MaxStreams < 0 {
 		bad("daemon.max_streams", "%d is negative", c.Daemon.MaxStreams)
+	}
+	if m := c.Daemon.MaxMessageSize; m != 0 && (m < minMessageSize || m > maxMessageSize) {
+		bad("daemon.max_message_size", "%s is outside %s to %s", m.Human(), Size(minMessageSize).Human(), Size(maxMessageSize).Human())
 	}
 	if c.Daemon.IdleTimeout < 0 {
 		bad("daemon.idle_timeout", "negative")

@@ -12,6 +12,7 @@ func TestSecuritySections(t *testing.T) {
 listen = "10.0.0.5:9820"
 max_connections = 64
 max_streams = 32
+max_message_size = "64MiB"
 idle_timeout = "90s"
 [daemon.tls]
 cert = "/etc/cuzk/cert.pem"
@@ -24,7 +25,7 @@ secret_file = "/etc/cuzk/secret"
 		t.Fatal(err)
 	}
 	if c.Daemon.TLS.Cert != "/etc/cuzk/cert.pem" || c.Daemon.TLS.ClientCA != "/etc/cuzk/ca.pem" || c.Daemon.Auth.SecretFile != "/etc/cuzk/secret" ||
-		c.Daemon.MaxConnections != 64 || c.Daemon.MaxStreams != 32 || c.Daemon.IdleTimeout.D().Seconds() != 90 {
+		c.Daemon.MaxConnections != 64 || c.Daemon.MaxStreams != 32 || c.Daemon.MaxMessageSize != 64<<20 || c.Daemon.IdleTimeout.D().Seconds() != 90 {
 		t.Errorf("parsed %+v", c.Daemon)
 	}
 	for _, tc := range []struct{ toml, key string }{
@@ -32,6 +33,8 @@ secret_file = "/etc/cuzk/secret"
 		{"[daemon.tls]\nclient_ca = \"/ca.pem\"", "daemon.tls.client_ca"},
 		{"[daemon]\nmax_connections = -1", "daemon.max_connections"},
 		{"[daemon]\nmax_streams = -1", "daemon.max_streams"},
+		{"[daemon]\nmax_message_size = \"1KiB\"", "daemon.max_message_size"},
+		{"[daemon]\nmax_message_size = \"4GiB\"", "daemon.max_message_size"},
 		{"[daemon.auth]\nsecret = \"inline\"", "daemon.auth.secret"},
 	} {
 		if _, err := Parse([]byte(tc.toml)); err == nil || !strings.Contains(err.Error(), tc.key) {

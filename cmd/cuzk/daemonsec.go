@@ -77,6 +77,7 @@ func securityOptions(cfg config.Config, o *server.Options) error {
 	o.InsecureAllowUnauthenticated = cfg.Daemon.InsecureAllowUnauthenticated
 	o.MaxConnections = cfg.Daemon.MaxConnections
 	o.MaxStreams = cfg.Daemon.MaxStreams
+	o.MaxMessageBytes = int(cfg.Daemon.MaxMessageSize)
 	o.IdleTimeout = cfg.Daemon.IdleTimeout.D()
 	return nil
 }
