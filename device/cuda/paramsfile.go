@@ -97,16 +97,9 @@ func whyNotWhole(plan Plan) string {
 // into two pinned buffers in turn, an uploader copies each to the device
 // as soon as it is decoded.
 func (d *Device) fill(ctx context.Context, r *resident, src *groth16.Deferred) error {
-	var slots [2]pinned
-	for i := range slots {
-		b, err := allocPinned(fillChunk * groth16.G2Size)
-		if err != nil {
-			for _, s := range slots[:i] {
-				s.free()
-			}
-			return err
-		}
-		slots[i] = b
+	slots, err := fillSlots()
+	if err != nil {
+		return err
 	}
 	defer func() {
 		for _, s := range slots {
@@ -139,7 +132,7 @@ func (d *Device) fill(ctx context.Context, r *resident, src *groth16.Deferred) e
 		}
 	}()
 	raw := make([]byte, fillChunk*groth16.G2Size)
-	err := func() error {
+	err = func() error {
 		defer close(chunks)
 		for q := groth16.QueryH; q <= groth16.QueryBG2; q++ {
 			total := src.Len(q)
@@ -177,6 +170,23 @@ func (d *Device) fill(ctx context.Context, r *resident, src *groth16.Deferred) e
 		return fmt.Errorf("cuda: reading %s to device %d: %w", src.Path(), d.index, err)
 	}
 	return nil
+}
+
+// fillSlots allocates fill's two pinned chunk buffers (a chunk of B_G2
+// points each, the largest), none left allocated on failure.
+func fillSlots() ([2]pinned, error) {
+	var slots [2]pinned
+	for i := range slots {
+		b, err := allocPinned(fillChunk * groth16.G2Size)
+		if err != nil {
+			for _, s := range slots[:i] {
+				s.free()
+			}
+			return [2]pinned{}, err
+		}
+		slots[i] = b
+	}
+	return slots, nil
 }
 
 // ParamsLoader reads parameter files for devs, for srs.Config's Load and
