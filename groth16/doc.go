@@ -7,7 +7,12 @@
 // Run (device) and Finish (CPU) to produce the MSM sums; Assemble applies the
 // randomization r, s and yields the Proof. The Device interface is declared
 // here, where it is consumed; device packages implement it and this package
-// never imports them.
+// never imports them. Everything else a caller reads of a device is one
+// value, its Profile (profile.go): its name, the host memory it holds for a
+// partition, whether it evaluates witness-only assignments itself, the
+// buffers it keeps with a share of the memory budget, Discard, and what it
+// reports of each Prepare and Run; a wrapper that embeds a Device passes it
+// on whole, and an ability a device lacks is a zero field.
 //
 // # Files
 //

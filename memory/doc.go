@@ -9,5 +9,8 @@
 // entries, then waits in arrival order. The sum of live reservations never
 // exceeds the limit.
 //
+// HeapLimit holds the Go collector's memory limit to the budget less what
+// the budget counts outside the Go heap.
+//
 // The package knows nothing of the engine, parameters or devices.
 package memory

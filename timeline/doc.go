@@ -16,4 +16,6 @@
 //     outside input and has a fuzz target), WriteTrace (Chrome trace JSON,
 //     opens in Perfetto), WriteHTML (a self-contained waterfall page), and
 //     Handler (serves a Recorder at a daemon's /timeline).
+//   - Phase: a timed part of a device's Run or Prepare, as the device
+//     reports it; the engine sums them per device for the status.
 package timeline

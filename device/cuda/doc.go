@@ -36,7 +36,8 @@
 // Run is cuzk_run_witness under the lock: a = A·w, b = B·w, c = a∘b, H, the
 // split of the L, A, B scalars and the MSMs on the device, B_G2 included
 // where the set has b_g2; Finish computes B_G2 on the CPU from the B split
-// read back only where Run did not. The device reports EvaluatesWitness, so
+// read back only where Run did not. The device reports EvaluatesWitness (its
+// groth16.Profile, profile.go, says all the engine reads of it), so
 // the engine reserves no host memory for a, b, c — except under an explicit
 // MemoryLimit (the plan counts neither the matrices nor the witness): then
 // EvaluatesWitness is false and Prepare takes the classic path, as it also

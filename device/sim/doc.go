@@ -10,5 +10,6 @@
 //
 // It knows only groth16 (the Device interface it implements); nothing of
 // the engine, its lock or its timeline: it reports its busy intervals
-// through Partial.KernelInterval and Config.OnKernel.
+// through its Profile's Run report (Partial.KernelInterval) and
+// Config.OnKernel.
 package sim
