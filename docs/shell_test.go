@@ -42,8 +42,9 @@ import (
 // a --dev daemon are generated once per machine, as the README says.
 //
 // doc.go lists the tags that gate a block. Under -short this takes a few
-// minutes on 2 cores; without it the slow blocks add the 2 KiB PoRep setup
-// and proof (≈ 10 minutes there): give go test -timeout 30m.
+// minutes on 2 cores; without it the slow blocks add the 2 KiB PoRep and
+// SnapDeals setups and proofs (5 minutes there, more on a busy machine):
+// give go test -timeout 30m.
 func TestShellBlocks(t *testing.T) {
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -193,8 +194,8 @@ func (r *runner) skip(b block) string {
 	return ""
 }
 
-// blockTimeout bounds one block; the slow ones are the 2 KiB PoRep setup
-// (≈ 7 min on 2 loaded cores) and proof.
+// blockTimeout bounds one block; the slowest is the 2 KiB PoRep setup and
+// proof (4 minutes on 2 loaded cores, 8 on a busier day).
 func blockTimeout(b block) time.Duration {
 	if b.has("slow") {
 		return 25 * time.Minute
@@ -290,7 +291,6 @@ type daemon struct {
 // startDaemon starts line in the background and waits until the daemon
 // logs that it serves.
 func (r *runner) startDaemon(ctx context.Context, t *testing.T, line string) *daemon {
-	t.Helper()
 	cmd := exec.Command("bash", "-c", "exec "+line)
 	cmd.Dir = r.work
 	cmd.Env = r.env
@@ -327,7 +327,6 @@ func (r *runner) startDaemon(ctx context.Context, t *testing.T, line string) *da
 // stop sends SIGTERM, as an operator stops the daemon, and wants exit
 // status 0: every RPC finished within the grace period.
 func (d *daemon) stop(t *testing.T) {
-	t.Helper()
 	if d == nil {
 		return
 	}
