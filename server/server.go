@@ -102,6 +102,10 @@ type Server struct {
 	draining atomic.Bool
 	initErr  error // a bad option, reported by Listen
 
+	// drain is done, by shutdown, when the daemon starts draining.
+	drain      context.Context
+	startDrain context.CancelFunc
+
 	mu          sync.Mutex
 	lis         net.Listener
 	limiter     *connLimiter // the gRPC listener's
@@ -167,7 +171,8 @@ func New(eng Engine, opts Options) *Server {
 	requests := newRequestMemory(opts.RequestMemory, opts.MaxMessageBytes)
 	s.grpc = newGRPCServer(NewService(eng, m, log), m, log, opts.MaxMessageBytes, requests, gopts...)
 	s.health = health.NewServer()
-	healthpb.RegisterHealthServer(s.grpc, s.health)
+	s.drain, s.startDrain = context.WithCancel(context.Background())
+	healthpb.RegisterHealthServer(s.grpc, &healthService{Server: s.health, drain: s.drain})
 	s.health.SetServingStatus(cuzkv1.ProvingEngine_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	mux := http.NewServeMux()
 	mux.Handle("/", httpHandler(eng, m, s.draining.Load))
@@ -454,15 +459,16 @@ func addrString(l net.Listener) string {
 	return l.Addr().String()
 }
 
-// shutdown drains: the health service says NOT_SERVING, gRPC refuses new
-// connections and lets running RPCs finish for the grace period, while the
-// HTTP listener keeps answering /status, /metrics and /healthz; HTTP
-// stops last. It returns ErrCutOff when RPCs were still running at the
-// end of the grace period.
+// shutdown drains: the health service says NOT_SERVING and ends its Watch
+// streams, gRPC refuses new connections and lets running RPCs finish for
+// the grace period, while the HTTP listener keeps answering /status,
+// /metrics and /healthz; HTTP stops last. It returns ErrCutOff when RPCs
+// were still running at the end of the grace period.
 func (s *Server) shutdown() error {
 	s.log.Info("shutting down", "grace", s.opts.ShutdownGrace)
 	s.draining.Store(true)
 	s.health.Shutdown()
+	s.startDrain()
 	grace := time.NewTimer(s.opts.ShutdownGrace)
 	defer grace.Stop()
 
