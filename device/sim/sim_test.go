@@ -129,6 +129,23 @@ func TestOnKernelReportsRunInterval(t *testing.T) {
 	}
 }
 
+// TestProfileReportsRun: the device's profile names it and reports each
+// Run's busy interval as its kernels' interval.
+func TestProfileReportsRun(t *testing.T) {
+	d := New(Config{Name: "lane", Run: time.Millisecond})
+	w, _ := d.Prepare(context.Background(), assignment(1), nil)
+	p, err := d.Run(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := d.Profile()
+	r := prof.OfRun(p)
+	s, e := p.(*Partial).KernelInterval()
+	if prof.Name != "lane" || !r.KernelStart.Equal(s) || !r.KernelEnd.Equal(e) || s.IsZero() {
+		t.Fatalf("profile %q reports [%v, %v], the Partial [%v, %v]", prof.Name, r.KernelStart, r.KernelEnd, s, e)
+	}
+}
+
 // TestIntervalsAreBounded: a daemon can run on the sim device for days; the
 // device keeps only the most recent MaxIntervals busy intervals.
 func TestIntervalsAreBounded(t *testing.T) {
