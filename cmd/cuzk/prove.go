@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/engine"
@@ -160,7 +160,7 @@ func (o *proveOptions) runRequest(ctx context.Context, stdout, stderr io.Writer)
 		}
 	}
 	dir := paramsDir(o.paramsDir)
-	e, err := o.engine(dir)
+	e, err := o.engine(ctx, dir, stderr)
 	if err != nil {
 		return err
 	}
@@ -191,41 +191,38 @@ func (o *proveOptions) runRequest(ctx context.Context, stdout, stderr io.Writer)
 	return fillPublic(stdout, o.public, public, partition, r.Proof, dir)
 }
 
-// engine is the in-process engine of --request: the device, the memory
-// budget, the circuit registry and the parameter files of dir.
-func (o *proveOptions) engine(dir string) (*engine.Engine, error) {
-	devices := []groth16.Device{cpu.New(0)}
-	switch o.device {
-	case "cpu":
-	case "cuda":
-		var err error
-		if devices, err = cudaDevices(nil, 0, 0); err != nil {
-			return nil, err
-		}
-	default:
+// engine is the in-process engine of --request: the daemon's own engine
+// (newDaemonEngine) for a configuration of the device, the memory budget
+// and the parameter directory, so a one-shot proof takes the daemon's
+// paths: with CUDA the parameter file read straight into the GPU (the host
+// keeps only the verifying key), witness-only synthesis, the memory budget
+// counting what it holds and the Go heap held within it. Warnings (a
+// compiled system that cannot be cached) go to stderr.
+func (o *proveOptions) engine(ctx context.Context, dir string, stderr io.Writer) (*engine.Engine, error) {
+	if o.device != "cpu" && o.device != "cuda" {
 		return nil, fmt.Errorf("--device %q: want cpu or cuda", o.device)
 	}
-	var limit uint64
+	cfg := config.Default()
+	cfg.Device.Kind = o.device
+	cfg.SRS.ParamCache = dir
+	cfg.Timeline.Events = 0
 	switch {
 	case !(o.budgetGiB >= 0) || o.budgetGiB*(1<<30) >= math.MaxUint64:
 		return nil, fmt.Errorf("--budget %v: want a size in GiB, below 2^34", o.budgetGiB)
 	case o.budgetGiB > 0:
-		limit = uint64(o.budgetGiB * (1 << 30))
+		cfg.Memory.TotalBudget = config.Budget{Bytes: config.Size(o.budgetGiB * (1 << 30))}
 	default:
-		total, err := config.MemTotal()
-		if err != nil {
-			return nil, fmt.Errorf("%w (give --budget)", err)
-		}
-		if limit, err = config.AutoBudget(total, config.DefaultSafetyMargin); err != nil {
-			return nil, err
-		}
+		cfg.Memory.TotalBudget = config.Budget{Auto: true}
 	}
-	return engine.New(engine.Config{
-		Devices: devices,
-		Budget:  memory.New(limit),
-		Planner: circuits.New(),
-		Params:  &circuits.FilecoinFiles{Dir: dir},
-	})
+	limit, err := cfg.MemoryBudget()
+	if err != nil {
+		return nil, fmt.Errorf("%w (give --budget)", err)
+	}
+	heap := memory.NewHeapLimit(limit)
+	heap.Start(ctx)
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	e, _, _, err := newDaemonEngine(cfg, log, heap)
+	return e, err
 }
 
 // readPublicFor reads --public, which must be the public data of req's
