@@ -16,7 +16,7 @@ t0=$(date +%s.%N)
 /usr/bin/time -f "prove --device cuda: wall %e s, max RSS %M KB" bin/cuzk prove --request "$P/req.json" --device cuda \
   --budget ${BUDGET:-32} --params-dir "$P" --out "$OUT/oneshot-$KIND.bin" --public "$OUT/oneshot-public-$KIND.json" 2>&1 | tail -6 &
 pid=$!
-sleep 0.5; cp=$(pgrep -f "bin/cuzk prove --request" | head -1)
+sleep 0.5; cp=$(pgrep -n -x cuzk)
 ( while kill -0 $cp 2>/dev/null; do echo "$(date +%s) $(grep VmRSS /proc/$cp/status 2>/dev/null)" >> "$OUT/oneshot-rss-$KIND.txt"; sleep 1; done ) &
 wait $pid
 echo "sampled peak RSS: $(awk '{print $3}' "$OUT/oneshot-rss-$KIND.txt" | sort -n | tail -1) kB"
