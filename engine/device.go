@@ -92,7 +92,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 		return nil, e.lostStep(di, u, "prepare", err)
 	}
 	pr := prof.OfPrepare(w)
-	e.devs[di].prep.add(pr.Phases)
+	e.devs[di].prep.add(j.plan.CircuitID, pr.Phases)
 	e.dropWitness(u, pr)
 	if j.ctx.Err() != nil {
 		groth16.Discard(dev, w)
@@ -128,7 +128,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	if err == nil {
 		rr = prof.OfRun(p)
 		e.recordKernel(j, part, worker, di, t0, t1, rr)
-		e.devs[di].phases.add(rr.Phases)
+		e.devs[di].phases.add(j.plan.CircuitID, rr.Phases)
 	}
 	j.addGPU(t1.Sub(t0))
 	e.releaseABC(u)

@@ -37,11 +37,14 @@ func (d phasedDevice) Finish(ctx context.Context, p groth16.Partial) (*groth16.S
 }
 
 // TestKernelPhasesSummed: the phases a device's Runs time are summed per
-// device in the status, one run each per partition.
+// device and circuit in the status, one run each per partition.
 func TestKernelPhasesSummed(t *testing.T) {
 	var env *testEnv
 	env = newTestEnv(t, sim.Config{}, func(c *Config) {
 		c.Devices = []groth16.Device{phasedDevice{c.Devices[0].(*sim.Device)}}
+		params := testParams()
+		params["other"] = params["test"]
+		c.Params = params
 	})
 	if got := env.e.Status().Devices[0].Phases; len(got) != 0 {
 		t.Fatalf("phases before any run: %v", got)
@@ -53,8 +56,16 @@ func TestKernelPhasesSummed(t *testing.T) {
 			t.Fatalf("job %s: %v %s", id, r.Status, r.Error)
 		}
 	}
-	want := []PhaseTotal{{Name: "h2d", Total: 2 * parts * 2 * time.Millisecond, Runs: 2 * parts},
-		{Name: "run", Total: 2 * parts * time.Millisecond, Runs: 2 * parts}}
+	// A job of another circuit on the same device: its phases apart.
+	env.submit(t, "c", KindSnapDealsUpdate, PriorityUnspecified, testJob{Tag: 3, Parts: 1, Circuit: "other"})
+	if r := env.await(t, "c"); r.Status != StatusCompleted {
+		t.Fatalf("job c: %v %s", r.Status, r.Error)
+	}
+	want := []PhaseTotal{
+		{Circuit: "other", Name: "h2d", Total: 2 * time.Millisecond, Runs: 1},
+		{Circuit: "other", Name: "run", Total: time.Millisecond, Runs: 1},
+		{Circuit: "test", Name: "h2d", Total: 2 * parts * 2 * time.Millisecond, Runs: 2 * parts},
+		{Circuit: "test", Name: "run", Total: 2 * parts * time.Millisecond, Runs: 2 * parts}}
 	if got := env.e.Status().Devices[0].Phases; !slices.Equal(got, want) {
 		t.Fatalf("phases %v, want %v", got, want)
 	}
@@ -97,8 +108,8 @@ func TestPreparePhasesSummed(t *testing.T) {
 		t.Fatalf("job: %v %s", r.Status, r.Error)
 	}
 	st := env.e.Status().Devices[0]
-	want := []PhaseTotal{{Name: "alloc", Total: parts * 3 * time.Millisecond, Runs: parts},
-		{Name: "split", Total: parts * time.Millisecond, Runs: parts}}
+	want := []PhaseTotal{{Circuit: "test", Name: "alloc", Total: parts * 3 * time.Millisecond, Runs: parts},
+		{Circuit: "test", Name: "split", Total: parts * time.Millisecond, Runs: parts}}
 	if !slices.Equal(st.PreparePhases, want) || len(st.Phases) != 0 {
 		t.Fatalf("prepare phases %v (kernel phases %v), want %v and none", st.PreparePhases, st.Phases, want)
 	}

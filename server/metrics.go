@@ -198,10 +198,10 @@ var (
 	descDevBusy        = prometheus.NewDesc("cuzk_device_busy", "1 while the device is working on a job.", []string{"device", "name"}, nil)
 	descDevLost        = prometheus.NewDesc("cuzk_device_lost", "1 once the device was lost (its units moved to the other devices).", []string{"device", "name"}, nil)
 	descDevKept        = prometheus.NewDesc("cuzk_device_kept_bytes", "Memory budget held by buffers the device keeps for the next partition (the CUDA device's a, b stagings).", []string{"device", "name"}, nil)
-	descDevPhase       = prometheus.NewDesc("cuzk_device_kernel_phase_seconds_total", "Time of a timed part of the device's Runs (upload, spmv, ntt, msm_h …; the parts overlap), summed.", []string{"device", "name", "phase"}, nil)
-	descDevPhaseRuns   = prometheus.NewDesc("cuzk_device_kernel_phase_runs_total", "Runs that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "phase"}, nil)
-	descPrepPhase      = prometheus.NewDesc("cuzk_device_prepare_phase_seconds_total", "Time of a timed part of the device's Prepares on the host (alloc, eval, split), summed.", []string{"device", "name", "phase"}, nil)
-	descPrepPhaseRuns  = prometheus.NewDesc("cuzk_device_prepare_phase_runs_total", "Prepares that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "phase"}, nil)
+	descDevPhase       = prometheus.NewDesc("cuzk_device_kernel_phase_seconds_total", "Time of a timed part of the device's Runs (upload, spmv, ntt, msm_h …; the parts overlap), summed.", []string{"device", "name", "circuit", "phase"}, nil)
+	descDevPhaseRuns   = prometheus.NewDesc("cuzk_device_kernel_phase_runs_total", "Runs that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "circuit", "phase"}, nil)
+	descPrepPhase      = prometheus.NewDesc("cuzk_device_prepare_phase_seconds_total", "Time of a timed part of the device's Prepares on the host (alloc, eval, split), summed.", []string{"device", "name", "circuit", "phase"}, nil)
+	descPrepPhaseRuns  = prometheus.NewDesc("cuzk_device_prepare_phase_runs_total", "Prepares that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "circuit", "phase"}, nil)
 )
 
 func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -268,12 +268,12 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 		gauge(descDevLost, lost, ord, d.Name)
 		gauge(descDevKept, float64(d.KeptBytes), ord, d.Name)
 		for _, p := range d.Phases {
-			ch <- prometheus.MustNewConstMetric(descDevPhase, prometheus.CounterValue, p.Total.Seconds(), ord, d.Name, p.Name)
-			ch <- prometheus.MustNewConstMetric(descDevPhaseRuns, prometheus.CounterValue, float64(p.Runs), ord, d.Name, p.Name)
+			ch <- prometheus.MustNewConstMetric(descDevPhase, prometheus.CounterValue, p.Total.Seconds(), ord, d.Name, p.Circuit, p.Name)
+			ch <- prometheus.MustNewConstMetric(descDevPhaseRuns, prometheus.CounterValue, float64(p.Runs), ord, d.Name, p.Circuit, p.Name)
 		}
 		for _, p := range d.PreparePhases {
-			ch <- prometheus.MustNewConstMetric(descPrepPhase, prometheus.CounterValue, p.Total.Seconds(), ord, d.Name, p.Name)
-			ch <- prometheus.MustNewConstMetric(descPrepPhaseRuns, prometheus.CounterValue, float64(p.Runs), ord, d.Name, p.Name)
+			ch <- prometheus.MustNewConstMetric(descPrepPhase, prometheus.CounterValue, p.Total.Seconds(), ord, d.Name, p.Circuit, p.Name)
+			ch <- prometheus.MustNewConstMetric(descPrepPhaseRuns, prometheus.CounterValue, float64(p.Runs), ord, d.Name, p.Circuit, p.Name)
 		}
 	}
 }

@@ -163,8 +163,8 @@ func TestServeUnixAndHTTP(t *testing.T) {
 	eng := newFakeEngine()
 	eng.snapshot = engine.Snapshot{
 		Devices: []engine.DeviceStatus{{Ordinal: 0, Name: "cpu",
-			Phases:        []engine.PhaseTotal{{Name: "msm_h", Total: 3 * time.Second, Runs: 4}},
-			PreparePhases: []engine.PhaseTotal{{Name: "alloc", Total: 2 * time.Second, Runs: 4}}, KeptBytes: 8 << 30}},
+			Phases:        []engine.PhaseTotal{{Circuit: "porep-32g", Name: "msm_h", Total: 3 * time.Second, Runs: 4}},
+			PreparePhases: []engine.PhaseTotal{{Circuit: "porep-32g", Name: "alloc", Total: 2 * time.Second, Runs: 4}}, KeptBytes: 8 << 30}},
 		SRS:    []engine.SRSStatus{{CircuitID: "porep-32g", Tier: engine.TierHot, SizeBytes: 42, RefCount: 1}},
 		Queues: []engine.QueueStatus{{ProofKind: "porep-c2", Pending: 2}},
 		Uptime: 3 * time.Second, MemoryUsed: 10, MemoryLimit: 100,
@@ -216,10 +216,10 @@ func TestServeUnixAndHTTP(t *testing.T) {
 		t.Errorf("/metrics: %d\n%s", resp.StatusCode, grepLines(string(body), "cuzk_"))
 	}
 	for _, want := range []string{
-		`cuzk_device_kernel_phase_seconds_total{device="0",name="cpu",phase="msm_h"} 3`,
-		`cuzk_device_kernel_phase_runs_total{device="0",name="cpu",phase="msm_h"} 4`,
-		`cuzk_device_prepare_phase_seconds_total{device="0",name="cpu",phase="alloc"} 2`,
-		`cuzk_device_prepare_phase_runs_total{device="0",name="cpu",phase="alloc"} 4`,
+		`cuzk_device_kernel_phase_seconds_total{circuit="porep-32g",device="0",name="cpu",phase="msm_h"} 3`,
+		`cuzk_device_kernel_phase_runs_total{circuit="porep-32g",device="0",name="cpu",phase="msm_h"} 4`,
+		`cuzk_device_prepare_phase_seconds_total{circuit="porep-32g",device="0",name="cpu",phase="alloc"} 2`,
+		`cuzk_device_prepare_phase_runs_total{circuit="porep-32g",device="0",name="cpu",phase="alloc"} 4`,
 		`cuzk_device_kept_bytes{device="0",name="cpu"} 8.589934592e+09`,
 	} {
 		if !strings.Contains(string(body), want) {

@@ -88,13 +88,13 @@ TOML
   bin/cuzk timeline --url http://127.0.0.1:9821/timeline --html "$OUT/timeline-$STAGE.html" --csv "$OUT/timeline-$STAGE.csv" 2>&1 | tail -20
   curl -s http://127.0.0.1:9821/metrics > "$OUT/metrics-$STAGE.txt" 2>/dev/null || true
   echo "kernel phases over the run, mean per partition (device events; they overlap):"
-  awk '/^cuzk_device_kernel_phase_(seconds|runs)_total/ { match($0, /phase="[^"]*"/); ph = substr($0, RSTART + 7, RLENGTH - 8)
+  awk '/^cuzk_device_kernel_phase_(seconds|runs)_total/ { match($0, /circuit="[^"]*"/); ph = substr($0, RSTART + 9, RLENGTH - 10); match($0, /phase="[^"]*"/); ph = ph " " substr($0, RSTART + 7, RLENGTH - 8)
       if ($1 ~ /seconds/) s[ph] = $NF; else r[ph] = $NF }
-    END { for (ph in s) if (r[ph] > 0) printf "  %-8s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$STAGE.txt" | sort
+    END { for (ph in s) if (r[ph] > 0) printf "  %-20s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$STAGE.txt" | sort
   echo "prepare phases, mean per partition (host, one after the other):"
-  awk '/^cuzk_device_prepare_phase_(seconds|runs)_total/ { match($0, /phase="[^"]*"/); ph = substr($0, RSTART + 7, RLENGTH - 8)
+  awk '/^cuzk_device_prepare_phase_(seconds|runs)_total/ { match($0, /circuit="[^"]*"/); ph = substr($0, RSTART + 9, RLENGTH - 10); match($0, /phase="[^"]*"/); ph = ph " " substr($0, RSTART + 7, RLENGTH - 8)
       if ($1 ~ /seconds/) s[ph] = $NF; else r[ph] = $NF }
-    END { for (ph in s) if (r[ph] > 0) printf "  %-8s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$STAGE.txt" | sort
+    END { for (ph in s) if (r[ph] > 0) printf "  %-20s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$STAGE.txt" | sort
   grep '^cuzk_device_kept_bytes\|^cuzk_memory_used_bytes' "$OUT/metrics-$STAGE.txt"
   kill -TERM $dpid; wait $dpid
   echo "daemon peak RSS: $(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1) kB"; echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"
