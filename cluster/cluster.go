@@ -130,30 +130,7 @@ const (
 // New connects to the database and prepares the River client; nothing
 // runs until Start.
 func New(ctx context.Context, opts Options) (*Cluster, error) {
-	if opts.Queue == "" {
-		opts.Queue = DefaultQueue
-	}
-	if opts.Capacity <= 0 {
-		opts.Capacity = 1
-	}
-	if opts.MaxAttempts <= 0 {
-		opts.MaxAttempts = DefaultMaxAttempts
-	}
-	if opts.PollInterval <= 0 {
-		opts.PollInterval = time.Second
-	}
-	if opts.ResultTTL <= 0 {
-		opts.ResultTTL = engine.DefaultResultTTL
-	}
-	if opts.Heartbeat <= 0 {
-		opts.Heartbeat = 5 * time.Second
-	}
-	if opts.DeadAfter <= 0 {
-		opts.DeadAfter = 6 * opts.Heartbeat
-	}
-	if opts.RideOut <= 0 {
-		opts.RideOut = DefaultRideOut
-	}
+	opts.setDefaults()
 	log := opts.Log
 	if log == nil {
 		log = slog.Default()
@@ -161,9 +138,7 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 	host, _ := os.Hostname()
 	id := opts.ID
 	if id == "" {
-		var b [3]byte
-		_, _ = rand.Read(b[:])
-		id = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+		id = workerID(host)
 	}
 	c := &Cluster{
 		opts: opts, log: log.With("cluster", id), local: opts.Local, id: id, host: host,
@@ -174,18 +149,7 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 	for _, k := range opts.LocalKinds {
 		c.localKinds[k] = true
 	}
-	shortest := time.Duration(0)
-	for _, kn := range engine.Kinds() {
-		k := kn.Kind
-		d := opts.Timeouts[k]
-		if d <= 0 {
-			d = DefaultTimeout
-		}
-		c.timeouts[k] = d
-		if shortest == 0 || d < shortest {
-			shortest = d
-		}
-	}
+	shortest := c.setTimeouts()
 	pcfg, err := pgxpool.ParseConfig(opts.DatabaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: database_url: %w", err)
@@ -198,37 +162,97 @@ func New(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: database: %w", err)
 	}
+	c.river, err = river.NewClient(riverpgxv5.New(c.pool), c.riverConfig(log, shortest))
+	if err != nil {
+		c.pool.Close()
+		return nil, fmt.Errorf("cluster: river client: %w", err)
+	}
+	return c, nil
+}
+
+// setDefaults fills the fields of o left at zero with their defaults.
+func (o *Options) setDefaults() {
+	if o.Queue == "" {
+		o.Queue = DefaultQueue
+	}
+	if o.Capacity <= 0 {
+		o.Capacity = 1
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = DefaultMaxAttempts
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = time.Second
+	}
+	if o.ResultTTL <= 0 {
+		o.ResultTTL = engine.DefaultResultTTL
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = 5 * time.Second
+	}
+	if o.DeadAfter <= 0 {
+		o.DeadAfter = 6 * o.Heartbeat
+	}
+	if o.RideOut <= 0 {
+		o.RideOut = DefaultRideOut
+	}
+}
+
+// workerID is a worker id unique to this process: host-pid-random.
+func workerID(host string) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// setTimeouts fills c.timeouts with every kind's longest attempt
+// (Options.Timeouts, DefaultTimeout where missing) and returns the
+// shortest of them.
+func (c *Cluster) setTimeouts() (shortest time.Duration) {
+	for _, kn := range engine.Kinds() {
+		k := kn.Kind
+		d := c.opts.Timeouts[k]
+		if d <= 0 {
+			d = DefaultTimeout
+		}
+		c.timeouts[k] = d
+		if shortest == 0 || d < shortest {
+			shortest = d
+		}
+	}
+	return shortest
+}
+
+// riverConfig is the River client's configuration: this daemon's id, its
+// proof worker and the queues it claims from, shortest being the
+// shortest kind's timeout.
+func (c *Cluster) riverConfig(log *slog.Logger, shortest time.Duration) *river.Config {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &proofWorker{c: c})
 	rcfg := &river.Config{
-		ID:          id,
+		ID:          c.id,
 		Logger:      slog.New(minLevel{log.Handler(), slog.LevelWarn}),
-		MaxAttempts: opts.MaxAttempts,
+		MaxAttempts: c.opts.MaxAttempts,
 		// The rescuer looks at jobs running longer than the shortest
 		// timeout and rescues those past their own kind's (proofWorker.
 		// Timeout): a WinningPoSt comes back in seconds, a PoRep is left
 		// alone while it may still be running.
 		JobTimeout:                  shortest,
 		RescueStuckJobsAfter:        shortest,
-		CompletedJobRetentionPeriod: opts.ResultTTL,
+		CompletedJobRetentionPeriod: c.opts.ResultTTL,
 		// River's default (100 ms) spaces both a worker's fetches and an
 		// inserting client's wake-up notifications; a proof is worth a
 		// fetch sooner.
 		FetchCooldown: fetchCooldown,
 		Workers:       workers,
 	}
-	if len(c.worked()) > 0 {
+	if worked := c.worked(); len(worked) > 0 {
 		rcfg.Queues = map[string]river.QueueConfig{}
-		for q, n := range c.worked() {
+		for q, n := range worked {
 			rcfg.Queues[q] = river.QueueConfig{MaxWorkers: n}
 		}
 	}
-	c.river, err = river.NewClient(riverpgxv5.New(c.pool), rcfg)
-	if err != nil {
-		c.pool.Close()
-		return nil, fmt.Errorf("cluster: river client: %w", err)
-	}
-	return c, nil
+	return rcfg
 }
 
 // ID is this daemon's worker id (River's client id).
