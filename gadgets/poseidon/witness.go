@@ -29,45 +29,81 @@ func hashWitness(cs r1cs.AuxBatcher, preimage []num.AllocatedNum, c *native.Cons
 	n := witnessAllocs(c)
 	first, vals := cs.AllocAuxBatch(n)
 	var sbuf, tbuf [witnessBuf]fr.Element
-	st, tmp := sbuf[:], tbuf[:]
+	w := witness{c: c, half: half, vals: vals, st: sbuf[:], tmp: tbuf[:]}
 	if t > witnessBuf {
-		st, tmp = make([]fr.Element, t), make([]fr.Element, t)
+		w.st, w.tmp = make([]fr.Element, t), make([]fr.Element, t)
 	}
-	st, tmp = st[:t], tmp[:t]
-	st[0] = c.Tag
+	w.st, w.tmp = w.st[:t], w.tmp[:t]
+	w.st[0] = c.Tag
 	for i, x := range preimage {
-		st[i+1] = x.Value
+		w.st[i+1] = x.Value
 	}
-	k, offset, round := 0, 0, 0
-	mix := func() {
-		switch r := round; {
-		case r == half-1:
-			mulMatrix(st, tmp, c.PreSparse)
-		case r >= half && r < half+c.PartialRounds:
-			mulSparse(st, &c.Sparse[r-half])
-		default:
-			mulMatrix(st, tmp, c.MDS)
-		}
-		round++
+	w.firstRound()
+	for range half - 1 {
+		w.fullRound(true)
 	}
-	// sbox writes x, x², x⁴ and x⁵ (+ post) and leaves the last in *x.
-	sbox := func(x *fr.Element, post *fr.Element) {
-		v := vals[k : k+4 : k+4]
-		k += 4
-		v[0] = *x
-		v[1].Square(x)
-		v[2].Square(&v[1])
-		v[3].Mul(&v[2], x)
-		if post != nil {
-			v[3].Add(&v[3], post)
-		}
-		*x = v[3]
+	for range c.PartialRounds {
+		w.sbox(&w.st[0], &c.Compressed[w.offset])
+		w.offset++
+		w.mix()
 	}
+	for range half - 1 {
+		w.fullRound(true)
+	}
+	w.fullRound(false)
+	vals[w.k] = w.st[1]
+	cs.EnforceSkipped(n)
+	return num.AllocatedNum{Var: first + r1cs.Variable(n-1), Value: w.st[1]}
+}
 
-	// First round: constants before and after the S-boxes; the tag's S-box
-	// is native.
-	pre, post := c.Compressed[:t], c.Compressed[t:2*t]
-	offset = 2 * t
+// witness is hashWitness's permutation state: st the width-t state, tmp
+// the matrix product's scratch, vals the aux run written from k on,
+// offset the next round constant in c.Compressed, round the rounds mixed
+// so far.
+type witness struct {
+	c       *native.Constants
+	half    int
+	st, tmp []fr.Element
+	vals    []fr.Element
+	k       int
+	offset  int
+	round   int
+}
+
+// mix applies the round's matrix: the pre-sparse one before the partial
+// rounds, a sparse one in each, the MDS matrix otherwise.
+func (w *witness) mix() {
+	switch r := w.round; {
+	case r == w.half-1:
+		mulMatrix(w.st, w.tmp, w.c.PreSparse)
+	case r >= w.half && r < w.half+w.c.PartialRounds:
+		mulSparse(w.st, &w.c.Sparse[r-w.half])
+	default:
+		mulMatrix(w.st, w.tmp, w.c.MDS)
+	}
+	w.round++
+}
+
+// sbox writes x, x², x⁴ and x⁵ (+ post) and leaves the last in *x.
+func (w *witness) sbox(x *fr.Element, post *fr.Element) {
+	v := w.vals[w.k : w.k+4 : w.k+4]
+	w.k += 4
+	v[0] = *x
+	v[1].Square(x)
+	v[2].Square(&v[1])
+	v[3].Mul(&v[2], x)
+	if post != nil {
+		v[3].Add(&v[3], post)
+	}
+	*x = v[3]
+}
+
+// firstRound: constants before and after the S-boxes; the tag's S-box is
+// native, each preimage element's writes x², x⁴ and x⁵ + post.
+func (w *witness) firstRound() {
+	t, st, vals := len(w.st), w.st, w.vals
+	pre, post := w.c.Compressed[:t], w.c.Compressed[t:2*t]
+	w.offset = 2 * t
 	var x fr.Element
 	st[0].Add(&st[0], &pre[0])
 	x.Square(&st[0])
@@ -75,8 +111,8 @@ func hashWitness(cs r1cs.AuxBatcher, preimage []num.AllocatedNum, c *native.Cons
 	st[0].Mul(&st[0], &x)
 	st[0].Add(&st[0], &post[0])
 	for i := 1; i < t; i++ {
-		v := vals[k : k+3 : k+3]
-		k += 3
+		v := vals[w.k : w.k+3 : w.k+3]
+		w.k += 3
 		x.Add(&st[i], &pre[i])
 		v[0].Square(&x)
 		v[1].Square(&v[0])
@@ -84,35 +120,23 @@ func hashWitness(cs r1cs.AuxBatcher, preimage []num.AllocatedNum, c *native.Cons
 		v[2].Add(&v[2], &post[i])
 		st[i] = v[2]
 	}
-	mix()
-	full := func(keys bool) {
-		for i := range t {
-			var p *fr.Element
-			if keys {
-				p = &c.Compressed[offset+i]
-			}
-			sbox(&st[i], p)
-		}
+	w.mix()
+}
+
+// fullRound puts every element through an S-box, adding the round's
+// constants when keys (every full round but the last), then mixes.
+func (w *witness) fullRound(keys bool) {
+	for i := range w.st {
+		var p *fr.Element
 		if keys {
-			offset += t
+			p = &w.c.Compressed[w.offset+i]
 		}
-		mix()
+		w.sbox(&w.st[i], p)
 	}
-	for range half - 1 {
-		full(true)
+	if keys {
+		w.offset += len(w.st)
 	}
-	for range c.PartialRounds {
-		sbox(&st[0], &c.Compressed[offset])
-		offset++
-		mix()
-	}
-	for range half - 1 {
-		full(true)
-	}
-	full(false)
-	vals[k] = st[1]
-	cs.EnforceSkipped(n)
-	return num.AllocatedNum{Var: first + r1cs.Variable(n-1), Value: st[1]}
+	w.mix()
 }
 
 // mulMatrix sets s to s·m (row vector times m), using tmp.
