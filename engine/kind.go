@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -88,6 +89,19 @@ func ParseKind(s string) (ProofKind, bool) {
 		}
 	}
 	return KindUnspecified, false
+}
+
+// LookupKind is ParseKind with an error for a spelling it does not know,
+// listing the kinds' names.
+func LookupKind(s string) (ProofKind, error) {
+	if k, ok := ParseKind(s); ok {
+		return k, nil
+	}
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.Name
+	}
+	return KindUnspecified, fmt.Errorf("%q is not a proof kind: want one of %s (or an older alias of one)", s, strings.Join(names, ", "))
 }
 
 // DefaultPriority is a kind's priority when a request leaves it

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
@@ -56,6 +57,25 @@ func TestKindsByPriority(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("%v, want %v", got, want)
+		}
+	}
+}
+
+// TestLookupKind: a known spelling gives its kind, anything else an error
+// that quotes the input and lists every kind's name.
+func TestLookupKind(t *testing.T) {
+	for _, k := range Kinds() {
+		if got, err := LookupKind(k.Proto); err != nil || got != k.Kind {
+			t.Errorf("LookupKind(%q) = %v, %v", k.Proto, got, err)
+		}
+	}
+	_, err := LookupKind("junk")
+	if err == nil {
+		t.Fatal("LookupKind(junk): no error")
+	}
+	for _, want := range []string{`"junk"`, "porep-c2", "snap-update", "window-post", "winning-post"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %s", err, want)
 		}
 	}
 }
