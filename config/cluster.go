@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/cuzk-project/cuzk/engine"
 )
 
 // Cluster makes the daemon one of several that share one job queue in
@@ -31,14 +33,16 @@ type Cluster struct {
 	// its devices × gpus.gpu_workers_per_device.
 	Capacity int `toml:"capacity"`
 	// Routes sends a proof kind's jobs to a queue of its own, e.g.
-	// {"porep-c2" = "porep"}; every daemon of a cluster routes alike.
+	// {"porep-c2" = "porep"}; every daemon of a cluster routes alike. A
+	// kind is spelled as anywhere else (engine.ParseKind: "porep-c2",
+	// "POREP_SEAL_COMMIT", the older "porep").
 	Routes map[string]string `toml:"routes"`
 	// Queues are more queues this daemon claims from, name → capacity
 	// (0 = not here), e.g. {porep = 1}.
 	Queues map[string]int `toml:"queues"`
 	// LocalKinds are proved on the receiving daemon when it has a worker,
 	// never queued ("winning-post": the queue never stands between a
-	// block and its proof).
+	// block and its proof); spelled as Routes' kinds.
 	LocalKinds []string `toml:"local_kinds"`
 	// MaxAttempts is how often a job is tried (on any daemon) before it is
 	// discarded and its error returned to the waiter.
@@ -96,9 +100,6 @@ func DefaultCluster() Cluster {
 	}
 }
 
-// ClusterKinds are the proof kind names of [cluster] local_kinds.
-var ClusterKinds = []string{"porep-c2", "snap-update", "window-post", "winning-post"}
-
 // validate reports the [cluster] section's problems through bad.
 func (c *Cluster) validate(bad func(key, format string, args ...any)) {
 	if !c.Enabled {
@@ -114,9 +115,14 @@ func (c *Cluster) validate(bad func(key, format string, args ...any)) {
 	if c.Queue == "" || len(c.Queue) > 128 {
 		bad("cluster.queue", "%q: want 1-128 characters", c.Queue)
 	}
+	routed := map[engine.ProofKind]string{}
 	for k, q := range c.Routes {
-		if !isClusterKind(k) {
-			bad("cluster.routes", "%q is not one of %s", k, strings.Join(ClusterKinds, ", "))
+		if kind, err := engine.LookupKind(k); err != nil {
+			bad("cluster.routes", "%v", err)
+		} else if other, dup := routed[kind]; dup {
+			bad("cluster.routes", "%q and %q are both %s", min(k, other), max(k, other), kind)
+		} else {
+			routed[kind] = k
 		}
 		if q == "" || len(q) > 128 {
 			bad("cluster.routes", "%s → %q: want a queue name of 1-128 characters", k, q)
@@ -134,8 +140,8 @@ func (c *Cluster) validate(bad func(key, format string, args ...any)) {
 		bad("cluster.capacity", "%d is negative (0 = devices × workers per device)", c.Capacity)
 	}
 	for _, k := range c.LocalKinds {
-		if !isClusterKind(k) {
-			bad("cluster.local_kinds", "%q is not one of %s", k, strings.Join(ClusterKinds, ", "))
+		if _, err := engine.LookupKind(k); err != nil {
+			bad("cluster.local_kinds", "%v", err)
 		}
 	}
 	if c.MaxAttempts < 1 || c.MaxAttempts > 100 {
@@ -158,15 +164,6 @@ func (c *Cluster) validate(bad func(key, format string, args ...any)) {
 			bad("cluster.timeouts."+key, "must be positive")
 		}
 	}
-}
-
-func isClusterKind(k string) bool {
-	for _, n := range ClusterKinds {
-		if k == n {
-			return true
-		}
-	}
-	return false
 }
 
 // redactURLError drops the URL (it may hold a password) from a parse

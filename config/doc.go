@@ -6,6 +6,8 @@
 // key this program does not know is an error naming it, never silently
 // ignored.
 //
-// The package knows nothing of the engine or the server; cmd/cuzk turns
-// a Config into their options.
+// Of the engine it knows only the proof kinds' names (engine.ParseKind),
+// so that a kind is spelled alike in the configuration, the flags and the
+// wire protocol; nothing of the server. cmd/cuzk turns a Config into
+// their options.
 package config
