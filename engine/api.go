@@ -128,6 +128,8 @@ type SRSStatus struct {
 	Tier      SRSTier
 	SizeBytes uint64
 	RefCount  uint32
+	OnDevice  bool   // the points are in the devices' memory (the host keeps the verifying key)
+	Kept      string // why the set is not evicted for other work (Engine.Urgent), "" when nothing keeps it
 }
 
 // QueueStatus counts the work of one proof kind.

@@ -78,6 +78,11 @@ type Config struct {
 	// ResultTTL is how long a finished job's result stays available to
 	// Await; defaults to 10 minutes.
 	ResultTTL time.Duration
+	// UrgentWindow is how long after its last CRITICAL or HIGH job a
+	// circuit's parameters are kept from eviction (Engine.Urgent): 0 means
+	// DefaultUrgentWindow, negative only while such jobs are queued or
+	// running.
+	UrgentWindow time.Duration
 	// Rand is the source of the blinding scalars r, s; nil means
 	// crypto/rand.
 	Rand io.Reader

@@ -29,6 +29,10 @@ func (e *Engine) conclude(j *job, st Status, proof []byte, cause error, counted 
 	}
 	j.state = stateDone
 	j.finished = now
+	if j.urgent {
+		j.urgent = false
+		e.urgent.end(j.plan.CircuitID)
+	}
 	parts := 0
 	if j.plan != nil { // nil: ended while planning
 		parts = len(j.plan.Partitions)

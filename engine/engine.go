@@ -56,6 +56,8 @@ type Engine struct {
 	// retirement (verification included): what will give memory back.
 	inflight atomic.Int64
 
+	urgent urgency // CRITICAL and HIGH work per circuit (Urgent)
+
 	mu        sync.Mutex
 	jobs      map[string]*job
 	seq       uint64
@@ -101,6 +103,10 @@ func New(cfg Config) (*Engine, error) {
 		cores:      newCores(cfg.SynthesisWorkers),
 		jobs:       make(map[string]*job),
 		stopped:    make(chan struct{}),
+	}
+	e.urgent.window, e.urgent.now = cfg.UrgentWindow, time.Now
+	if e.urgent.window == 0 {
+		e.urgent.window = DefaultUrgentWindow
 	}
 	for i := 0; i < cfg.SynthesisWorkers; i++ {
 		e.slots <- i

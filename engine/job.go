@@ -48,6 +48,7 @@ type job struct {
 
 	mu       sync.Mutex
 	state    jobState
+	urgent   bool // counted in Engine.urgent until it ends
 	result   Result
 	finished time.Time
 	plan     *Plan

@@ -136,6 +136,10 @@ func (e *Engine) reject(j *job, err error) {
 func (e *Engine) enqueue(j *job, plan *Plan) (string, int, error) {
 	j.mu.Lock()
 	j.plan = plan
+	if j.priority >= PriorityHigh && j.state != stateDone {
+		j.urgent = true
+		e.urgent.begin(plan.CircuitID, j.priority)
+	}
 	j.live = len(plan.Partitions)
 	j.asm = NewAssembler(len(plan.Partitions))
 	j.inputs = make([][]fr.Element, len(plan.Partitions))

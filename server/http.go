@@ -42,6 +42,8 @@ type srsJSON struct {
 	Tier      string `json:"tier"`
 	SizeBytes uint64 `json:"size_bytes"`
 	RefCount  uint32 `json:"ref_count"`
+	Where     string `json:"where"`          // "devices" (the points in GPU memory) or "host"
+	Kept      string `json:"kept,omitempty"` // why it is not evicted for other work
 }
 
 type queueJSON struct {
@@ -67,7 +69,11 @@ func statusDocument(s engine.Snapshot, now time.Time) statusJSON {
 		doc.Devices = append(doc.Devices, deviceJSON{d.Ordinal, d.Name, d.MemoryTotal, d.MemoryFree, d.CurrentJobID, d.CurrentProofKind})
 	}
 	for _, e := range s.SRS {
-		doc.SRS = append(doc.SRS, srsJSON{e.CircuitID, tierLabel(e.Tier), e.SizeBytes, e.RefCount})
+		where := "host"
+		if e.OnDevice {
+			where = "devices"
+		}
+		doc.SRS = append(doc.SRS, srsJSON{e.CircuitID, tierLabel(e.Tier), e.SizeBytes, e.RefCount, where, e.Kept})
 	}
 	for _, q := range s.Queues {
 		doc.Queues = append(doc.Queues, queueJSON{q.ProofKind, q.Pending, q.InProgress})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -118,6 +119,8 @@ type Cache struct {
 	budget  Budget
 	minIdle time.Duration
 	now     func() time.Time
+
+	keep atomic.Pointer[func(id string) string] // KeepWhile's rule
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -482,7 +485,7 @@ func (c *Cache) EvictIdle(need uint64) (freed uint64) {
 	var idle []*entry
 	var soonest time.Duration = -1 // until a young idle entry may go
 	for _, e := range c.entries {
-		if e.params == nil || e.refs > 0 || e.load != nil {
+		if e.params == nil || e.refs > 0 || e.load != nil || c.kept(e.id) != "" {
 			continue
 		}
 		if age := now.Sub(e.lastUsed); age < c.minIdle {
@@ -511,6 +514,27 @@ func (c *Cache) EvictIdle(need uint64) (freed uint64) {
 		release()
 	}
 	return freed
+}
+
+// KeepWhile installs the rule that keeps entries from EvictIdle: an entry
+// whose id it gives a reason for ("" none) is not evicted to make room,
+// and Status shows the reason. The engine's Urgent is one (parameters of
+// CRITICAL or HIGH work queued or due). An operator's Evict ignores it.
+// f must not call the cache; nil removes the rule.
+func (c *Cache) KeepWhile(f func(id string) string) {
+	if f == nil {
+		c.keep.Store(nil)
+		return
+	}
+	c.keep.Store(&f)
+}
+
+// kept is KeepWhile's reason for id, "" without a rule.
+func (c *Cache) kept(id string) string {
+	if f := c.keep.Load(); f != nil {
+		return (*f)(id)
+	}
+	return ""
 }
 
 // wakeLocked makes the budget ask again (Notify) once an entry that was
@@ -547,6 +571,12 @@ type Entry struct {
 	// Bad is why the file failed its checks while it is marked (ErrBadParams;
 	// Bad reads the file's stamp to know it is still the same), "" else.
 	Bad string
+	// Kept is why EvictIdle keeps the entry (KeepWhile), "" when nothing does.
+	Kept string
+	// OnDevice: the loader left the points in their file for a device to
+	// read into its own memory (groth16.Params.Deferred): the set is
+	// resident on the devices, the host holds its verifying key.
+	OnDevice bool
 }
 
 // Status lists every registered circuit, ordered by id.
@@ -562,7 +592,9 @@ func (c *Cache) Status() []Entry {
 		}
 		if e.params != nil {
 			s.Tier = Hot
+			s.OnDevice = e.params.Deferred != nil
 		}
+		s.Kept = c.kept(e.id)
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return cmp.Compare(a.CircuitID, b.CircuitID) })

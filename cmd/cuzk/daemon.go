@@ -293,6 +293,9 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// The parameters of CRITICAL and HIGH work queued or due are not
+	// evicted for bulk work.
+	params.cache.KeepWhile(eng.Urgent)
 	log.Info("engine ready", "device", cfg.Device.Kind, "devices", len(devices),
 		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(), "request_memory", config.Size(requests.Limit()).Human(),
 		"param_cache", cfg.SRS.ParamCache, "witness_synthesis", witness, "dev", cfg.Daemon.Dev, "dev_params", devDir)
@@ -588,7 +591,8 @@ func (d *daemonParams) Status() []engine.SRSStatus {
 		if e.Tier == srs.Cold && e.RefCount == 0 && !e.Loading {
 			continue // registered but not resident: not worth a line
 		}
-		out = append(out, engine.SRSStatus{CircuitID: e.CircuitID, Tier: engine.SRSTier(e.Tier), SizeBytes: e.SizeBytes, RefCount: e.RefCount})
+		out = append(out, engine.SRSStatus{CircuitID: e.CircuitID, Tier: engine.SRSTier(e.Tier), SizeBytes: e.SizeBytes,
+			RefCount: e.RefCount, OnDevice: e.OnDevice, Kept: e.Kept})
 	}
 	return out
 }
