@@ -23,6 +23,14 @@ type WitnessAssignment struct {
 	InputBase, AuxBase int
 }
 
+// NewWitness is an empty witness with room for a circuit of shape sh,
+// holding ONE, as r1cs.Synthesize starts it.
+func NewWitness(sh Shape) *WitnessAssignment {
+	w := &WitnessAssignment{Input: make([]fr.Element, 0, sh.Inputs), Aux: make([]fr.Element, 0, sh.Aux)}
+	w.AllocInput(fr.One())
+	return w
+}
+
 func (w *WitnessAssignment) Alloc(value fr.Element) Variable {
 	w.Aux = append(w.Aux, value)
 	return AuxVariable(w.AuxBase + len(w.Aux) - 1)

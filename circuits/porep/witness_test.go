@@ -8,6 +8,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/internal/circuittest"
 	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/filecoin/gen"
 	hmerkle "github.com/cuzk-project/cuzk/hash/merkle"
@@ -57,13 +58,13 @@ func TestWitness(t *testing.T) {
 			if err := r1cs.Synthesize(seq, part); err != nil {
 				t.Fatal(err)
 			}
-			checkWitness(t, "r1cs.Synthesize", pa, seq)
+			circuittest.SameWitness(t, "r1cs.Synthesize", pa, seq)
 			for _, workers := range []int{1, 2, 3, 16} {
 				w, err := part.Witness(workers)
 				if err != nil {
 					t.Fatalf("%d workers: %v", workers, err)
 				}
-				checkWitness(t, fmt.Sprintf("Witness(%d)", workers), pa, w)
+				circuittest.SameWitness(t, fmt.Sprintf("Witness(%d)", workers), pa, w)
 			}
 			// A reused witness with stale values and room to spare.
 			junk := &r1cs.WitnessAssignment{
@@ -77,31 +78,11 @@ func TestWitness(t *testing.T) {
 			if err := part.WitnessInto(junk, 2); err != nil {
 				t.Fatal(err)
 			}
-			checkWitness(t, "WitnessInto(reused, 2)", pa, junk)
+			circuittest.SameWitness(t, "WitnessInto(reused, 2)", pa, junk)
 			if &junk.Aux[0] != &full[0] {
 				t.Fatal("WitnessInto did not reuse the aux vector")
 			}
 		})
-	}
-}
-
-func checkWitness(t *testing.T, what string, pa *r1cs.ProvingAssignment, w *r1cs.WitnessAssignment) {
-	t.Helper()
-	if w.NumConstraints() != pa.NumConstraints() {
-		t.Fatalf("%s: %d rows, prover %d", what, w.NumConstraints(), pa.NumConstraints())
-	}
-	for _, v := range []struct {
-		name      string
-		got, want []fr.Element
-	}{{"input", w.Input, pa.Input}, {"aux", w.Aux, pa.Aux}} {
-		if len(v.got) != len(v.want) {
-			t.Fatalf("%s: %d %s values, prover %d", what, len(v.got), v.name, len(v.want))
-		}
-		for i := range v.want {
-			if v.got[i] != v.want[i] {
-				t.Fatalf("%s: %s[%d] = %s, prover %s", what, v.name, i, v.got[i].String(), v.want[i].String())
-			}
-		}
 	}
 }
 

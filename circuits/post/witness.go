@@ -3,8 +3,6 @@ package post
 import (
 	"fmt"
 
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -26,8 +24,7 @@ func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &r1cs.WitnessAssignment{Input: make([]fr.Element, 0, sh.Inputs), Aux: make([]fr.Element, 0, sh.Aux)}
-	w.AllocInput(fr.One())
+	w := r1cs.NewWitness(sh)
 	err = r1cs.SynthesizeWindows(w, p.Config.Sectors, sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
 		if p.Ctx != nil {
 			if err := p.Ctx.Err(); err != nil {

@@ -1,8 +1,6 @@
 package update
 
 import (
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -23,8 +21,7 @@ func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &r1cs.WitnessAssignment{Input: make([]fr.Element, 0, sh.Inputs), Aux: make([]fr.Element, 0, sh.Aux)}
-	w.AllocInput(fr.One())
+	w := r1cs.NewWitness(sh)
 	pt, err := p.synthesizeOwn(w)
 	if err != nil {
 		return nil, err
