@@ -1,0 +1,61 @@
+package aggregate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// detRand is a deterministic io.Reader for the verifier's weights.
+type detRand struct{ r *rand.Rand }
+
+func newDetRand(seed uint64) *detRand { return &detRand{rand.New(rand.NewPCG(seed, 7))} }
+
+func (d *detRand) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = byte(d.r.Uint32())
+	}
+	return len(b), nil
+}
+
+var testInclude = []byte("sha256 of the aggregated sectors' comm_r and seeds")
+
+func TestAggregateVerify(t *testing.T) {
+	f := getFixture(t)
+	for _, n := range []int{2, 4, 8, 16, 64} {
+		t.Run(fmt.Sprintf("n%d", n), func(t *testing.T) {
+			pk, vk, err := f.srs.Specialize(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			proofs, inputs := f.batch(n)
+			agg, err := Aggregate(context.Background(), pk, testInclude, proofs)
+			if err != nil {
+				t.Fatalf("Aggregate: %v", err)
+			}
+			if err := Verify(vk, &f.vk, inputs, agg, testInclude, newDetRand(1)); err != nil {
+				t.Fatalf("Verify: %v", err)
+			}
+			b, err := agg.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b) != Size(n) {
+				t.Fatalf("encoded %d bytes, Size says %d", len(b), Size(n))
+			}
+			dec, err := DecodeProof(b)
+			if err != nil {
+				t.Fatalf("DecodeProof: %v", err)
+			}
+			if err := Verify(vk, &f.vk, inputs, dec, testInclude, nil); err != nil {
+				t.Fatalf("Verify(decoded): %v", err)
+			}
+			inputs[n-1][0].SetUint64(12345)
+			if err := Verify(vk, &f.vk, inputs, dec, testInclude, nil); !errors.Is(err, ErrInvalid) {
+				t.Fatalf("changed input: got %v, want ErrInvalid", err)
+			}
+		})
+	}
+}
