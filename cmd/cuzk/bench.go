@@ -102,7 +102,7 @@ func newBenchCmd() *cobra.Command {
 	}
 	o.register(bench)
 	bench.Flags().IntVar(&count, "count", 4, "jobs to prove")
-	bench.AddCommand(newBenchSingleCmd(o), newBenchBatchCmd(o), newBenchStressCmd(o), newBenchWinningCmd(o))
+	bench.AddCommand(newBenchSingleCmd(o), newBenchBatchCmd(o), newBenchStressCmd(o), newBenchWinningCmd(o), newBenchDayCmd(o))
 	return bench
 }
 
@@ -117,7 +117,7 @@ func (o *benchOptions) register(bench *cobra.Command) {
 	pf.IntVar(&o.constraints, "constraints", 1<<14, "rows per partition (synthetic circuit)")
 	pf.IntVar(&o.partitions, "partitions", 10, "partitions per job")
 	pf.Uint64Var(&o.seed, "seed", 1, "synthetic circuit seed")
-	pf.StringVar(&o.kind, "kind", "porep", "proof kind the jobs are submitted as: porep, snap, wpost, winning")
+	pf.StringVar(&o.kind, "kind", "porep-c2", "proof kind the jobs are submitted as: porep-c2, snap-update, window-post or winning-post (or an older alias: porep, snap, wpost, winning, …)")
 	pf.IntVarP(&o.concurrency, "jobs", "j", 2, "jobs in flight at once")
 	pf.StringVar(&o.paramsDir, "params-dir", "", "in-process: dev parameter cache (default: user cache dir/cuzk/params)")
 	pf.StringVar(&o.device, "device", "cpu", "in-process: cpu, or cuda (every visible GPU, through libcuzk_cuda.so)")
@@ -262,18 +262,13 @@ func (o *benchOptions) circuit() synthetic.Config {
 	return c
 }
 
+// benchKind is the kind --kind spells, any way engine.ParseKind reads.
 func benchKind(s string) (engine.ProofKind, error) {
-	switch strings.ToLower(s) {
-	case "porep", "porep-c2":
-		return engine.KindPoRepSealCommit, nil
-	case "snap", "snap-update":
-		return engine.KindSnapDealsUpdate, nil
-	case "wpost", "window-post":
-		return engine.KindWindowPoStPartition, nil
-	case "winning", "winning-post":
-		return engine.KindWinningPoSt, nil
+	k, err := engine.LookupKind(s)
+	if err != nil {
+		return 0, fmt.Errorf("--kind: %w", err)
 	}
-	return 0, fmt.Errorf("--kind %q: want porep, snap, wpost or winning", s)
+	return k, nil
 }
 
 func (o *benchOptions) shape() string {
