@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,13 +20,33 @@ func newGenVanillaCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gen-vanilla",
 		Short: "Generate synthetic vanilla proofs and the requests that carry them, for every proof kind",
-		Args:  cobra.NoArgs,
+		Args:  genVanillaFamily,
+		// A misspelt family finds no subcommand, leaving its flags to
+		// this command: the error says which families there are.
+		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return errors.New("name what to generate: cuzk gen-vanilla porep|winning-post|window-post|snap …")
 		},
 	}
 	cmd.AddCommand(newGenVanillaPoRepCmd(), newGenVanillaPoStCmd(kindWinning), newGenVanillaPoStCmd(kindWindow), newGenVanillaSnapCmd())
+	for _, sub := range cmd.Commands() {
+		sub.Aliases = familySpellings(sub.Name())
+	}
 	return cmd
+}
+
+// genVanillaFamily refuses the argument gen-vanilla found no subcommand
+// for: not a proof kind, or one in a case of its own (subcommand names
+// are matched exactly).
+func genVanillaFamily(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	family, err := proofFamily(args[0])
+	if err != nil {
+		return fmt.Errorf("gen-vanilla %s: %w", args[0], err)
+	}
+	return fmt.Errorf("gen-vanilla %s: write it %s (or one of %s)", args[0], family, strings.Join(familySpellings(family), ", "))
 }
 
 // genPoRepOptions are the flags of `cuzk gen-vanilla porep`.

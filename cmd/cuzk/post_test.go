@@ -233,7 +233,8 @@ func TestCircuitOfProof(t *testing.T) {
 		{"StackedDrgWinning2KiBV1", "window-post", "", "is a WinningPoSt proof"},
 		{"StackedDrg2KiBV1_1", "snap", "", "unknown registered update proof"},
 		{"StackedDrg2KiB", "", "", "unknown registered seal proof"},
-		{"StackedDrg2KiBV1_1", "wpost", "", `--kind "wpost": want one of porep, winning-post, window-post, snap`},
+		{"StackedDrg2KiBV1_1", "wpost", "", "unknown registered PoSt proof"},
+		{"StackedDrg2KiBV1_1", "junk", "", `--kind: "junk" is not a proof kind: want one of porep-c2, snap-update, window-post, winning-post`},
 	} {
 		c, err := circuitOfProof(tc.name, tc.kind)
 		switch {

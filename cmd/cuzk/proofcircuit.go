@@ -2,15 +2,19 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cuzk-project/cuzk/config"
+	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/filecoin/post"
 	"github.com/cuzk-project/cuzk/filecoin/update"
 )
 
-// The proof families, by the names of cuzk gen-vanilla's subcommands.
+// The proof families, by the names of cuzk gen-vanilla's subcommands:
+// each is a spelling of its proof kind in engine's table, and every other
+// spelling of the kind names it too (proofFamily).
 const (
 	kindPoRep   = "porep"
 	kindWinning = "winning-post"
@@ -19,6 +23,42 @@ const (
 )
 
 var proofKinds = []string{kindPoRep, kindWinning, kindWindow, kindSnap}
+
+// familyOf is each proof kind's family.
+var familyOf = map[engine.ProofKind]string{
+	engine.KindPoRepSealCommit:     kindPoRep,
+	engine.KindWinningPoSt:         kindWinning,
+	engine.KindWindowPoStPartition: kindWindow,
+	engine.KindSnapDealsUpdate:     kindSnap,
+}
+
+// proofFamily is the family s spells: any spelling of its proof kind
+// engine.ParseKind reads.
+func proofFamily(s string) (string, error) {
+	k, err := engine.LookupKind(s)
+	if err != nil {
+		return "", err
+	}
+	return familyOf[k], nil
+}
+
+// familySpellings are the spellings of family's kind in engine's table
+// (its name, proto name, the proto name in lower case and its aliases)
+// other than family itself: its gen-vanilla subcommand's aliases.
+func familySpellings(family string) []string {
+	var out []string
+	for _, k := range engine.Kinds() {
+		if familyOf[k.Kind] != family {
+			continue
+		}
+		for _, s := range append([]string{k.Name, k.Proto, strings.ToLower(k.Proto)}, k.Aliases...) {
+			if s != family && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
 
 // proofCircuit is a registered proof's circuit: its family, circuit id,
 // parameter file name and a line for people.
@@ -30,6 +70,10 @@ type proofCircuit struct {
 // rust-filecoin-proofs-api's serde names (and go-state-types' for the
 // WindowPoSt V1_1 ids).
 func lookupProof(kind, name string) (proofCircuit, error) {
+	kind, err := proofFamily(kind)
+	if err != nil {
+		return proofCircuit{}, fmt.Errorf("--kind: %w", err)
+	}
 	switch kind {
 	case kindPoRep:
 		p, err := filecoin.ParseSealProof(name)
@@ -72,13 +116,16 @@ func lookupProof(kind, name string) (proofCircuit, error) {
 		return proofCircuit{kind, info.CircuitID(), info.ParamsFile(),
 			fmt.Sprintf("%s, the %s SnapDeals update", info.Name, config.Size(info.SectorSize).Human())}, nil
 	}
-	return proofCircuit{}, fmt.Errorf("--kind %q: want one of %s", kind, strings.Join(proofKinds, ", "))
+	return proofCircuit{}, fmt.Errorf("--kind: the family %s has no registered proofs", kind) // familyOf names only the families above
 }
 
 // circuitOfProof finds name in the family kind, or with kind "" in every
 // family, where it must name exactly one circuit.
 func circuitOfProof(name, kind string) (proofCircuit, error) {
 	if kind != "" {
+		if _, err := proofFamily(kind); err != nil {
+			return proofCircuit{}, fmt.Errorf("--kind: %w", err)
+		}
 		c, err := lookupProof(kind, name)
 		if err != nil {
 			return proofCircuit{}, fmt.Errorf("--proof-type %q: %w", name, err)
