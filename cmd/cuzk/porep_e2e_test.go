@@ -33,8 +33,8 @@ func testParamsDir(t *testing.T) string {
 	return filepath.Join(d, "filecoin-dev")
 }
 
-// A PoRep C2 from end to end, as issue 11 accepts it, at 2 KiB and 8 MiB
-// (512 MiB without -short): gen-vanilla → setup → the daemon's Prove
+// A PoRep C2 from end to end at 2 KiB and 8 MiB (512 MiB without
+// -short): gen-vanilla → setup → the daemon's Prove
 // (Curio's envelope through gRPC; a production daemon, the parameters in
 // its param_cache) → verify --public valid; a flipped byte of the proof,
 // the seed, the ticket or comm_r makes it invalid; bad requests before it

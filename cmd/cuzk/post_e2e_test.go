@@ -15,8 +15,8 @@ import (
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
-// WinningPoSt, WindowPoSt and SnapDeals from end to end, as issue 12
-// accepts them, at 2 KiB (8 MiB without -short): gen-vanilla → setup (dev
+// WinningPoSt, WindowPoSt and SnapDeals from end to end at 2 KiB (8 MiB
+// without -short): gen-vanilla → setup (dev
 // parameters, kept in testParamsDir) → a production daemon (no --dev, the
 // parameters in its param_cache) proving each request over gRPC as
 // Curio's client sends it → verify --public valid; a flipped byte of the
