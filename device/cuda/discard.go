@@ -12,13 +12,14 @@ func (d *Device) Discard(x any) {
 		}
 	case *witnessPrepared:
 		if x != nil && !x.ran.Swap(true) {
-			x.st.release(d)
+			x.releaseStaging(d)
 		}
 	case *Partial:
 		if x == nil || x.finished.Swap(true) {
 			return
 		}
 		if x.wp != nil {
+			x.wp.releaseStaging(d)
 			if x.wb != nil {
 				x.wb.release(d)
 			}

@@ -58,7 +58,7 @@ func TestProfileComplete(t *testing.T) {
 	if want := []timeline.Phase{{Name: "total", D: time.Second}, {Name: "ntt", D: time.Millisecond}}; !slices.Equal(r.Phases, want) {
 		t.Errorf("kernel phases %v, want %v", r.Phases, want)
 	}
-	if r := p.OfRun(&Partial{wp: &witnessPrepared{}, end: end}); r.StagingBytes != 0 || !r.KernelEnd.Equal(end) {
+	if r := p.OfRun(&Partial{wp: &witnessPrepared{}, end: end}); r.StagingBytes != 0 || !r.KernelEnd.Equal(end) { // its staging already taken
 		t.Errorf("witness Partial: %+v", r)
 	}
 	if r := p.OfRun(groth16.Partial(nil)); r.StagingBytes != 0 || r.KeepStaging != nil {

@@ -160,16 +160,45 @@ type witnessPrepared struct {
 	p    *groth16.Params
 	srs  uintptr
 	m    *Matrices
-	st   *staged
 	held uint64 // StagedBytes
 	ran  atomic.Bool
+
+	stMu sync.Mutex
+	st   *staged // until taken (takeStaging): by KeepStaging, Finish or Discard
 }
 
 // StagedBytes is the most pinned host memory the prepared witness holds
-// until Finish: the staging (given back to the pool at the end of Run)
+// until Finish: the staging (dead once Run has uploaded it: kept for the
+// next partition or given back to the pool, never under the device lock)
 // and, where the device does not compute B_G2, the B split Run reads back
 // beside it for Finish.
 func (w *witnessPrepared) StagedBytes() uint64 { return w.held }
+
+// takeStaging hands the staging over once; nil after.
+func (w *witnessPrepared) takeStaging() *staged {
+	w.stMu.Lock()
+	defer w.stMu.Unlock()
+	st := w.st
+	w.st = nil
+	return st
+}
+
+// stagingBytes is the staging's pinned memory while it is held.
+func (w *witnessPrepared) stagingBytes() uint64 {
+	w.stMu.Lock()
+	defer w.stMu.Unlock()
+	if w.st == nil {
+		return 0
+	}
+	return w.st.bytes()
+}
+
+// releaseStaging gives the staging, if still held, back to the pool.
+func (w *witnessPrepared) releaseStaging(d *Device) {
+	if st := w.takeStaging(); st != nil {
+		st.release(d)
+	}
+}
 
 // bSplitBytes bounds the pinned memory of readBSplit over nb bases: the
 // ones' bitmap, and a tail of at most nb scalars, nor more than the
@@ -243,7 +272,12 @@ func (d *Device) runWitnessPrepared(ctx context.Context, w *witnessPrepared) (*P
 	if w.ran.Swap(true) {
 		return nil, ErrReused
 	}
-	defer w.st.release(d)
+	ok := false
+	defer func() {
+		if !ok { // no Partial carries the staging on
+			w.releaseStaging(d)
+		}
+	}()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -269,7 +303,7 @@ func (d *Device) runWitnessPrepared(ctx context.Context, w *witnessPrepared) (*P
 	if err != nil {
 		return nil, err
 	}
-	r := &Partial{wp: w, wb: bs, end: end}
+	r := &Partial{d: d, wp: w, wb: bs, end: end}
 	r.Timing = Timing{Total: msDur(res.Total), H2D: msDur(res.H2D), NTT: msDur(res.NTT), MSMH: msDur(res.MSMH),
 		MSML: msDur(res.MSML), MSMA: msDur(res.MSMA), MSMB: msDur(res.MSMB), SpMV: msDur(res.SpMV), Split: msDur(res.Split)}
 	r.start = end.Add(-r.Timing.Total)
@@ -278,12 +312,14 @@ func (d *Device) runWitnessPrepared(ctx context.Context, w *witnessPrepared) (*P
 	r.a = xyzzToJac(res.Points[2][:])
 	r.b = xyzzToJac(res.Points[3][:])
 	r.readBG2(&res)
+	ok = true // the staging goes with r: KeepStaging, Finish or Discard
 	return r, nil
 }
 
 // finishWitness is Finish for a witness run: B_G2 from the run, or on the
 // CPU from the B split read back.
 func (d *Device) finishWitness(ctx context.Context, r *Partial) (*groth16.Sums, error) {
+	defer r.wp.releaseStaging(d) // not kept (KeepStaging)
 	if r.wb != nil {
 		defer r.wb.release(d)
 	}
