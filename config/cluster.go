@@ -11,7 +11,7 @@ import (
 
 // Cluster makes the daemon one of several that share one job queue in
 // PostgreSQL (River). Off (Enabled false), the daemon proves only what it
-// receives, as before.
+// receives.
 type Cluster struct {
 	// Enabled turns cluster mode on: every request (but LocalKinds on a
 	// daemon with a worker) becomes a job in the shared queue.
