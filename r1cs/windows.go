@@ -2,8 +2,8 @@ package r1cs
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
+
+	"github.com/cuzk-project/cuzk/internal/parallel"
 )
 
 // SynthesizeWindows appends to w the witnesses of n pieces of a circuit
@@ -37,8 +37,6 @@ func SynthesizeWindows(w *WitnessAssignment, n, totalInputs, totalAux, workers i
 	baseIn, baseAux := w.InputBase+ownIn, w.AuxBase+ownAux
 
 	rows := make([]int, n)
-	errs := make([]error, n)
-	var failed atomic.Bool
 	one := func(i int) error {
 		in0, aux0 := ownIn+i*perIn, ownAux+i*perAux
 		win := &WitnessAssignment{
@@ -57,26 +55,8 @@ func SynthesizeWindows(w *WitnessAssignment, n, totalInputs, totalAux, workers i
 		rows[i] = win.Constraints
 		return nil
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(workers, n)) {
-		wg.Go(func() {
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				if errs[i] = one(i); errs[i] != nil {
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := parallel.FirstErrorOn(workers, n, one); err != nil {
+		return err
 	}
 	w.Input, w.Aux = input, aux
 	for _, r := range rows {

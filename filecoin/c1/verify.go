@@ -6,12 +6,12 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/filecoin"
-	"github.com/cuzk-project/cuzk/filecoin/internal/parallel"
 	"github.com/cuzk-project/cuzk/filecoin/sdr"
 	"github.com/cuzk-project/cuzk/gadgets/encoding"
 	"github.com/cuzk-project/cuzk/hash"
 	"github.com/cuzk-project/cuzk/hash/merkle"
 	"github.com/cuzk-project/cuzk/hash/poseidon"
+	"github.com/cuzk-project/cuzk/internal/parallel"
 )
 
 // Verify checks the vanilla proofs of o with nothing but o: no parameters,

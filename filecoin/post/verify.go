@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cuzk-project/cuzk/filecoin/internal/parallel"
 	"github.com/cuzk-project/cuzk/hash"
 	"github.com/cuzk-project/cuzk/hash/merkle"
+	"github.com/cuzk-project/cuzk/internal/parallel"
 )
 
 // Verify checks the partition's vanilla proofs with nothing but the

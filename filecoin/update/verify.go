@@ -6,9 +6,9 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuzk-project/cuzk/filecoin/c1"
-	"github.com/cuzk-project/cuzk/filecoin/internal/parallel"
 	"github.com/cuzk-project/cuzk/hash"
 	"github.com/cuzk-project/cuzk/hash/merkle"
+	"github.com/cuzk-project/cuzk/internal/parallel"
 )
 
 // Partition is partition K of an update proof with the public comms it is

@@ -66,3 +66,25 @@ func TestFirstErrorStops(t *testing.T) {
 		t.Fatalf("err = %v after %d checks", err, ran.Load())
 	}
 }
+
+// TestFirstErrorOn: at any worker count, none and more than n included,
+// every index is checked once and the lowest failure is the answer.
+func TestFirstErrorOn(t *testing.T) {
+	for _, workers := range []int{-1, 0, 1, 3, 64} {
+		var ran atomic.Int64
+		err := FirstErrorOn(workers, 50, func(i int) error {
+			ran.Add(1)
+			if i == 7 || i == 30 {
+				return fmt.Errorf("index %d", i)
+			}
+			return nil
+		})
+		if err == nil || err.Error() != "index 7" {
+			t.Errorf("workers %d: err = %v, want index 7", workers, err)
+		}
+		ran.Store(0)
+		if err := FirstErrorOn(workers, 50, func(int) error { ran.Add(1); return nil }); err != nil || ran.Load() != 50 {
+			t.Errorf("workers %d: err = %v after %d of 50 checks", workers, err, ran.Load())
+		}
+	}
+}
