@@ -1,8 +1,6 @@
 package post
 
 import (
-	"fmt"
-
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -26,15 +24,7 @@ func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
 	}
 	w := r1cs.NewWitness(sh)
 	err = r1cs.SynthesizeWindows(w, p.Config.Sectors, sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
-		if p.Ctx != nil {
-			if err := p.Ctx.Err(); err != nil {
-				return fmt.Errorf("post: before sector %d: %w", i, err)
-			}
-		}
-		if err := p.sector(i).synthesize(win); err != nil {
-			return fmt.Errorf("post: sector %d: %w", i, err)
-		}
-		return nil
+		return p.synthesize(win, i, i+1)
 	})
 	if err != nil {
 		return nil, err
