@@ -66,8 +66,12 @@ func (o *checkOptions) run(ctx context.Context, w io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if o.vanilla != "" && o.kind != "porep" {
-		return fmt.Errorf("--kind %q: only porep vanilla proofs can be checked alone (give --request for the other kinds)", o.kind)
+	if o.vanilla != "" {
+		if family, err := proofFamily(o.kind); err != nil {
+			return fmt.Errorf("--kind: %w", err)
+		} else if family != kindPoRep {
+			return fmt.Errorf("--kind %q: only porep vanilla proofs can be checked alone (give --request for the other kinds)", o.kind)
+		}
 	}
 	req, err := loadRequest(o.request, o.vanilla)
 	if refused := (refusedError{}); errors.As(err, &refused) {

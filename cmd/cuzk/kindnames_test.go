@@ -90,3 +90,28 @@ func TestFamilySpellings(t *testing.T) {
 		t.Errorf("gen-vanilla WPOST: %q does not say how to write it", out)
 	}
 }
+
+// TestCheckKindSpellings: check --kind takes every spelling of the PoRep
+// kind with --vanilla (the missing file is what fails then), refuses the
+// other kinds as not checkable alone and junk naming the kinds.
+func TestCheckKindSpellings(t *testing.T) {
+	missing := t.TempDir() + "/missing.json"
+	for _, k := range engine.Kinds() {
+		for _, s := range spellings(k) {
+			out, code := run(t, "check", "--kind", s, "--vanilla", missing)
+			if code == 0 {
+				t.Fatalf("check --kind %s of a missing file: exit 0", s)
+			}
+			refused := strings.Contains(out, "--kind")
+			if want := k.Kind != engine.KindPoRepSealCommit; refused != want {
+				t.Errorf("check --kind %s: %q; want --kind refused: %v", s, out, want)
+			}
+		}
+	}
+	out, _ := run(t, "check", "--kind", "junk", "--vanilla", missing)
+	for _, want := range []string{`"junk"`, "porep-c2, snap-update, window-post, winning-post"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check --kind junk: %q does not say %s", out, want)
+		}
+	}
+}
