@@ -26,6 +26,55 @@ var ErrInvalid = errors.New("aggregate: invalid aggregate proof")
 // returns nil, ErrInvalid for an aggregate that fails, or an error naming
 // an input that does not fit.
 func Verify(vk *VerifierKey, gvk *groth16.VerifyingKey, inputs [][]fr.Element, p *Proof, include []byte, rnd io.Reader) error {
+	if err := checkVerifyShape(vk, gvk, inputs, p); err != nil {
+		return err
+	}
+	if rnd == nil {
+		rnd = rand.Reader
+	}
+	n := int(p.N)
+	r, z, xs, xInvs := verifierChallenges(p, include)
+	f := foldStatements(p, xs, xInvs)
+
+	slices.Reverse(xs)
+	slices.Reverse(xInvs)
+	var one fr.Element
+	one.SetOne()
+	// r folded by the x⁻¹: ∏ (1 + x⁻¹_{l−1−j} r^(2^j)).
+	finalR := productEval(xInvs, &r, &one)
+
+	checks, err := newPairingChecks(rnd)
+	if err != nil {
+		return err
+	}
+	addKZGChecks(checks, vk, p, xs, xInvs, &z, &r, n)
+	// TIPP: the folded statement holds for the final A, B and keys.
+	checks.add([]bls12381.G1Affine{p.FinalA}, []bls12381.G2Affine{p.FinalB}, &f.zab)
+	checks.add([]bls12381.G1Affine{p.FinalA, p.FinalWKey[0]}, []bls12381.G2Affine{p.FinalVKey[0], p.FinalB}, &f.tab)
+	checks.add([]bls12381.G1Affine{p.FinalA, p.FinalWKey[1]}, []bls12381.G2Affine{p.FinalVKey[1], p.FinalB}, &f.uab)
+	// MIPP: the same for the final C, and Z = C^(final r).
+	checks.add([]bls12381.G1Affine{p.FinalC}, []bls12381.G2Affine{p.FinalVKey[0]}, &f.tc)
+	checks.add([]bls12381.G1Affine{p.FinalC}, []bls12381.G2Affine{p.FinalVKey[1]}, &f.uc)
+	var cr bls12381.G1Affine
+	cr.ScalarMultiplication(&p.FinalC, bigOf(&finalR))
+	mippOK := cr.Equal(&f.zc)
+
+	if err := addGroth16Check(checks, gvk, inputs, p, &r, n); err != nil {
+		return err
+	}
+	ok, err := checks.verify()
+	if err != nil {
+		return err
+	}
+	if !ok || !mippOK {
+		return ErrInvalid
+	}
+	return nil
+}
+
+// checkVerifyShape refuses an aggregate, a key or inputs that do not fit
+// one another.
+func checkVerifyShape(vk *VerifierKey, gvk *groth16.VerifyingKey, inputs [][]fr.Element, p *Proof) error {
 	if err := p.checkShape(); err != nil {
 		return err
 	}
@@ -42,16 +91,17 @@ func Verify(vk *VerifierKey, gvk *groth16.VerifyingKey, inputs [][]fr.Element, p
 				groth16.ErrInputCount, i, len(inputs[i]), len(gvk.IC)-1)
 		}
 	}
-	if rnd == nil {
-		rnd = rand.Reader
-	}
+	return nil
+}
 
+// verifierChallenges are the challenges exactly as the prover derived
+// them: r, the KZG point z and each GIPA round's x and x⁻¹, in round
+// order.
+func verifierChallenges(p *Proof, include []byte) (r, z fr.Element, xs, xInvs []fr.Element) {
 	hcom := newTranscript("hcom").gt(&p.ComAB[0], &p.ComAB[1], &p.ComC[0], &p.ComC[1]).challenge()
-	r := newTranscript("random-r").fr(&hcom).bytes(include).challenge()
-
-	// The challenges, exactly as the prover derived them.
+	r = newTranscript("random-r").fr(&hcom).bytes(include).challenge()
 	l := len(p.ComsAB)
-	xs, xInvs := make([]fr.Element, l), make([]fr.Element, l)
+	xs, xInvs = make([]fr.Element, l), make([]fr.Element, l)
 	xInv := newTranscript("gipa-0").fr(&hcom).gt(&p.IPAB).g1(&p.AggC).fr(&r).challenge()
 	for k := 0; k < l; k++ {
 		m := roundMessages{
@@ -65,27 +115,21 @@ func Verify(vk *VerifierKey, gvk *groth16.VerifyingKey, inputs [][]fr.Element, p
 		xs[k].Inverse(&xInv)
 	}
 	extra := extraChallenge(p, &xs[l-1])
-	z := kzgChallenge(p, &extra)
+	z = kzgChallenge(p, &extra)
+	return r, z, xs, xInvs
+}
 
-	f := foldStatements(p, xs, xInvs)
-
-	slices.Reverse(xs)
-	slices.Reverse(xInvs)
+// addKZGChecks adds the openings at z of the final commitment keys, xs and
+// xInvs in reverse round order: v as h^(f_v(α)), h^(f_v(β)) and w as
+// g^(αⁿ·f_w(α)), g^(βⁿ·f_w(β)).
+func addKZGChecks(checks *pairingChecks, vk *VerifierKey, p *Proof, xs, xInvs []fr.Element, z, r *fr.Element, n int) {
 	var one, rInv fr.Element
 	one.SetOne()
-	rInv.Inverse(&r)
-	// r folded by the x⁻¹: ∏ (1 + x⁻¹_{l−1−j} r^(2^j)).
-	finalR := productEval(xInvs, &r, &one)
-
-	checks, err := newPairingChecks(rnd)
-	if err != nil {
-		return err
-	}
-	// KZG: the final v key is h^(f_v(α)) and h^(f_v(β)).
-	yv := productEval(xInvs, &z, &one)
+	rInv.Inverse(r)
+	yv := productEval(xInvs, z, &one)
 	var negG, gz, gyv bls12381.G1Affine
 	negG.Neg(&vk.G)
-	gz.ScalarMultiplication(&vk.G, bigOf(&z))
+	gz.ScalarMultiplication(&vk.G, bigOf(z))
 	hy := mulG2(&vk.H, &yv)
 	for k, gs := range []bls12381.G1Affine{vk.GAlpha, vk.GBeta} {
 		var lhs bls12381.G2Affine
@@ -93,41 +137,34 @@ func Verify(vk *VerifierKey, gvk *groth16.VerifyingKey, inputs [][]fr.Element, p
 		gs.Sub(&gs, &gz)
 		checks.add([]bls12381.G1Affine{negG, gs}, []bls12381.G2Affine{lhs, p.VKeyOpening[k]}, nil)
 	}
-	// KZG: the final w key is g^(αⁿ·f_w(α)) and g^(βⁿ·f_w(β)).
-	yw := productEval(xs, &z, &rInv)
+	yw := productEval(xs, z, &rInv)
 	var zn fr.Element
-	zn.Exp(z, big.NewInt(int64(n)))
+	zn.Exp(*z, big.NewInt(int64(n)))
 	yw.Mul(&yw, &zn)
 	gyv.ScalarMultiplication(&vk.G, bigOf(&yw))
 	var negH bls12381.G2Affine
 	negH.Neg(&vk.H)
-	hz := mulG2(&vk.H, &z)
+	hz := mulG2(&vk.H, z)
 	for k, hs := range []bls12381.G2Affine{vk.HAlpha, vk.HBeta} {
 		var lhs bls12381.G1Affine
 		lhs.Sub(&p.FinalWKey[k], &gyv)
 		hs.Sub(&hs, &hz)
 		checks.add([]bls12381.G1Affine{lhs, p.WKeyOpening[k]}, []bls12381.G2Affine{negH, hs}, nil)
 	}
-	// TIPP: the folded statement holds for the final A, B and keys.
-	checks.add([]bls12381.G1Affine{p.FinalA}, []bls12381.G2Affine{p.FinalB}, &f.zab)
-	checks.add([]bls12381.G1Affine{p.FinalA, p.FinalWKey[0]}, []bls12381.G2Affine{p.FinalVKey[0], p.FinalB}, &f.tab)
-	checks.add([]bls12381.G1Affine{p.FinalA, p.FinalWKey[1]}, []bls12381.G2Affine{p.FinalVKey[1], p.FinalB}, &f.uab)
-	// MIPP: the same for the final C, and Z = C^(final r).
-	checks.add([]bls12381.G1Affine{p.FinalC}, []bls12381.G2Affine{p.FinalVKey[0]}, &f.tc)
-	checks.add([]bls12381.G1Affine{p.FinalC}, []bls12381.G2Affine{p.FinalVKey[1]}, &f.uc)
-	var cr bls12381.G1Affine
-	cr.ScalarMultiplication(&p.FinalC, bigOf(&finalR))
-	mippOK := cr.Equal(&f.zc)
+}
 
-	// Groth16, aggregated with the weights rⁱ:
-	// ip_ab = e(α, β)^(Σrⁱ) · e(Σ rⁱ·acc_i, γ) · e(agg_c, δ).
-	var rSum, den fr.Element
-	rSum.Exp(r, big.NewInt(int64(n)))
+// addGroth16Check adds the n Groth16 equations aggregated with the
+// weights rⁱ, unweighted:
+// ip_ab = e(α, β)^(Σrⁱ) · e(Σ rⁱ·acc_i, γ) · e(agg_c, δ).
+func addGroth16Check(checks *pairingChecks, gvk *groth16.VerifyingKey, inputs [][]fr.Element, p *Proof, r *fr.Element, n int) error {
+	var one, rSum, den fr.Element
+	one.SetOne()
+	rSum.Exp(*r, big.NewInt(int64(n)))
 	rSum.Sub(&rSum, &one)
-	den.Sub(&r, &one)
+	den.Sub(r, &one)
 	den.Inverse(&den)
 	rSum.Mul(&rSum, &den)
-	acc, err := weightedInputs(gvk.IC, inputs, &r, &rSum)
+	acc, err := weightedInputs(gvk.IC, inputs, r, &rSum)
 	if err != nil {
 		return err
 	}
@@ -135,14 +172,6 @@ func Verify(vk *VerifierKey, gvk *groth16.VerifyingKey, inputs [][]fr.Element, p
 	alpha.ScalarMultiplication(&gvk.AlphaG1, bigOf(&rSum))
 	checks.addUnweighted([]bls12381.G1Affine{alpha, acc, p.AggC},
 		[]bls12381.G2Affine{gvk.BetaG2, gvk.GammaG2, gvk.DeltaG2}, &p.IPAB)
-
-	ok, err := checks.verify()
-	if err != nil {
-		return err
-	}
-	if !ok || !mippOK {
-		return ErrInvalid
-	}
 	return nil
 }
 
