@@ -33,13 +33,12 @@ func testParamsDir(t *testing.T) string {
 	return filepath.Join(d, "filecoin-dev")
 }
 
-// A PoRep C2 from end to end at 2 KiB and 8 MiB (512 MiB without
-// -short): gen-vanilla → setup → the daemon's Prove
-// (Curio's envelope through gRPC; a production daemon, the parameters in
-// its param_cache) → verify --public valid; a flipped byte of the proof,
-// the seed, the ticket or comm_r makes it invalid; bad requests before it
-// get InvalidArgument and the daemon serves on. At 2 KiB also prove
-// --request in process.
+// A PoRep C2 from end to end at 2 KiB and 8 MiB (512 MiB without -short):
+// gen-vanilla → setup → the daemon's Prove (Curio's envelope through gRPC;
+// a production daemon, the parameters in its param_cache) → verify
+// --public valid; a flipped byte of the proof, the seed, the ticket or
+// comm_r makes it invalid; bad requests before it get InvalidArgument and
+// the daemon serves on. At 2 KiB also prove --request in process.
 func TestPoRepEndToEnd(t *testing.T) {
 	sizes := []struct {
 		proof     string

@@ -16,15 +16,15 @@ import (
 )
 
 // WinningPoSt, WindowPoSt and SnapDeals from end to end at 2 KiB (8 MiB
-// without -short): gen-vanilla → setup (dev
-// parameters, kept in testParamsDir) → a production daemon (no --dev, the
-// parameters in its param_cache) proving each request over gRPC as
-// Curio's client sends it → verify --public valid; a flipped byte of the
-// proof, the randomness or a comm_r → invalid. WindowPoSt proves the
-// second partition of a two-partition deadline. Bad requests before each
-// get InvalidArgument and the daemon serves on. At 2 KiB also check, and
-// prove --request in process filling the public data (both partitions of
-// the deadline, one request each).
+// without -short): gen-vanilla → setup (dev parameters, kept in
+// testParamsDir) → a production daemon (no --dev, the parameters in its
+// param_cache) proving each request over gRPC as Curio's client sends it →
+// verify --public valid; a flipped byte of the proof, the randomness or a
+// comm_r → invalid. WindowPoSt proves the second partition of a
+// two-partition deadline. Bad requests before each get InvalidArgument and
+// the daemon serves on. At 2 KiB also check, and prove --request in
+// process filling the public data (both partitions of the deadline, one
+// request each).
 func TestPoStSnapEndToEnd(t *testing.T) {
 	for _, sz := range []struct {
 		name      string // the sector size in the proof names
