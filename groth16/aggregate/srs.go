@@ -129,20 +129,28 @@ func readVector[P any](rd *srsReader, name string, maxLen, size int, dec func(*P
 	if maxLen > 0 && maxLen < n {
 		keep = maxLen
 	}
-	buf := make([]byte, keep*size)
-	if err := rd.full(name, buf); err != nil {
-		return nil, err
-	}
-	out := make([]P, keep)
-	if err := parallel(keep, func(lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			if err := dec(&out[i], buf[i*size:]); err != nil {
-				return fmt.Errorf("%w: %s[%d]: %w", ErrBadSRS, name, i, err)
-			}
+	// Read in chunks so that a length the input cannot back costs no more
+	// than one chunk of memory.
+	const chunk = 1 << 14
+	out := make([]P, 0, min(keep, chunk))
+	buf := make([]byte, min(keep, chunk)*size)
+	for len(out) < keep {
+		m := min(keep-len(out), chunk)
+		if err := rd.full(name, buf[:m*size]); err != nil {
+			return nil, err
 		}
-		return nil
-	}); err != nil {
-		return nil, err
+		base := len(out)
+		out = append(out, make([]P, m)...)
+		if err := parallel(m, func(lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				if err := dec(&out[base+i], buf[i*size:]); err != nil {
+					return fmt.Errorf("%w: %s[%d]: %w", ErrBadSRS, name, base+i, err)
+				}
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
 	}
 	if err := rd.skip(name, int64(n-keep)*int64(size)); err != nil {
 		return nil, err
@@ -237,7 +245,7 @@ type ProverKey struct {
 // (bellperson's VerifierSRS, without h_alpha_d, which only the
 // instance-aggregation variant uses).
 type VerifierKey struct {
-	N              int
+	N                int
 	G, GAlpha, GBeta bls12381.G1Affine
 	H, HAlpha, HBeta bls12381.G2Affine
 }
@@ -260,7 +268,7 @@ func (s *SRS) Specialize(n int) (*ProverKey, *VerifierKey, error) {
 	}
 	pk := &ProverKey{
 		N:      n,
-		GAlpha: s.GAlpha[:2*n:2*n], GBeta: s.GBeta[:2*n:2*n],
+		GAlpha: s.GAlpha[: 2*n : 2*n], GBeta: s.GBeta[: 2*n : 2*n],
 		HAlpha: s.HAlpha[:n:n], HBeta: s.HBeta[:n:n],
 	}
 	pk.VKey = commitKeyG2{A: pk.HAlpha, B: pk.HBeta}
