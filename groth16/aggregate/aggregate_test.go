@@ -59,3 +59,44 @@ func TestAggregateVerify(t *testing.T) {
 		})
 	}
 }
+
+// The largest aggregate Filecoin allows (8192 proofs); about a minute and
+// a half on two cores, so not under -short.
+func TestAggregate8192(t *testing.T) {
+	if testing.Short() {
+		t.Skip("8192 proofs: run without -short")
+	}
+	f := getFixture(t)
+	const n = 8192
+	srs, err := DevSRS([]byte("aggregate tests, 8192"), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, vk, err := srs.Specialize(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proofs, inputs := f.batch(n)
+	agg, err := Aggregate(context.Background(), pk, testInclude, proofs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := agg.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 2260+2976*13 {
+		t.Fatalf("%d bytes", len(b))
+	}
+	dec, err := DecodeProof(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(vk, &f.vk, inputs, dec, testInclude, nil); err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	inputs[4321][2].SetUint64(9)
+	if err := Verify(vk, &f.vk, inputs, dec, testInclude, nil); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("changed input: got %v, want ErrInvalid", err)
+	}
+}
