@@ -66,6 +66,28 @@
 // and n of h. DevSRS derives one from a seed FOR DEVELOPMENT AND TESTS
 // ONLY: whoever knows the seed knows α and β and can forge aggregates.
 //
+// # Filecoin
+//
+// Filecoin aggregates a batch of PoRep (or SnapDeals) partition proofs,
+// padded to a power of two by repeating the last proof (and, for
+// verification, the last proof's public inputs). Its transcript bytes are
+// SHA-256 over seed₁ ‖ comm_r₁ ‖ seed₂ ‖ comm_r₂ ‖ … in sector order (comm_r
+// alone for non-interactive PoRep), 32 bytes, which the transcript writes
+// with its length. rust-fil-proofs reads the first 2¹⁵ + 1 points of each
+// SRS vector, enough for 16384 proofs.
+//
+// # Compatibility
+//
+// The transcript, the encodings and the argument follow bellperson's
+// source (src/groth16/aggregate). What is checked here against blstrs's
+// own numbers: the pairing and the Fp12 coefficient order (blstrs's
+// Gt::generator). What is not: no aggregate made by bellperson has been
+// verified by this package, nor one of ours by bellperson. A vector from
+// bellperson (an SRS prefix, a verifying key, the proofs, their inputs,
+// the transcript bytes and the aggregate, V2) would settle it twice over:
+// Verify must accept it, and Aggregate must reproduce its bytes exactly,
+// since aggregation is deterministic.
+//
 // # Invariants
 //
 // Decoders (DecodeProof, ReadSRS) reject non-canonical coordinates, bad
