@@ -86,7 +86,8 @@
 // bellperson (an SRS prefix, a verifying key, the proofs, their inputs,
 // the transcript bytes and the aggregate, V2) would settle it twice over:
 // Verify must accept it, and Aggregate must reproduce its bytes exactly,
-// since aggregation is deterministic.
+// since aggregation is deterministic. testdata/self-v2-n8 has that
+// layout; it holds this package's own output, which it pins byte for byte.
 //
 // # Invariants
 //
