@@ -16,24 +16,24 @@ import (
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
-const ms = time.Millisecond
+const dayMs = time.Millisecond
 
-// sample is a proved (err nil) or failed proof of kind, submitted at
+// daySampleOf is a proved (err nil) or failed proof of kind, submitted at
 // submit and answered at done (milliseconds into the phase).
-func sample(kind string, submit, done int, parts int, deadline int, err error) daySample {
-	return daySample{Kind: kind, ID: fmt.Sprintf("%s-%d-%d", kind, submit, done), Submit: time.Duration(submit) * ms,
-		Done: time.Duration(done) * ms, Partitions: parts, Deadline: deadline, Err: err}
+func daySampleOf(kind string, submit, done int, parts int, deadline int, err error) daySample {
+	return daySample{Kind: kind, ID: fmt.Sprintf("%s-%d-%d", kind, submit, done), Submit: time.Duration(submit) * dayMs,
+		Done: time.Duration(done) * dayMs, Partitions: parts, Deadline: deadline, Err: err}
 }
 
-var errProof = errors.New("proof failed")
+var errDayProof = errors.New("proof failed")
 
 func TestDayKindReport(t *testing.T) {
 	tenSnap := func() []daySample {
 		var s []daySample
 		for i := 1; i <= 10; i++ { // latencies 10 … 100 s
-			s = append(s, sample(daySnap, 0, i*10_000, 16, -1, nil))
+			s = append(s, daySampleOf(daySnap, 0, i*10_000, 16, -1, nil))
 		}
-		return append(s, sample(daySnap, 1_000, 2_000, 0, -1, errProof), sample(dayPoRep, 0, 200_000, 10, -1, nil))
+		return append(s, daySampleOf(daySnap, 1_000, 2_000, 0, -1, errDayProof), daySampleOf(dayPoRep, 0, 200_000, 10, -1, nil))
 	}
 	for _, tc := range []struct {
 		name, kind                     string
@@ -45,7 +45,7 @@ func TestDayKindReport(t *testing.T) {
 		{name: "none", kind: dayPoRep},
 		{
 			name: "one", kind: dayPoRep,
-			samples: []daySample{sample(dayPoRep, 0, 30_000, 10, -1, nil)},
+			samples: []daySample{daySampleOf(dayPoRep, 0, 30_000, 10, -1, nil)},
 			proved:  1, partitions: 10, p50: 30 * time.Second, p99: 30 * time.Second, max: 30 * time.Second,
 			span: 30 * time.Second, proofsPerMin: 2, partitionsPerMin: 20,
 		},
@@ -60,8 +60,8 @@ func TestDayKindReport(t *testing.T) {
 		},
 		{
 			name: "only failures", kind: daySnap,
-			samples: []daySample{sample(daySnap, 0, 500, 0, -1, errProof)},
-			failed:  1, span: 500 * ms,
+			samples: []daySample{daySampleOf(daySnap, 0, 500, 0, -1, errDayProof)},
+			failed:  1, span: 500 * dayMs,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestDayKindReport(t *testing.T) {
 			if r.P50 != tc.p50 || r.P99 != tc.p99 || r.Max != tc.max || r.Span != tc.span {
 				t.Errorf("p50 %v p99 %v max %v span %v, want %v %v %v %v", r.P50, r.P99, r.Max, r.Span, tc.p50, tc.p99, tc.max, tc.span)
 			}
-			if !near(r.ProofsPerMin, tc.proofsPerMin) || !near(r.PartitionsPerMin, tc.partitionsPerMin) {
+			if !dayNear(r.ProofsPerMin, tc.proofsPerMin) || !dayNear(r.PartitionsPerMin, tc.partitionsPerMin) {
 				t.Errorf("%.3f proofs/min, %.3f partitions/min, want %.3f %.3f", r.ProofsPerMin, r.PartitionsPerMin, tc.proofsPerMin, tc.partitionsPerMin)
 			}
 			if (r.FirstError != "") != (tc.failed > 0) {
@@ -82,7 +82,7 @@ func TestDayKindReport(t *testing.T) {
 	}
 }
 
-func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+func dayNear(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 func TestJudgeDeadline(t *testing.T) {
 	d := dayDeadline{Index: 1, Open: 10 * time.Second, Window: 5 * time.Second}
@@ -93,16 +93,16 @@ func TestJudgeDeadline(t *testing.T) {
 		took, margin       time.Duration
 		met                bool
 	}{
-		{"all in time", []daySample{sample(dayWPoSt, 10_000, 12_000, 1, 1, nil), sample(dayWPoSt, 10_000, 14_000, 1, 1, nil)},
+		{"all in time", []daySample{daySampleOf(dayWPoSt, 10_000, 12_000, 1, 1, nil), daySampleOf(dayWPoSt, 10_000, 14_000, 1, 1, nil)},
 			2, 0, 4 * time.Second, time.Second, true},
-		{"the last exactly at the close", []daySample{sample(dayWPoSt, 10_000, 15_000, 1, 1, nil)},
+		{"the last exactly at the close", []daySample{daySampleOf(dayWPoSt, 10_000, 15_000, 1, 1, nil)},
 			1, 0, 5 * time.Second, 0, true},
-		{"one late", []daySample{sample(dayWPoSt, 10_000, 12_000, 1, 1, nil), sample(dayWPoSt, 10_000, 15_001, 1, 1, nil)},
-			2, 0, 5001 * ms, -ms, false},
-		{"one failed in time", []daySample{sample(dayWPoSt, 10_000, 11_000, 1, 1, nil), sample(dayWPoSt, 10_000, 11_000, 0, 1, errProof)},
+		{"one late", []daySample{daySampleOf(dayWPoSt, 10_000, 12_000, 1, 1, nil), daySampleOf(dayWPoSt, 10_000, 15_001, 1, 1, nil)},
+			2, 0, 5001 * dayMs, -dayMs, false},
+		{"one failed in time", []daySample{daySampleOf(dayWPoSt, 10_000, 11_000, 1, 1, nil), daySampleOf(dayWPoSt, 10_000, 11_000, 0, 1, errDayProof)},
 			2, 1, time.Second, 4 * time.Second, false},
-		{"other deadlines and kinds left out", []daySample{sample(dayWPoSt, 10_000, 11_000, 1, 1, nil),
-			sample(dayWPoSt, 0, 30_000, 1, 0, nil), sample(dayWinning, 10_000, 40_000, 1, -1, nil)},
+		{"other deadlines and kinds left out", []daySample{daySampleOf(dayWPoSt, 10_000, 11_000, 1, 1, nil),
+			daySampleOf(dayWPoSt, 0, 30_000, 1, 0, nil), daySampleOf(dayWinning, 10_000, 40_000, 1, -1, nil)},
 			1, 0, time.Second, 4 * time.Second, true},
 		{"never submitted", nil, 0, 0, 0, 0, false},
 	} {
@@ -118,16 +118,16 @@ func TestJudgeDeadline(t *testing.T) {
 
 func TestDayReportJudgement(t *testing.T) {
 	day := []daySample{
-		sample(daySynthetic, 0, 30_000, 10, -1, nil), sample(daySynthetic, 30_000, 60_000, 10, -1, nil),
-		sample(dayPoRep, 0, 60_000, 10, -1, nil),
-		sample(dayWinning, 10_000, 10_500, 1, -1, nil), sample(dayWinning, 20_000, 21_500, 1, -1, nil),
-		sample(dayWinning, 30_000, 30_100, 0, -1, errProof),
-		sample(dayWPoSt, 5_000, 9_000, 1, 0, nil),
+		daySampleOf(daySynthetic, 0, 30_000, 10, -1, nil), daySampleOf(daySynthetic, 30_000, 60_000, 10, -1, nil),
+		daySampleOf(dayPoRep, 0, 60_000, 10, -1, nil),
+		daySampleOf(dayWinning, 10_000, 10_500, 1, -1, nil), daySampleOf(dayWinning, 20_000, 21_500, 1, -1, nil),
+		daySampleOf(dayWinning, 30_000, 30_100, 0, -1, errDayProof),
+		daySampleOf(dayWPoSt, 5_000, 9_000, 1, 0, nil),
 	}
 	solo := map[string][]daySample{
 		// 40 and 20 partitions/min alone; 20 and 10 in the day: half of each
-		daySynthetic: {sample(daySynthetic, 0, 15_000, 10, -1, nil)},
-		dayPoRep:     {sample(dayPoRep, 0, 30_000, 10, -1, nil)},
+		daySynthetic: {daySampleOf(daySynthetic, 0, 15_000, 10, -1, nil)},
+		dayPoRep:     {daySampleOf(dayPoRep, 0, 30_000, 10, -1, nil)},
 	}
 	deadlines := []dayDeadline{{0, 5 * time.Second, 10 * time.Second}, {1, 50 * time.Second, 10 * time.Second}}
 	r := newDayReport(day, deadlines, time.Second, solo)
@@ -144,10 +144,10 @@ func TestDayReportJudgement(t *testing.T) {
 	if len(r.Deadlines) != 2 || !r.Deadlines[0].Met || r.Deadlines[1].Met {
 		t.Errorf("deadlines %+v: want the first met, the second (never submitted) missed", r.Deadlines)
 	}
-	if r.Winning == nil || r.Winning.Late != 1 || r.Winning.Worst != 1500*ms {
+	if r.Winning == nil || r.Winning.Late != 1 || r.Winning.Worst != 1500*dayMs {
 		t.Errorf("winning %+v: want 1 late, worst 1.5 s", r.Winning)
 	}
-	if len(r.SoloRatio) != 2 || !near(r.SoloRatio[0].Ratio, 0.5) || !near(r.SoloRatio[1].Ratio, 0.5) || !near(r.Share, 1) {
+	if len(r.SoloRatio) != 2 || !dayNear(r.SoloRatio[0].Ratio, 0.5) || !dayNear(r.SoloRatio[1].Ratio, 0.5) || !dayNear(r.Share, 1) {
 		t.Errorf("solo ratios %+v share %v: want 0.5 each, share 1", r.SoloRatio, r.Share)
 	}
 	f := strings.Join(r.faults(), "; ")
@@ -163,8 +163,8 @@ func TestDayReportJudgement(t *testing.T) {
 			t.Errorf("report has no %q:\n%s", want, b.String())
 		}
 	}
-	r = newDayReport(day, nil, time.Minute, map[string][]daySample{dayPoRep: {sample(dayPoRep, 0, 10_000, 10, -1, nil)}})
-	if !near(r.Share, 1.0/6) {
+	r = newDayReport(day, nil, time.Minute, map[string][]daySample{dayPoRep: {daySampleOf(dayPoRep, 0, 10_000, 10, -1, nil)}})
+	if !dayNear(r.Share, 1.0/6) {
 		t.Errorf("share %v, want 1/6", r.Share)
 	}
 	b.Reset()
@@ -211,7 +211,7 @@ func (f *fakeDayProver) Prove(ctx context.Context, req *cuzkv1.SubmitProofReques
 		return nil, ctx.Err()
 	}
 	if f.fail != "" && strings.Contains(req.RequestId, f.fail) {
-		return nil, errProof
+		return nil, errDayProof
 	}
 	return &cuzkv1.AwaitProofResponse{Status: cuzkv1.AwaitProofResponse_COMPLETED, Proof: make([]byte, f.partitions*groth16.ProofSize)}, nil
 }
@@ -220,12 +220,12 @@ func (f *fakeDayProver) Prove(ctx context.Context, req *cuzkv1.SubmitProofReques
 // flight until the duration and drains; a deadline's partitions go
 // together.
 func TestRunDayPhase(t *testing.T) {
-	f := &fakeDayProver{delay: 40 * ms, partitions: 2, fail: "winning", ids: map[string]bool{}}
+	f := &fakeDayProver{delay: 40 * dayMs, partitions: 2, fail: "winning", ids: map[string]bool{}}
 	req := &cuzkv1.SubmitProofRequest{RequestId: "template"}
 	s := daySchedule{
-		Duration: 300 * ms, Bulk: []dayBulk{{Kind: dayPoRep, Req: req, Jobs: 2}},
-		WPoSt: req, Partitions: 3, Deadlines: scheduleDeadlines(100*ms, 0, time.Second, 300*ms),
-		Winning: req, WinningAt: scheduleWinning(100*ms, 300*ms),
+		Duration: 300 * dayMs, Bulk: []dayBulk{{Kind: dayPoRep, Req: req, Jobs: 2}},
+		WPoSt: req, Partitions: 3, Deadlines: scheduleDeadlines(100*dayMs, 0, time.Second, 300*dayMs),
+		Winning: req, WinningAt: scheduleWinning(100*dayMs, 300*dayMs),
 	}
 	samples := runDayPhase(context.Background(), f, "t", s, nil)
 	r := newDayReport(samples, s.Deadlines, time.Second, nil)
@@ -233,9 +233,9 @@ func TestRunDayPhase(t *testing.T) {
 	for _, k := range r.Kinds {
 		byKind[k.Kind] = k
 	}
-	// 2 jobs × 40 ms back to back for 300 ms: at most 8 each (the last started at 280 ms)
-	if p := byKind[dayPoRep]; p.Proved < 10 || p.Proved > 16 || p.Partitions != 2*p.Proved || p.Span < 300*ms {
-		t.Errorf("porep %+v: want 10–16 proved back to back by 2 jobs over 300 ms, drained", p)
+	// 2 jobs × 40 dayMs back to back for 300 dayMs: at most 8 each (the last started at 280 dayMs)
+	if p := byKind[dayPoRep]; p.Proved < 10 || p.Proved > 16 || p.Partitions != 2*p.Proved || p.Span < 300*dayMs {
+		t.Errorf("porep %+v: want 10–16 proved back to back by 2 jobs over 300 dayMs, drained", p)
 	}
 	if w := byKind[dayWPoSt]; w.Proved != 3 || len(r.Deadlines) != 1 || !r.Deadlines[0].Met || r.Deadlines[0].Partitions != 3 {
 		t.Errorf("wpost %+v deadlines %+v: want one deadline of 3 partitions, met", w, r.Deadlines)
