@@ -136,6 +136,8 @@ func (d *dayOptions) validate(o *benchOptions) error {
 		return fmt.Errorf("--winning-deadline %v: want a positive duration", d.winningDeadline)
 	case d.solo < 0:
 		return fmt.Errorf("--solo %v: want 0 (none) or a positive duration", d.solo)
+	case d.winning != "" && d.winningEvery >= d.duration:
+		return fmt.Errorf("--winning-every %v: the first WinningPoSt comes that far into the day, after its --duration %v", d.winningEvery, d.duration)
 	}
 	return nil
 }

@@ -248,6 +248,39 @@ func TestRunDayPhase(t *testing.T) {
 	}
 }
 
+func TestDayOptionsValidate(t *testing.T) {
+	good := func() *dayOptions {
+		return &dayOptions{winning: "w.json", porep: "p.json", porepJobs: 2, duration: time.Minute, deadlinePartitions: 4,
+			deadlineAt: 20 * time.Second, deadlineWindow: time.Minute, winningEvery: 30 * time.Second, winningDeadline: time.Second}
+	}
+	o := &benchOptions{addr: "unix:///run/cuzk.sock"}
+	if err := good().validate(o); err != nil {
+		t.Fatalf("the defaults: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(d *dayOptions, o *benchOptions)
+		want string
+	}{
+		{"no daemon", func(_ *dayOptions, o *benchOptions) { o.addr = "" }, "give --addr"},
+		{"nothing to prove", func(d *dayOptions, _ *benchOptions) { d.winning, d.porep = "", "" }, "nothing to prove"},
+		{"no duration", func(d *dayOptions, _ *benchOptions) { d.duration = 0 }, "--duration 0s"},
+		{"no PoRep in flight", func(d *dayOptions, _ *benchOptions) { d.porepJobs = 0 }, "--porep-jobs 0"},
+		{"a deadline after the day", func(d *dayOptions, _ *benchOptions) { d.deadlineAt = time.Minute }, "--deadline-at 1m0s"},
+		{"no window", func(d *dayOptions, _ *benchOptions) { d.deadlineWindow = 0 }, "--deadline-window 0s"},
+		{"no partitions", func(d *dayOptions, _ *benchOptions) { d.deadlinePartitions = 0 }, "--deadline-partitions 0"},
+		{"no threshold", func(d *dayOptions, _ *benchOptions) { d.winningDeadline = 0 }, "--winning-deadline 0s"},
+		{"no WinningPoSt within the day", func(d *dayOptions, _ *benchOptions) { d.winningEvery = time.Minute }, "--winning-every 1m0s"},
+		{"negative solo", func(d *dayOptions, _ *benchOptions) { d.solo = -time.Second }, "--solo -1s"},
+	} {
+		d, o := good(), *o
+		tc.edit(d, &o)
+		if err := d.validate(&o); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 func TestParseBulkSynthetic(t *testing.T) {
 	for _, tc := range []struct {
 		in          string
