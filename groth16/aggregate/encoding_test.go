@@ -3,6 +3,7 @@ package aggregate
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"testing"
 
@@ -233,4 +234,38 @@ func fillFF(b []byte, lo, hi int) []byte {
 		c[i] = 0xff
 	}
 	return c
+}
+
+// The compressed generators as the zcash format (blst, blstrs, the IETF
+// BLS drafts) spells them; with the sort flag set they are the negated
+// generators.
+func TestGeneratorEncodingsZcash(t *testing.T) {
+	const (
+		g1Hex = "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"
+		g2Hex = "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e" +
+			"024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8"
+	)
+	_, _, g1, g2 := bls12381.Generators()
+	var b1 [G1Size]byte
+	putG1(b1[:], &g1)
+	var b2 [G2Size]byte
+	putG2(b2[:], &g2)
+	if got := hex.EncodeToString(b1[:]); got != g1Hex {
+		t.Fatalf("G1 generator: %s", got)
+	}
+	if got := hex.EncodeToString(b2[:]); got != g2Hex {
+		t.Fatalf("G2 generator: %s", got)
+	}
+	b1[0] |= flagLargest
+	b2[0] |= flagLargest
+	var n1, want1 bls12381.G1Affine
+	var n2, want2 bls12381.G2Affine
+	want1.Neg(&g1)
+	want2.Neg(&g2)
+	if err := decodeG1(&n1, b1[:]); err != nil || !n1.Equal(&want1) {
+		t.Fatalf("G1 with the sort flag is not −g1 (%v)", err)
+	}
+	if err := decodeG2(&n2, b2[:]); err != nil || !n2.Equal(&want2) {
+		t.Fatalf("G2 with the sort flag is not −g2 (%v)", err)
+	}
 }
