@@ -100,3 +100,39 @@ func TestAggregate8192(t *testing.T) {
 		t.Fatalf("changed input: got %v, want ErrInvalid", err)
 	}
 }
+
+// A ProverKey is only read: concurrent aggregations under one key agree
+// (run with -race).
+func TestAggregateConcurrent(t *testing.T) {
+	f := getFixture(t)
+	pk, _, err := f.srs.Specialize(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proofs, _ := f.batch(4)
+	out := make([][]byte, 3)
+	errs := make([]error, 3)
+	done := make(chan int)
+	for i := range out {
+		go func() {
+			defer func() { done <- i }()
+			agg, err := Aggregate(context.Background(), pk, testInclude, proofs)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			out[i], errs[i] = agg.MarshalBinary()
+		}()
+	}
+	for range out {
+		<-done
+	}
+	for i := range out {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if string(out[i]) != string(out[0]) {
+			t.Fatalf("aggregation %d differs", i)
+		}
+	}
+}

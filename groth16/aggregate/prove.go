@@ -37,10 +37,10 @@ func Aggregate(ctx context.Context, pk *ProverKey, include []byte, proofs []grot
 	var p Proof
 	p.N = uint32(n)
 	var err error
-	if p.ComAB, err = commitPair(pk.VKey, pk.WKey, a, b); err != nil {
+	if p.ComAB, err = commitPair(pk.vKey, pk.wKey, a, b); err != nil {
 		return nil, err
 	}
-	if p.ComC, err = commitSingle(pk.VKey, c); err != nil {
+	if p.ComC, err = commitSingle(pk.vKey, c); err != nil {
 		return nil, err
 	}
 	hcom := newTranscript("hcom").gt(&p.ComAB[0], &p.ComAB[1], &p.ComC[0], &p.ComC[1]).challenge()
@@ -57,8 +57,8 @@ func Aggregate(ctx context.Context, pk *ProverKey, include []byte, proofs []grot
 	}
 	// w rescaled by r⁻ⁱ, so that the pair commitment of (A, B^r) under it
 	// equals ComAB.
-	w := commitKeyG1{A: scaleG1(pk.WKey.A, rInv), B: scaleG1(pk.WKey.B, rInv)}
-	v := commitKeyG2{A: slices.Clone(pk.VKey.A), B: slices.Clone(pk.VKey.B)}
+	w := commitKeyG1{A: scaleG1(pk.wKey.A, rInv), B: scaleG1(pk.wKey.B, rInv)}
+	v := commitKeyG2{A: slices.Clone(pk.vKey.A), B: slices.Clone(pk.vKey.B)}
 
 	xs, xInvs, err := gipa(ctx, &p, hcom, r, a, bR, c, rVec, v, w)
 	if err != nil {

@@ -236,9 +236,10 @@ type ProverKey struct {
 	N             int
 	GAlpha, GBeta []bls12381.G1Affine // 2N
 	HAlpha, HBeta []bls12381.G2Affine // N
-	// VKey and WKey alias the slices above.
-	VKey commitKeyG2
-	WKey commitKeyG1
+	// vKey and wKey alias the slices above. Aggregate only reads a
+	// ProverKey, so one key serves concurrent aggregations.
+	vKey commitKeyG2
+	wKey commitKeyG1
 }
 
 // VerifierKey is what verification of an aggregate of N proofs needs
@@ -271,8 +272,8 @@ func (s *SRS) Specialize(n int) (*ProverKey, *VerifierKey, error) {
 		GAlpha: s.GAlpha[: 2*n : 2*n], GBeta: s.GBeta[: 2*n : 2*n],
 		HAlpha: s.HAlpha[:n:n], HBeta: s.HBeta[:n:n],
 	}
-	pk.VKey = commitKeyG2{A: pk.HAlpha, B: pk.HBeta}
-	pk.WKey = commitKeyG1{A: pk.GAlpha[n:], B: pk.GBeta[n:]}
+	pk.vKey = commitKeyG2{A: pk.HAlpha, B: pk.HBeta}
+	pk.wKey = commitKeyG1{A: pk.GAlpha[n:], B: pk.GBeta[n:]}
 	vk := &VerifierKey{
 		N: n,
 		G: s.GAlpha[0], GAlpha: s.GAlpha[1], GBeta: s.GBeta[1],

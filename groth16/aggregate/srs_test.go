@@ -139,7 +139,7 @@ func TestSpecialize(t *testing.T) {
 		t.Fatal(err)
 	}
 	if pk.N != 8 || vk.N != 8 || len(pk.GAlpha) != 16 || len(pk.HAlpha) != 8 ||
-		len(pk.VKey.A) != 8 || len(pk.WKey.B) != 8 || !pk.WKey.A[0].Equal(&s.GAlpha[8]) {
+		len(pk.vKey.A) != 8 || len(pk.wKey.B) != 8 || !pk.wKey.A[0].Equal(&s.GAlpha[8]) {
 		t.Fatal("keys have the wrong shape")
 	}
 	if !vk.GAlpha.Equal(&s.GAlpha[1]) || !vk.HBeta.Equal(&s.HBeta[1]) || !vk.G.Equal(&s.GAlpha[0]) {
