@@ -79,7 +79,7 @@
 // # Compatibility
 //
 // The transcript, the encodings and the argument follow bellperson's
-// source (src/groth16/aggregate). What is checked here against blstrs's
+// groth16::aggregate module. What is checked here against blstrs's
 // own numbers: the pairing and the Fp12 coefficient order (blstrs's
 // Gt::generator). What is not: no aggregate made by bellperson has been
 // verified by this package, nor one of ours by bellperson. A vector from
