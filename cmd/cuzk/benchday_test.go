@@ -348,7 +348,7 @@ func TestBenchDay(t *testing.T) {
 		{"nothing", nil, "nothing to prove"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"bench", "day", "--addr", cfg.Daemon.Listen, "--duration", "1s"}, tc.args...)
+			args := append([]string{"bench", "day", "--addr", cfg.Daemon.Listen, "--duration", "1m"}, tc.args...)
 			out, code := run(t, args...)
 			if code == 0 || !strings.Contains(out, tc.want) {
 				t.Errorf("exit %d: %s\nwant an error with %q", code, out, tc.want)
