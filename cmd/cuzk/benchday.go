@@ -318,19 +318,9 @@ func runBenchDay(ctx context.Context, out io.Writer, o *benchOptions, d *dayOpti
 	preloadDay(ctx, out, c, work.circuits)
 
 	stamp := time.Now().UnixNano()
-	solo := map[string][]daySample{}
-	if d.solo > 0 {
-		for _, b := range work.bulk {
-			progress, clear := lineProgress(out, "solo "+b.Kind)
-			s := runDayPhase(ctx, c, fmt.Sprintf("solo-%d", stamp), daySchedule{Duration: d.solo, Bulk: []dayBulk{b}}, progress)
-			clear()
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			solo[b.Kind] = s
-			k := kindReport(b.Kind, s)
-			fmt.Fprintf(out, "solo %s: %d proved, %d failed, %.1f partitions/min\n", b.Kind, k.Proved, k.Failed, k.PartitionsPerMin)
-		}
+	solo, err := runDaySolo(ctx, out, c, d, work, stamp)
+	if err != nil {
+		return err
 	}
 
 	deadlines := scheduleDeadlines(d.deadlineAt, d.deadlineEvery, d.deadlineWindow, d.duration)
@@ -351,20 +341,7 @@ func runBenchDay(ctx context.Context, out io.Writer, o *benchOptions, d *dayOpti
 	rep := newDayReport(samples, deadlines, d.winningDeadline, solo)
 	rep.Addr, rep.Duration = o.addr, d.duration
 	if o.timelineURL != "" {
-		kindOf := map[string]string{}
-		for _, s := range samples {
-			kindOf[s.ID] = s.Kind
-		}
-		events, dropped, err := fetchTimeline(context.WithoutCancel(ctx), o.timelineURL, time.Minute)
-		switch {
-		case err != nil:
-			fmt.Fprintln(out, "timeline:", err)
-		default:
-			if dropped != "" && dropped != "0" {
-				fmt.Fprintf(out, "note: the daemon's timeline ring dropped %s older events; raise timeline.events for a long day\n", dropped)
-			}
-			rep.Timeline = analyzeDay(events, kindOf)
-		}
+		rep.Timeline = fetchDayTimeline(ctx, out, o.timelineURL, samples)
 	}
 	rep.writeText(out)
 	if d.jsonOut != "" {
@@ -380,6 +357,45 @@ func runBenchDay(ctx context.Context, out io.Writer, o *benchOptions, d *dayOpti
 		return fmt.Errorf("%w: %s", errDayFaults, strings.Join(f, "; "))
 	}
 	return nil
+}
+
+// runDaySolo runs each bulk kind alone for d.solo before the day (none
+// without --solo): the throughput the day's is compared with.
+func runDaySolo(ctx context.Context, out io.Writer, c *client.Client, d *dayOptions, work *dayWork, stamp int64) (map[string][]daySample, error) {
+	solo := map[string][]daySample{}
+	if d.solo <= 0 {
+		return solo, nil
+	}
+	for _, b := range work.bulk {
+		progress, clear := lineProgress(out, "solo "+b.Kind)
+		s := runDayPhase(ctx, c, fmt.Sprintf("solo-%d", stamp), daySchedule{Duration: d.solo, Bulk: []dayBulk{b}}, progress)
+		clear()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		solo[b.Kind] = s
+		k := kindReport(b.Kind, s)
+		fmt.Fprintf(out, "solo %s: %d proved, %d failed, %.1f partitions/min\n", b.Kind, k.Proved, k.Failed, k.PartitionsPerMin)
+	}
+	return solo, nil
+}
+
+// fetchDayTimeline is the daemon's timeline of the day's jobs by kind, nil
+// (said on out) where it cannot be read.
+func fetchDayTimeline(ctx context.Context, out io.Writer, url string, samples []daySample) *dayTimeline {
+	kindOf := map[string]string{}
+	for _, s := range samples {
+		kindOf[s.ID] = s.Kind
+	}
+	events, dropped, err := fetchTimeline(context.WithoutCancel(ctx), url, time.Minute)
+	if err != nil {
+		fmt.Fprintln(out, "timeline:", err)
+		return nil
+	}
+	if dropped != "" && dropped != "0" {
+		fmt.Fprintf(out, "note: the daemon's timeline ring dropped %s older events; raise timeline.events for a long day\n", dropped)
+	}
+	return analyzeDay(events, kindOf)
 }
 
 // preloadDay makes each circuit's parameters resident before the day, so
