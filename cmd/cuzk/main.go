@@ -25,6 +25,7 @@ func newRootCmd() *cobra.Command {
 		newSetupCmd(),
 		newProveCmd(),
 		newVerifyCmd(),
+		newAggregateCmd(),
 		newGenVanillaCmd(),
 		newCheckCmd(),
 		newBenchCmd(),

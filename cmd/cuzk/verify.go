@@ -22,6 +22,8 @@ type verifyOptions struct {
 	public    string // a proof's public data instead of an inputs file
 	paramsDir string
 	partition int
+
+	aggregate string // a SnarkPack aggregate of the --public seals
 }
 
 const verifyLong = `Verifies Groth16 proofs; exit 0 when valid, 1 when invalid, 2 when verification could not run.
@@ -47,7 +49,13 @@ or the real .vk name in --params-dir (default $FIL_PROOFS_PARAMETER_CACHE, else
 /var/tmp/filecoin-proof-parameters).
 
   cuzk verify --public seal.json --params-dir ./params
-  cuzk verify --public window.json --partition 1 --proof p1.bin --params-dir ./params`
+  cuzk verify --public window.json --partition 1 --proof p1.bin --params-dir ./params
+
+With --aggregate AGG.bin: a SnarkPack aggregate of a commit batch (cuzk aggregate writes it)
+against --public s1.json,s2.json,… (SealVerifyInfo files in batch order) and the SRS
+v28-fil-inner-product-v1.srs in --params-dir.
+
+  cuzk verify --aggregate agg.bin --public s1.json,s2.json,s3.json,s4.json --params-dir ./params`
 
 func newVerifyCmd() *cobra.Command {
 	o := &verifyOptions{}
@@ -57,6 +65,15 @@ func newVerifyCmd() *cobra.Command {
 		Long:  verifyLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.aggregate != "" {
+				if err := notWith(cmd, "aggregate", "inputs", "proof", "partition"); err != nil {
+					return err
+				}
+				if o.public == "" {
+					return errors.New("--aggregate needs --public: the sectors' SealVerifyInfo files, comma-separated, in batch order")
+				}
+				return o.runAggregate(cmd.OutOrStdout(), cmd.Flags().Changed("vk"))
+			}
 			if o.public != "" {
 				if err := notWith(cmd, "public", "inputs"); err != nil {
 					return err
@@ -81,6 +98,7 @@ func newVerifyCmd() *cobra.Command {
 	f.StringVar(&o.public, "public", "", "public data JSON (SealVerifyInfo, WinningPoStVerifyInfo, WindowPoStVerifyInfo, ReplicaUpdateInfo): verify from it")
 	f.StringVar(&o.paramsDir, "params-dir", "", "with --public: the parameter directory holding the real .vk name")
 	f.IntVar(&o.partition, "partition", -1, "with --public: verify only partition K (from 0)")
+	f.StringVar(&o.aggregate, "aggregate", "", "a SnarkPack aggregate: verify it against --public's SealVerifyInfo files (comma-separated, batch order)")
 	return cmd
 }
 
