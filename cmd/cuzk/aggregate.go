@@ -106,7 +106,7 @@ func (o *aggregateOptions) run(ctx context.Context, w, ew io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("reading the SnarkPack SRS: %w (--dev-srs writes a development one)", err)
 	}
-	vk, err := o.readVK(seals)
+	vk, err := readSealVK(o.vk, o.paramsDir, seals)
 	if err != nil {
 		return err
 	}
@@ -146,11 +146,8 @@ func (o *aggregateOptions) writeDevSRS(dir string, ew io.Writer, seals []filecoi
 	return nil
 }
 
-// readVK reads --vk or the seal proof's .vk in the parameter directory.
-func (o *aggregateOptions) readVK(seals []filecoin.SealVerifyInfo) (*groth16.VerifyingKey, error) {
-	return readSealVK(o.vk, o.paramsDir, seals)
-}
-
+// readSealVK reads vkFlag, or the seal proof's .vk in the parameter
+// directory.
 func readSealVK(vkFlag, dirFlag string, seals []filecoin.SealVerifyInfo) (*groth16.VerifyingKey, error) {
 	if vkFlag != "" {
 		return groth16.ReadVerifyingKey(vkFlag)
