@@ -59,5 +59,12 @@ func (e *Engine) verify(j *job, out []byte, inputs [][]fr.Element, vk *groth16.V
 		e.fail(j, fmt.Errorf("%w: verification: %w", ErrProofInvalid, err))
 		return
 	}
+	if j.plan.Finalize != nil {
+		out, err = safeStep(func() ([]byte, error) { return j.plan.Finalize(j.ctx, out) })
+		if err != nil {
+			e.fail(j, fmt.Errorf("%w: finalize: %w", ErrProofInvalid, err))
+			return
+		}
+	}
 	e.end(j, StatusCompleted, out, nil)
 }

@@ -41,6 +41,16 @@ type Plan struct {
 	// only the partitions' witnesses (Partition.Witness) and the device
 	// evaluates a, b and c.
 	System func(ctx context.Context) (*compiled.System, error)
+	// Finalize, when set, turns the verified concatenation of the
+	// partition proofs into what the job returns (non-interactive PoRep:
+	// their aggregate). The engine calls it once, after every partition
+	// proof is in and Verify accepted them, with the job's context
+	// (cancelled when the job is cancelled or fails), and returns its
+	// result instead of the concatenation. Invariant: Finalize verifies
+	// what it returns before returning it, as Verify does for the
+	// partitions, so that no unverified proof leaves the engine. An error
+	// fails the job (ErrProofInvalid, "finalize: ...").
+	Finalize func(ctx context.Context, proof []byte) ([]byte, error)
 }
 
 // Partition is one unit of work.
