@@ -60,7 +60,7 @@ func (e *Engine) verify(j *job, out []byte, inputs [][]fr.Element, vk *groth16.V
 		return
 	}
 	if j.plan.Finalize != nil {
-		out, err = safeStep(func() ([]byte, error) { return j.plan.Finalize(j.ctx, out) })
+		out, err = safeStep(func() ([]byte, error) { return j.plan.Finalize(j.ctx, vk, out) })
 		if err != nil {
 			e.fail(j, fmt.Errorf("%w: finalize: %w", ErrProofInvalid, err))
 			return

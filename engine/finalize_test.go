@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/cuzk-project/cuzk/device/sim"
+	"github.com/cuzk-project/cuzk/groth16"
 )
 
 // finalizePlanner plans testJobs through testPlanner and gives each plan
 // the Finalize hook fin.
 type finalizePlanner struct {
 	*testPlanner
-	fin func(ctx context.Context, proof []byte) ([]byte, error)
+	fin func(ctx context.Context, vk *groth16.VerifyingKey, proof []byte) ([]byte, error)
 }
 
 func (p *finalizePlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
@@ -27,7 +28,7 @@ func (p *finalizePlanner) Plan(ctx context.Context, req *Request) (*Plan, error)
 	return plan, nil
 }
 
-func newFinalizeEnv(t *testing.T, fin func(ctx context.Context, proof []byte) ([]byte, error)) *testEnv {
+func newFinalizeEnv(t *testing.T, fin func(ctx context.Context, vk *groth16.VerifyingKey, proof []byte) ([]byte, error)) *testEnv {
 	t.Helper()
 	return newTestEnv(t, sim.Config{}, func(c *Config) {
 		c.Planner = &finalizePlanner{testPlanner: c.Planner.(*testPlanner), fin: fin}
@@ -69,8 +70,11 @@ func TestFinalize(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var calls atomic.Int32
 			var got []byte
-			env := newFinalizeEnv(t, func(ctx context.Context, proof []byte) ([]byte, error) {
+			env := newFinalizeEnv(t, func(ctx context.Context, vk *groth16.VerifyingKey, proof []byte) ([]byte, error) {
 				calls.Add(1)
+				if vk == nil {
+					return nil, errors.New("no verifying key")
+				}
 				got = bytes.Clone(proof)
 				return tc.fin(proof)
 			})
@@ -99,7 +103,7 @@ func TestFinalize(t *testing.T) {
 // verify fails the job before Finalize sees it.
 func TestFinalizeNotCalledWhenVerifyFails(t *testing.T) {
 	var calls atomic.Int32
-	env := newFinalizeEnv(t, func(ctx context.Context, proof []byte) ([]byte, error) {
+	env := newFinalizeEnv(t, func(ctx context.Context, vk *groth16.VerifyingKey, proof []byte) ([]byte, error) {
 		calls.Add(1)
 		return proof, nil
 	})
@@ -117,7 +121,7 @@ func TestFinalizeNotCalledWhenVerifyFails(t *testing.T) {
 func TestFinalizeCancelled(t *testing.T) {
 	started := make(chan struct{})
 	var sawCancel atomic.Bool
-	env := newFinalizeEnv(t, func(ctx context.Context, proof []byte) ([]byte, error) {
+	env := newFinalizeEnv(t, func(ctx context.Context, vk *groth16.VerifyingKey, proof []byte) ([]byte, error) {
 		close(started)
 		<-ctx.Done()
 		sawCancel.Store(true)

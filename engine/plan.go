@@ -45,12 +45,12 @@ type Plan struct {
 	// partition proofs into what the job returns (non-interactive PoRep:
 	// their aggregate). The engine calls it once, after every partition
 	// proof is in and Verify accepted them, with the job's context
-	// (cancelled when the job is cancelled or fails), and returns its
-	// result instead of the concatenation. Invariant: Finalize verifies
+	// (cancelled when the job is cancelled or fails) and the parameters'
+	// verifying key, and returns its result instead of the concatenation. Invariant: Finalize verifies
 	// what it returns before returning it, as Verify does for the
 	// partitions, so that no unverified proof leaves the engine. An error
 	// fails the job (ErrProofInvalid, "finalize: ...").
-	Finalize func(ctx context.Context, proof []byte) ([]byte, error)
+	Finalize func(ctx context.Context, vk *groth16.VerifyingKey, proof []byte) ([]byte, error)
 }
 
 // Partition is one unit of work.
