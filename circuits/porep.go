@@ -18,8 +18,10 @@ import (
 // synthesis or device time: the envelope and the C1 decode and have their
 // proof's shape, the request's fields agree with them, and the vanilla
 // proof verifies (paths, columns, labels, encoding, challenges from the
-// seed). The public inputs come from the seal's public data alone, through
-// the code `cuzk verify --public` uses.
+// seed, or from comm_r for non-interactive PoRep). The public inputs come
+// from the seal's public data alone, through the code `cuzk verify
+// --public` uses. A non-interactive PoRep's units are its partitions too;
+// its plan's Finalize aggregates their proofs (niporep.go).
 func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 	env, o, err := c1.DecodeEnvelopeOutput(req.VanillaProof)
 	if err != nil {
@@ -29,9 +31,16 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 	if err := checkPoRepRequest(req, env, info); err != nil {
 		return nil, invalid(err)
 	}
-	if info.Feature == filecoin.NonInteractive {
-		return nil, invalid(fmt.Errorf("%v: a non-interactive PoRep C2 is a SnarkPack aggregate of its %d partition proofs, and aggregation is not supported yet",
-			info.Proof, info.Partitions))
+	ni := info.Feature == filecoin.NonInteractive
+	if ni {
+		// An NI C2 is the SnarkPack aggregate of its partition proofs.
+		if r.aggSRS == nil {
+			return nil, fmt.Errorf("%w: %v: a non-interactive PoRep C2 is a SnarkPack aggregate of its %d partition proofs, and this daemon has no SnarkPack SRS (%s) configured",
+				engine.ErrParamsMissing, info.Proof, info.Partitions, AggregationSRSFile)
+		}
+		if err := r.aggSRS.Check(); err != nil {
+			return nil, err
+		}
 	}
 	if err := c1.Verify(o); err != nil {
 		return nil, invalid(err)
@@ -59,6 +68,9 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 	fp := footprint(shape)
 	fp.WitnessThreads = witnessWorkers()
 	plan := &engine.Plan{CircuitID: info.CircuitID(), PublicInputs: inputs, Verify: r.batchVerify}
+	if ni {
+		plan.Finalize = niFinalize(r.aggSRS, o.CommR, inputs)
+	}
 	if r.systems != nil {
 		plan.System = r.systems.provider(plan.CircuitID, func() (r1cs.Circuit, r1cs.Shape, error) {
 			p, err := porep.NewPartition(o, 0)

@@ -160,15 +160,15 @@ func TestPlanPoRepRejects(t *testing.T) {
 	}
 }
 
-// TestPlanPoRepRefusesNonInteractive: an NI C2 is an aggregate; the
-// refusal says so.
+// TestPlanPoRepRefusesNonInteractive: an NI C2 is an aggregate; without an
+// aggregation SRS the refusal says so (FailedPrecondition).
 func TestPlanPoRepRefusesNonInteractive(t *testing.T) {
 	s, err := gen.GeneratePoRep(context.Background(), gen.PoRepOptions{Proof: filecoin.StackedDrg2KiBV1_2_Feat_NonInteractivePoRep, Seed: 1, Miner: 1000, Sector: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req := poRepRequest(s)
-	if _, err := New().Plan(context.Background(), &req); !errors.Is(err, engine.ErrInvalidRequest) || !strings.Contains(err.Error(), "aggregat") {
+	if _, err := New().Plan(context.Background(), &req); !errors.Is(err, engine.ErrParamsMissing) || !strings.Contains(err.Error(), "aggregat") {
 		t.Fatalf("err = %v", err)
 	}
 }

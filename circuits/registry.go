@@ -17,7 +17,8 @@ import (
 // Registry turns requests into plans. It implements engine.Planner and is
 // safe for concurrent use.
 type Registry struct {
-	systems *Systems // nil: no witness-only path
+	systems *Systems       // nil: no witness-only path
+	aggSRS  AggregationSRS // nil: non-interactive PoRep refused
 
 	mu   sync.Mutex
 	pvks map[*groth16.VerifyingKey]*groth16.PreparedVerifyingKey // a few; cleared when full
