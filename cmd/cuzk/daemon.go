@@ -253,6 +253,16 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 	gpus := cudaOf(devices)
 	params, devDir := newDaemonParams(cfg, budget, log, gpus...)
 	registry := circuits.New()
+	// Non-interactive PoRep aggregates with the SnarkPack SRS in the
+	// parameter cache (read on first use); with daemon.dev and no such
+	// file, with a development SRS from a public seed, kept in memory.
+	aggSRS := filepath.Join(cfg.SRS.ParamCache, circuits.AggregationSRSFile)
+	if _, err := os.Stat(aggSRS); err != nil && cfg.Daemon.Dev {
+		log.Warn("non-interactive PoRep aggregates with a development SnarkPack SRS from a public seed: forgeable, never for mainnet", "missing", aggSRS)
+		registry.SetAggregationSRS(circuits.NewDevSRS([]byte("cuzk daemon.dev SnarkPack SRS")))
+	} else {
+		registry.SetAggregationSRS(circuits.NewFileSRS(aggSRS))
+	}
 	witness := params.systems != nil
 	if witness {
 		registry.SetSystems(params.systems)
