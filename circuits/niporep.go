@@ -10,7 +10,9 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuzk-project/cuzk/circuits/porep"
 	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/groth16/aggregate"
 )
@@ -212,4 +214,37 @@ func niFinalize(srs AggregationSRS, commR [32]byte, inputs [][]fr.Element) func(
 		}
 		return out, nil
 	}
+}
+
+// VerifyNIPoRep checks a non-interactive PoRep C2, the aggregate of its
+// partition proofs, against the seal's public data (SealVerifyInfo, its
+// Proof the aggregate's bytes) as a chain node does: every partition's
+// public inputs derived from the seal, padded as the prover padded them,
+// the comm_r transcript, vk the partitions' Groth16 verifying key.
+func VerifyNIPoRep(srs AggregationSRS, vk *groth16.VerifyingKey, v *filecoin.SealVerifyInfo) error {
+	s, err := porep.SealOf(v)
+	if err != nil {
+		return err
+	}
+	if s.Info.Feature != filecoin.NonInteractive {
+		return fmt.Errorf("%w: %s is not a non-interactive PoRep", porep.ErrBadSeal, s.Info.Name)
+	}
+	n := aggregationTarget(s.Info.Partitions)
+	if len(v.Proof) != aggregate.Size(n) {
+		return fmt.Errorf("%w: Proof has %d bytes, an aggregate of %d partition proofs (padded to %d) has %d",
+			porep.ErrBadSeal, len(v.Proof), s.Info.Partitions, n, aggregate.Size(n))
+	}
+	agg, err := aggregate.DecodeProof(v.Proof)
+	if err != nil {
+		return fmt.Errorf("%w: Proof: %w", porep.ErrBadSeal, err)
+	}
+	inputs, err := s.Inputs()
+	if err != nil {
+		return err
+	}
+	_, avk, err := srs.Keys(n)
+	if err != nil {
+		return err
+	}
+	return aggregate.Verify(avk, vk, padLast(inputs, n), agg, NIPoRepTranscript(s.CommR), nil)
 }

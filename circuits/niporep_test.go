@@ -314,6 +314,32 @@ func TestProveNIPoRepOnCPU(t *testing.T) {
 	if err := aggregate.Verify(vk, &p.VK, padLast(inputs, 16), agg, NIPoRepTranscript(seal.CommR), nil); err != nil {
 		t.Fatalf("the returned aggregate does not verify from SealVerifyInfo: %v", err)
 	}
+	v := s.Info
+	v.Proof = r.Proof
+	if err := VerifyNIPoRep(srs, &p.VK, &v); err != nil {
+		t.Fatalf("VerifyNIPoRep: %v", err)
+	}
+	v.Number++ // another sector's public data
+	if err := VerifyNIPoRep(srs, &p.VK, &v); err == nil {
+		t.Fatal("VerifyNIPoRep accepted the aggregate for another sector number")
+	}
+}
+
+// TestVerifyNIPoRepRefuses: an interactive seal, or a Proof of the wrong
+// size, is refused before any pairing.
+func TestVerifyNIPoRepRefuses(t *testing.T) {
+	srs := NewDevSRS(testAggSeed)
+	params, _, _ := syntheticProofs(t, 0)
+	iv := generated2K(t).Info
+	iv.Proof = make([]byte, aggregate.Size(2))
+	if err := VerifyNIPoRep(srs, &params.VK, &iv); !errors.Is(err, porep.ErrBadSeal) || !strings.Contains(err.Error(), "not a non-interactive") {
+		t.Fatalf("interactive seal: %v", err)
+	}
+	nv := generatedNI2K(t).Info
+	nv.Proof = make([]byte, 13*groth16.ProofSize) // the concatenation, not the aggregate
+	if err := VerifyNIPoRep(srs, &params.VK, &nv); !errors.Is(err, porep.ErrBadSeal) || !strings.Contains(err.Error(), "aggregate of 13") {
+		t.Fatalf("concatenated proofs: %v", err)
+	}
 }
 
 // plan2KCircuit is the circuit id of a 2 KiB NI PoRep's partitions.
