@@ -259,14 +259,20 @@ func TestNIFinalize(t *testing.T) {
 }
 
 // TestProveNIPoRepOnCPU proves a 2 KiB non-interactive PoRep end to end in
-// process: 13 partitions on the CPU device, aggregated and verified. With
-// development parameters it takes a few minutes on two cores.
+// process: 13 partitions on the CPU device, aggregated and verified, with
+// development parameters (generated on the first run, then cached). It
+// takes minutes on two cores.
 func TestProveNIPoRepOnCPU(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 13-partition 2 KiB PoRep proof: minutes on two cores")
 	}
 	s := generatedNI2K(t)
-	params := &FilecoinFiles{Dir: filepath.Join(t.TempDir(), "params"), Dev: true}
+	// The development parameters of porep-2k, shared with Example_poRepC2.
+	dir, err := DefaultParamsDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	params := &FilecoinFiles{Dir: filepath.Join(dir, "filecoin-dev"), Dev: true}
 	srs := NewDevSRS(testAggSeed)
 	reg := New()
 	reg.SetAggregationSRS(srs)
