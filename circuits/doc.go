@@ -12,8 +12,9 @@
 // proof per sector) plan one circuits/post unit, SnapDeals requests (one
 // bincode partition proof each) one circuits/update unit per partition, each
 // verified and with inputs derived from the request's public fields.
-// Non-interactive PoRep (an aggregate) is rejected with
-// engine.ErrInvalidRequest.
+// A non-interactive PoRep plans its partitions the same way and a
+// Plan.Finalize that aggregates them (SnarkPack V2, with the SRS set by
+// SetAggregationSRS; without one it is refused with engine.ErrParamsMissing).
 //
 // Every proof kind also accepts a synthetic job descriptor as its vanilla
 // proof,

@@ -64,7 +64,7 @@ const (
 type Result struct {
 	JobID  string
 	Status Status
-	Proof  []byte // 192 bytes per partition, in partition order; verified
+	Proof  []byte // 192 bytes per partition, in partition order (or what Plan.Finalize made of them: a non-interactive PoRep's aggregate); verified
 	Error  string
 	// The parts of Total, which add up to at most Total (the rest is
 	// "other": device Prepare/Finish, proof assembly, verification):
