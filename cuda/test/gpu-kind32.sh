@@ -24,6 +24,7 @@ exec > >(tee -a "$OUT/log") 2>&1
 LIB=$PWD/bin/local/libcuzk_cuda.so
 [ -f "$LIB" ] || LIB=$PWD/bin/libcuzk_cuda.so
 export CUZK_CUDA_LIB=$LIB
+. "$(dirname "$0")/daemon-toml.sh"
 case "$KIND" in
 porep)   PROOF=StackedDrg32GiBV1_1;       SK=porep;        ID=porep-32g;   GEN="porep --proof-type $PROOF";;
 wpost)   PROOF=StackedDrgWindow32GiBV1_2; SK=window-post;  ID=wpost-32g;   GEN="window-post --proof-type $PROOF";;
@@ -49,19 +50,7 @@ setup)
   ls -l "$P/req.json" "$P/public.json"
   ;;
 prove)
-  cat > "$OUT/daemon-$KIND.toml" <<TOML
-[daemon]
-listen = "unix:///tmp/cuzk.sock"
-status_listen = "127.0.0.1:9821"
-[device]
-kind = "cuda"
-[memory]
-total_budget = "${BUDGET:-40GiB}"
-[srs]
-param_cache = "$P"
-[timeline]
-events = 400000
-TOML
+  daemon_toml "$OUT/daemon-$KIND.toml" "$P"
   cat "$OUT/daemon-$KIND.toml"
   rm -f "$OUT/rss-$KIND.txt" "$OUT/gpumem-$KIND.txt" /tmp/cuzk.sock
   bin/cuzk daemon --config "$OUT/daemon-$KIND.toml" > "$OUT/daemon-$KIND.log" 2>&1 &

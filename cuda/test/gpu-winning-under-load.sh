@@ -1,19 +1,11 @@
+#!/bin/bash
+# A 32 GiB WinningPoSt through the daemon alone and beside 2 SnapDeals jobs: latency p50/p95/max.
+# Needs the SnapDeals set and request of gpu-kind32.sh (KIND=snap STAGE=setup) under $P; makes the
+# WinningPoSt set there. Logs to $OUT.
 export OUT; P=/dev/shm/p32-snap; export CUZK_CUDA_LIB=$PWD/bin/libcuzk_cuda.so
 [ -f $P/winning.json ] || bin/cuzk setup --proof-type StackedDrgWinning32GiBV1 --kind winning-post --device cuda --params-dir $P 2>&1 | tail -3
 bin/cuzk gen-vanilla winning-post --proof-type StackedDrgWinning32GiBV1 --seed 12 --out $P/winning.json --public $P/winning-public.json 2>&1 | tail -1
-cat > $OUT/daemon-ws.toml <<TOML
-[daemon]
-listen = "unix:///tmp/cuzk.sock"
-status_listen = "127.0.0.1:9821"
-[device]
-kind = "cuda"
-[memory]
-total_budget = "${BUDGET:-40GiB}"
-[srs]
-param_cache = "$P"
-[timeline]
-events = 400000
-TOML
+. "$(dirname "$0")/daemon-toml.sh"; daemon_toml "$OUT/daemon-ws.toml" "$P"
 rm -f /tmp/cuzk.sock
 bin/cuzk daemon --config $OUT/daemon-ws.toml > $OUT/daemon-ws.log 2>&1 & dpid=$!
 for i in $(seq 60); do [ -S /tmp/cuzk.sock ] && break; sleep 1; done
