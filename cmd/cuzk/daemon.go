@@ -259,7 +259,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 	aggSRS := filepath.Join(cfg.SRS.ParamCache, circuits.AggregationSRSFile)
 	if _, err := os.Stat(aggSRS); err != nil && cfg.Daemon.Dev {
 		log.Warn("non-interactive PoRep aggregates with a development SnarkPack SRS from a public seed: forgeable, never for mainnet", "missing", aggSRS)
-		registry.SetAggregationSRS(circuits.NewDevSRS([]byte("cuzk daemon.dev SnarkPack SRS")))
+		registry.SetAggregationSRS(aggregationSRS("", true))
 	} else {
 		registry.SetAggregationSRS(circuits.NewFileSRS(aggSRS))
 	}

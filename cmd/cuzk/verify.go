@@ -24,6 +24,7 @@ type verifyOptions struct {
 	partition int
 
 	aggregate string // a SnarkPack aggregate of the --public seals
+	devSRS    bool   // a non-interactive PoRep's aggregate: the development SRS of a --dev daemon
 }
 
 const verifyLong = `Verifies Groth16 proofs; exit 0 when valid, 1 when invalid, 2 when verification could not run.
@@ -37,7 +38,10 @@ every public input computed here, all partitions in one batch. FILE.json is go-s
 fields:
 
   SealVerifyInfo         PoRep: replica_id from the miner, sector, ticket, comm_d and porep_id,
-                         the challenges from the seed (verify_seal);
+                         the challenges from the seed (verify_seal); for a non-interactive
+                         PoRep the challenges from comm_r and the proof one SnarkPack aggregate
+                         of its partitions, checked with v28-fil-inner-product-v1.srs beside the
+                         .vk (--dev-srs: the development SRS a --dev daemon uses without one);
   WinningPoStVerifyInfo  the challenged sector's comm_r and its 66 leaves from the randomness;
   WindowPoStVerifyInfo   the deadline's sectors in number order, SectorCount per partition,
                          10 leaves each from the randomness;
@@ -98,6 +102,7 @@ func newVerifyCmd() *cobra.Command {
 	f.StringVar(&o.public, "public", "", "public data JSON (SealVerifyInfo, WinningPoStVerifyInfo, WindowPoStVerifyInfo, ReplicaUpdateInfo): verify from it")
 	f.StringVar(&o.paramsDir, "params-dir", "", "with --public: the parameter directory holding the real .vk name")
 	f.IntVar(&o.partition, "partition", -1, "with --public: verify only partition K (from 0)")
+	f.BoolVar(&o.devSRS, "dev-srs", false, "with --public of a non-interactive PoRep: check its aggregate with the development SnarkPack SRS a --dev daemon uses without an SRS file (never for mainnet)")
 	f.StringVar(&o.aggregate, "aggregate", "", "a SnarkPack aggregate: verify it against --public's SealVerifyInfo files (comma-separated, batch order)")
 	return cmd
 }
@@ -168,6 +173,9 @@ func (o *verifyOptions) runPublic(w io.Writer, vkGiven, proofGiven bool) error {
 	}
 	if len(proof) == 0 {
 		return fmt.Errorf("%s has no proof (cuzk prove --public fills it), and no --proof was given", o.public)
+	}
+	if v, ok := nonInteractiveSeal(d); ok {
+		return o.verifyNonInteractive(w, v, vk, proof)
 	}
 	err = verifyPublic(d, vk, proof, o.partition)
 	if errors.Is(err, errBadPublic) {
