@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/device/cpu"
 	"github.com/cuzk-project/cuzk/engine"
@@ -254,7 +255,13 @@ func fillPublic(w io.Writer, path string, d publicData, partition int, proof []b
 	if err != nil {
 		return err
 	}
-	if err := verifyPublic(d, vk, proof, partition); err != nil {
+	check := func() error { return verifyPublic(d, vk, proof, partition) }
+	if v, ok := nonInteractiveSeal(d); ok { // the proof is the aggregate of its partitions
+		seal := *v
+		seal.Proof = proof
+		check = func() error { return circuits.VerifyNIPoRep(aggregationSRS(dir, false), vk, &seal) }
+	}
+	if err := check(); err != nil {
 		return fmt.Errorf("the proof does not verify against %s (the public data of another proof?): %w", path, err)
 	}
 	what := "its proof"

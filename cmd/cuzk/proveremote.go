@@ -9,7 +9,6 @@ import (
 
 	"github.com/cuzk-project/cuzk/client"
 	"github.com/cuzk-project/cuzk/engine"
-	"github.com/cuzk-project/cuzk/groth16"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
 
@@ -51,14 +50,14 @@ func (o *proveOptions) runRemote(ctx context.Context, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	if n := len(r.Proof); n == 0 || n%groth16.ProofSize != 0 {
-		return fmt.Errorf("job %s: the daemon returned %d proof bytes, not a multiple of %d", r.JobId, n, groth16.ProofSize)
+	if len(r.Proof) == 0 {
+		return fmt.Errorf("job %s: the daemon returned no proof", r.JobId)
 	}
 	if err := os.WriteFile(o.out, r.Proof, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d partition proofs of job %s, proved and verified by the daemon in %v (wall %v)\n",
-		o.out, len(r.Proof)/groth16.ProofSize, r.JobId, time.Duration(r.TotalMs)*time.Millisecond,
+	fmt.Fprintf(stdout, "wrote %s: %d bytes of job %s, proved and verified by the daemon in %v (wall %v)\n",
+		o.out, len(r.Proof), r.JobId, time.Duration(r.TotalMs)*time.Millisecond,
 		time.Since(start).Round(time.Millisecond))
 	if public == nil {
 		return nil
