@@ -24,7 +24,7 @@ exec > >(tee -a "$OUT/log") 2>&1
 LIB=$PWD/bin/local/libcuzk_cuda.so
 [ -f "$LIB" ] || LIB=$PWD/bin/libcuzk_cuda.so
 export CUZK_CUDA_LIB=$LIB
-. "$(dirname "$0")/daemon-toml.sh"
+. "$(dirname "$0")/daemon-lib.sh"
 case "$KIND" in
 porep)   PROOF=StackedDrg32GiBV1_1;       SK=porep;        ID=porep-32g;   GEN="porep --proof-type $PROOF";;
 wpost)   PROOF=StackedDrgWindow32GiBV1_2; SK=window-post;  ID=wpost-32g;   GEN="window-post --proof-type $PROOF";;
@@ -79,13 +79,9 @@ prove)
   bin/cuzk timeline --url http://127.0.0.1:9821/timeline --html "$OUT/timeline-$KIND.html" --csv "$OUT/timeline-$KIND.csv" 2>&1 | tail -20
   curl -s http://127.0.0.1:9821/metrics > "$OUT/metrics-$KIND.txt" 2>/dev/null || true
   echo "kernel phases, mean per run (device events; they overlap):"
-  awk '/^cuzk_device_kernel_phase_(seconds|runs)_total/ { match($0, /circuit="[^"]*"/); ph = substr($0, RSTART + 9, RLENGTH - 10); match($0, /phase="[^"]*"/); ph = ph " " substr($0, RSTART + 7, RLENGTH - 8)
-      if ($1 ~ /seconds/) s[ph] = $NF; else r[ph] = $NF }
-    END { for (ph in s) if (r[ph] > 0) printf "  %-20s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$KIND.txt" | sort
+  phase_means kernel "$OUT/metrics-$KIND.txt"
   echo "prepare phases, mean per run (host):"
-  awk '/^cuzk_device_prepare_phase_(seconds|runs)_total/ { match($0, /circuit="[^"]*"/); ph = substr($0, RSTART + 9, RLENGTH - 10); match($0, /phase="[^"]*"/); ph = ph " " substr($0, RSTART + 7, RLENGTH - 8)
-      if ($1 ~ /seconds/) s[ph] = $NF; else r[ph] = $NF }
-    END { for (ph in s) if (r[ph] > 0) printf "  %-20s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$KIND.txt" | sort
+  phase_means prepare "$OUT/metrics-$KIND.txt"
   grep -E '^cuzk_(synthesis|device)_[a-z_]*seconds' "$OUT/metrics-$KIND.txt" | head -20
   kill -TERM $dpid; wait $dpid
   echo "daemon peak RSS: $(awk '{print $3}' "$OUT/rss-$KIND.txt" | sort -n | tail -1) kB"; echo "GPU memory peak: $(sort -n "$OUT/gpumem-$KIND.txt" | tail -1)"

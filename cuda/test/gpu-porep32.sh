@@ -26,6 +26,7 @@ P=${P:-/tmp/p32}
 mkdir -p "$OUT" "$P"
 exec > >(tee -a "$OUT/log") 2>&1
 export CUZK_CUDA_LIB=${CUZK_CUDA_LIB:-$PWD/bin/local/libcuzk_cuda.so}
+. "$(dirname "$0")/daemon-lib.sh"
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader; df -h /tmp | tail -1; free -g | head -2
 case "$STAGE" in
 setup)
@@ -88,13 +89,9 @@ TOML
   bin/cuzk timeline --url http://127.0.0.1:9821/timeline --html "$OUT/timeline-$STAGE.html" --csv "$OUT/timeline-$STAGE.csv" 2>&1 | tail -20
   curl -s http://127.0.0.1:9821/metrics > "$OUT/metrics-$STAGE.txt" 2>/dev/null || true
   echo "kernel phases over the run, mean per partition (device events; they overlap):"
-  awk '/^cuzk_device_kernel_phase_(seconds|runs)_total/ { match($0, /circuit="[^"]*"/); ph = substr($0, RSTART + 9, RLENGTH - 10); match($0, /phase="[^"]*"/); ph = ph " " substr($0, RSTART + 7, RLENGTH - 8)
-      if ($1 ~ /seconds/) s[ph] = $NF; else r[ph] = $NF }
-    END { for (ph in s) if (r[ph] > 0) printf "  %-20s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$STAGE.txt" | sort
+  phase_means kernel "$OUT/metrics-$STAGE.txt"
   echo "prepare phases, mean per partition (host, one after the other):"
-  awk '/^cuzk_device_prepare_phase_(seconds|runs)_total/ { match($0, /circuit="[^"]*"/); ph = substr($0, RSTART + 9, RLENGTH - 10); match($0, /phase="[^"]*"/); ph = ph " " substr($0, RSTART + 7, RLENGTH - 8)
-      if ($1 ~ /seconds/) s[ph] = $NF; else r[ph] = $NF }
-    END { for (ph in s) if (r[ph] > 0) printf "  %-20s %9.1f ms over %d runs\n", ph, 1000 * s[ph] / r[ph], r[ph] }' "$OUT/metrics-$STAGE.txt" | sort
+  phase_means prepare "$OUT/metrics-$STAGE.txt"
   grep '^cuzk_device_kept_bytes\|^cuzk_memory_used_bytes' "$OUT/metrics-$STAGE.txt"
   kill -TERM $dpid; wait $dpid
   echo "daemon peak RSS: $(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1) kB"; echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"

@@ -5,7 +5,7 @@
 export OUT; P=/dev/shm/p32-snap; export CUZK_CUDA_LIB=$PWD/bin/libcuzk_cuda.so
 [ -f $P/winning.json ] || bin/cuzk setup --proof-type StackedDrgWinning32GiBV1 --kind winning-post --device cuda --params-dir $P 2>&1 | tail -3
 bin/cuzk gen-vanilla winning-post --proof-type StackedDrgWinning32GiBV1 --seed 12 --out $P/winning.json --public $P/winning-public.json 2>&1 | tail -1
-. "$(dirname "$0")/daemon-toml.sh"; daemon_toml "$OUT/daemon-ws.toml" "$P"
+. "$(dirname "$0")/daemon-lib.sh"; daemon_toml "$OUT/daemon-ws.toml" "$P"
 rm -f /tmp/cuzk.sock
 bin/cuzk daemon --config $OUT/daemon-ws.toml > $OUT/daemon-ws.log 2>&1 & dpid=$!
 for i in $(seq 60); do [ -S /tmp/cuzk.sock ] && break; sleep 1; done
