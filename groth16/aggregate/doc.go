@@ -79,15 +79,22 @@
 // # Compatibility
 //
 // The transcript, the encodings and the argument follow bellperson's
-// groth16::aggregate module. What is checked here against blstrs's
-// own numbers: the pairing and the Fp12 coefficient order (blstrs's
-// Gt::generator). What is not: no aggregate made by bellperson has been
-// verified by this package, nor one of ours by bellperson. A vector from
-// bellperson (an SRS prefix, a verifying key, the proofs, their inputs,
-// the transcript bytes and the aggregate, V2) would settle it twice over:
-// Verify must accept it, and Aggregate must reproduce its bytes exactly,
-// since aggregation is deterministic. testdata/self-v2-n8 has that
-// layout; it holds this package's own output, which it pins byte for byte.
+// groth16::aggregate module. Checked against data bellperson made
+// (testdata/REFERENCE.md, reference_test.go): real aggregates of 16, 128
+// and 512 proofs decode and re-encode byte for byte; for the two
+// non-interactive PoRep ones, whose transcript bytes are SHA-256(comm_r),
+// the challenges this package derives fold the GIPA statement onto the
+// aggregate's final values (TIPP and MIPP, all six equations), which pins
+// the tags "hcom", "random-r", "gipa-0" (both uses) and "gipa-k", the
+// bincode of GT, G1 and Fr, the counter loop and the V2 round order; and
+// blstrs's torus compression of e(g1, g2) is reproduced byte for byte.
+// Not checked against bellperson's output, for want of the mainnet SRS and
+// the PoRep verifying keys: the "gipa-extra-link" and "random-z"
+// challenges, the KZG openings and the Groth16 equation with its public
+// inputs (those follow bellperson's source, and are pinned against this
+// package's own output by testdata/self-v2-n8, which has the layout a full
+// vector would take: SRS prefix, verifying key, proofs, inputs, transcript
+// bytes and aggregate). Nor has bellperson verified an aggregate of ours.
 //
 // # Invariants
 //
