@@ -42,7 +42,7 @@ func (p *Partial) KeepStaging(share *memory.Reservation) {
 		abShare.Close()
 		return
 	}
-	go p.d.pool.putShared(ab, abShare)
+	go p.d.pool.putKept(ab, abShare, keptAB, p.d.pool.newSet())
 }
 
 // EvictKept frees the stagings the device keeps with a share of the
@@ -69,9 +69,10 @@ func (p *Partial) keepWitnessStaging(share *memory.Reservation) {
 	share.Close() // what the staging does not hold
 	bufs := st.bufs
 	st.bufs = nil
+	set := p.d.pool.newSet()
 	go func() {
 		for i, b := range bufs {
-			p.d.pool.putShared(b, parts[i])
+			p.d.pool.putKept(b, parts[i], keptWitness, set)
 		}
 	}()
 }

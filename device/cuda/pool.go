@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,14 @@ import (
 // reuse when Device.PinnedKeep is 0: a few partitions' splits and compact
 // witnesses, not a 32 GiB partition's dense witness.
 const DefaultPinnedKeep = 2 << 30
+
+// DefaultWorkers is the workers a device's pool keeps stagings for when
+// SetWorkers was not called: the daemon's default gpus.gpu_workers_per_device.
+const DefaultWorkers = 2
+
+// splitBufs is the buffers of one partition's splits: bits, scalars and
+// indices of each of L, A and B_G1.
+const splitBufs = 9
 
 // keptIdle is how long the pool keeps a buffer with a share of the budget
 // that no Prepare takes (a variable for tests): a parameter set no longer
@@ -27,10 +36,14 @@ var keptIdle = time.Minute
 // budget that covers it (putShared: a staging, groth16.RunReport.KeepStaging) it
 // keeps beside those, outside the cap, until a get of about its size takes
 // it (the share is closed: the taker's reservation counts the buffer),
-// EvictKept, or keptIdle without use. Once drained (the device closed) it
-// frees what it is given back.
+// EvictKept, or keptIdle without use. Of those it keeps at most one of
+// each kind per device worker (SetWorkers): an a, b staging, a partition's
+// splits, a witness staging; the oldest beyond that is freed off the
+// caller's path, for only as many partitions as there are workers prepare
+// at once. Once drained (the device closed) it frees what it is given back.
 type pinnedPool struct {
 	keep    *int64                         // the device's PinnedKeep; nil: DefaultPinnedKeep
+	workers atomic.Int32                   // SetWorkers; 0: DefaultWorkers
 	alloc   func(n uint64) (pinned, error) // nil: allocPinned (tests: memory of their own)
 	release func(pinned)                   // nil: pinned.free
 
@@ -38,7 +51,9 @@ type pinnedPool struct {
 	free    []pinned // sorted by size
 	kept    uint64   // their bytes
 	shared  []sharedBuf
+	sets    uint64 // the last set number given (newSet)
 	drained bool
+	bg      sync.WaitGroup // freeLater's goroutines
 
 	held atomic.Uint64 // bytes of every buffer the pool allocated and has not freed (in use or kept)
 }
@@ -48,6 +63,31 @@ type sharedBuf struct {
 	b     pinned
 	share *memory.Reservation
 	at    time.Time // when it was given back
+	kind  keptKind
+	set   uint64 // the staging it belongs to, among those of its kind
+}
+
+// keptKind is what a buffer kept with a share stages.
+type keptKind uint8
+
+const (
+	keptSplit   keptKind = iota // one of a partition's splits (splitBufs a set, each its own set number)
+	keptAB                      // a partition's a, b staging
+	keptWitness                 // one of a witness run's staging buffers
+)
+
+// SetWorkers tells the device how many workers prepare partitions for it
+// at once (gpus.gpu_workers_per_device): the pool keeps at most that many
+// stagings of each kind with a share of the budget. n < 1 means
+// DefaultWorkers.
+func (d *Device) SetWorkers(n int) { d.pool.workers.Store(int32(max(0, min(n, 1<<16)))) }
+
+// keptSets is the most stagings of one kind the pool keeps with a share.
+func (p *pinnedPool) keptSets() int {
+	if w := int(p.workers.Load()); w > 0 {
+		return w
+	}
+	return DefaultWorkers
 }
 
 // heldBytes is the pinned host memory the pool's buffers hold, in use or
@@ -190,9 +230,17 @@ func (p *pinnedPool) stale() []sharedBuf {
 }
 
 // putShared gives b back with share, the reservation that counts it (nil:
-// none). Covered by its share, b is kept outside the cap; otherwise the
-// share is closed and b is given back as put does.
+// none), as one of a partition's splits (putKept).
 func (p *pinnedPool) putShared(b pinned, share *memory.Reservation) {
+	p.putKept(b, share, keptSplit, 0)
+}
+
+// putKept gives b back with share, the reservation that counts it (nil:
+// none), as part set of a staging of kind (newSet numbers them). Covered
+// by its share, b is kept outside the cap, and the oldest stagings of its
+// kind beyond keptSets are freed on a goroutine of their own; otherwise the
+// share is closed and b is given back as put does.
+func (p *pinnedPool) putKept(b pinned, share *memory.Reservation, kind keptKind, set uint64) {
 	if b.p == nil {
 		share.Close()
 		return
@@ -209,10 +257,69 @@ func (p *pinnedPool) putShared(b pinned, share *memory.Reservation) {
 		share.Close()
 		return
 	}
+	if kind == keptSplit {
+		p.sets++
+		set = p.sets
+	}
 	stale := p.stale()
-	p.shared = append(p.shared, sharedBuf{b: b, share: share, at: time.Now()})
+	p.shared = append(p.shared, sharedBuf{b: b, share: share, at: time.Now(), kind: kind, set: set})
+	p.freeLater(append(stale, p.overBound(kind)...))
 	p.mu.Unlock()
-	p.freeShared(stale)
+}
+
+// freeLater frees bufs on a goroutine of its own (cudaFreeHost of a
+// staging unpins it page by page: not on the caller's path), which drain
+// waits for. Called with mu held.
+func (p *pinnedPool) freeLater(bufs []sharedBuf) {
+	if len(bufs) == 0 {
+		return
+	}
+	p.bg.Add(1)
+	go func() {
+		defer p.bg.Done()
+		p.freeShared(bufs)
+	}()
+}
+
+// newSet numbers a staging of several buffers (putKept's set).
+func (p *pinnedPool) newSet() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sets++
+	return p.sets
+}
+
+// overBound takes out the buffers of the oldest stagings of kind beyond
+// keptSets (a partition's splits count splitBufs buffers a staging).
+// Called with mu held.
+func (p *pinnedPool) overBound(kind keptKind) []sharedBuf {
+	bound := p.keptSets()
+	if kind == keptSplit {
+		bound *= splitBufs
+	}
+	var sets []uint64 // of kind, oldest first (p.shared is in the order given back; set numbers grow)
+	for _, s := range p.shared {
+		if s.kind == kind && !slices.Contains(sets, s.set) {
+			sets = append(sets, s.set)
+		}
+	}
+	if len(sets) <= bound {
+		return nil
+	}
+	slices.Sort(sets)
+	drop := sets[:len(sets)-bound]
+	var out []sharedBuf
+	keep := p.shared[:0]
+	for _, s := range p.shared {
+		if s.kind == kind && slices.Contains(drop, s.set) {
+			out = append(out, s)
+		} else {
+			keep = append(keep, s)
+		}
+	}
+	clear(p.shared[len(keep):])
+	p.shared = keep
+	return out
 }
 
 // evictShared frees every buffer kept with a share and closes the shares;
@@ -248,7 +355,8 @@ func (p *pinnedPool) freeShared(bufs []sharedBuf) {
 	}
 }
 
-// drain frees every kept buffer, and every buffer given back from now on.
+// drain frees every kept buffer, and every buffer given back from now on;
+// it returns once the frees begun off the callers' paths are done.
 func (p *pinnedPool) drain() {
 	p.mu.Lock()
 	free, shared := p.free, p.shared
@@ -258,6 +366,7 @@ func (p *pinnedPool) drain() {
 		p.freeBuf(b)
 	}
 	p.freeShared(shared)
+	p.bg.Wait()
 }
 
 func (p *pinnedPool) freeBuf(b pinned) {

@@ -145,6 +145,10 @@ func TestPinnedPoolConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	p.bg.Wait() // the stagings beyond the bound are freed off the callers' paths
+	if n, most := len(p.shared), p.keptSets()*splitBufs; n > most {
+		t.Fatalf("%d buffers kept with a share, more than %d workers' splits (%d)", n, p.keptSets(), most)
+	}
 	var sum, shared uint64
 	for _, b := range p.free {
 		sum += b.n
@@ -380,5 +384,110 @@ func TestKeepStagingSplits(t *testing.T) {
 	}
 	if got := d.EvictKept(); got != want || budget.Used() != 0 || d.PinnedBytes() != 0 {
 		t.Fatalf("EvictKept gave back %d, the budget holds %d, the pool %d; want %d, 0, 0", got, budget.Used(), d.PinnedBytes(), want)
+	}
+}
+
+// TestPinnedPoolBound: of the stagings given back with a share, the pool
+// keeps at most one of each kind per worker (an a, b staging, a witness
+// staging of several buffers, a partition's splitBufs splits), freeing the
+// oldest beyond that off the caller's path and giving their shares back.
+// No GPU: the pool's buffers are fake.
+func TestPinnedPoolBound(t *testing.T) {
+	type staging struct {
+		kind keptKind
+		bufs int // buffers in one staging
+		n    uint64
+	}
+	ab := staging{keptAB, 1, 8 << 30}
+	wit := staging{keptWitness, 3, 1 << 30}
+	splits := staging{keptSplit, splitBufs, 16 << 20}
+	for _, tc := range []struct {
+		name    string
+		workers int // 0: DefaultWorkers
+		st      staging
+		puts    int // stagings given back
+		want    int // stagings kept
+	}{
+		{"ab: under the default", 0, ab, 1, 1},
+		{"ab: the default", 0, ab, 5, DefaultWorkers},
+		{"ab: one worker", 1, ab, 3, 1},
+		{"ab: three workers", 3, ab, 3, 3},
+		{"witness: one worker", 1, wit, 4, 1},
+		{"witness: two workers", 2, wit, 4, 2},
+		{"splits: one worker", 1, splits, 3, 1},
+		{"splits: four workers", 4, splits, 6, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			keep := int64(1 << 10) // keeps no unshared buffer of these sizes
+			var mu sync.Mutex
+			var freed []uint64
+			p := fakePool(&keep, &freed)
+			release := p.release
+			p.release = func(b pinned) { mu.Lock(); release(b); mu.Unlock() }
+			d := &Device{}
+			if tc.workers > 0 {
+				d.SetWorkers(tc.workers)
+			}
+			p.workers.Store(d.pool.workers.Load())
+			budget := memory.New(1 << 50)
+			var order []uint64 // the first buffer's size of each staging, to tell them apart
+			for i := range tc.puts {
+				set := p.newSet()
+				for j := range tc.st.bufs {
+					n := tc.st.n + uint64(i)<<20 + uint64(j)<<10
+					if j == 0 {
+						order = append(order, n)
+					}
+					b, _ := p.get(n)
+					share, _ := budget.TryReserve(b.n)
+					p.putKept(b, share, tc.st.kind, set)
+				}
+			}
+			p.bg.Wait()
+			kept := map[uint64]bool{}
+			var bytes uint64
+			for _, s := range p.shared {
+				kept[s.b.n] = true
+				bytes += s.b.n
+			}
+			if len(p.shared) != tc.want*tc.st.bufs || budget.Used() != bytes || p.heldBytes() != bytes {
+				t.Fatalf("kept %d buffers (%d bytes), budget %d, held %d; want %d stagings of %d buffers, the budget and pool holding them",
+					len(p.shared), bytes, budget.Used(), p.heldBytes(), tc.want, tc.st.bufs)
+			}
+			if len(freed) != (tc.puts-tc.want)*tc.st.bufs {
+				t.Fatalf("freed %d buffers, want %d", len(freed), (tc.puts-tc.want)*tc.st.bufs)
+			}
+			for i, n := range order {
+				if newest := i >= tc.puts-tc.want; kept[n] != newest {
+					t.Errorf("staging %d of %d: kept %v, want %v (the newest kept)", i, tc.puts, kept[n], newest)
+				}
+			}
+		})
+	}
+}
+
+// TestPinnedPoolBoundKinds: the bound counts each kind apart: a worker's
+// a, b staging, splits and witness staging are all kept together.
+func TestPinnedPoolBoundKinds(t *testing.T) {
+	keep := int64(1 << 10)
+	var freed []uint64
+	p := fakePool(&keep, &freed)
+	p.workers.Store(1)
+	budget := memory.New(1 << 50)
+	put := func(kind keptKind, n uint64, set uint64) {
+		b, _ := p.get(n)
+		share, _ := budget.TryReserve(b.n)
+		p.putKept(b, share, kind, set)
+	}
+	put(keptAB, 8<<30, p.newSet())
+	for q := range splitBufs {
+		put(keptSplit, 1<<20+uint64(q)<<10, 0)
+	}
+	w := p.newSet()
+	put(keptWitness, 4<<30, w)
+	put(keptWitness, 64<<20, w)
+	p.bg.Wait()
+	if len(p.shared) != 1+splitBufs+2 || len(freed) != 0 {
+		t.Fatalf("kept %d buffers, freed %v; want all %d kept", len(p.shared), freed, 1+splitBufs+2)
 	}
 }
