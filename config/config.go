@@ -113,6 +113,13 @@ type Device struct {
 	// it is freed after a minute unused or when a partition needs the room
 	// with nothing in flight.
 	PinnedKeep Size `toml:"pinned_keep"`
+	// CriticalLane gives each cuda GPU a second library context for
+	// CRITICAL partitions of at most 2^22 constraints (a WinningPoSt): they
+	// run beside the bulk partition's kernels instead of waiting for the
+	// device lock. "on", "off", or "auto" (or empty): on with the cuda
+	// device. The lane shares the GPU's parameters; its scratch, which
+	// grows with the partitions it runs, is outside memory_limit.
+	CriticalLane string `toml:"critical_lane"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`
 	SimRun     Duration `toml:"sim_run"`
@@ -129,6 +136,17 @@ type Synthesis struct {
 	// "off" the prover's a, b and c on the CPU, "auto" (or empty) "on"
 	// with the CUDA device and "off" otherwise.
 	Witness string `toml:"witness"`
+}
+
+// LaneOn resolves CriticalLane for the device's kind.
+func (d Device) LaneOn() bool {
+	switch d.CriticalLane {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return d.Kind == "cuda"
 }
 
 // WitnessOn resolves Witness for a device kind.
@@ -224,7 +242,7 @@ func Default() Config {
 			EvictionMinIdle: Duration(DefaultEvictionMinIdle),
 		},
 		GPUs:      GPUs{GPUWorkersPerDevice: DefaultWorkersPerDevice},
-		Device:    Device{Kind: DefaultDeviceKind, SimPrepare: Duration(300 * time.Millisecond), SimRun: Duration(500 * time.Millisecond), SimFinish: Duration(300 * time.Millisecond)},
+		Device:    Device{Kind: DefaultDeviceKind, CriticalLane: "auto", SimPrepare: Duration(300 * time.Millisecond), SimRun: Duration(500 * time.Millisecond), SimFinish: Duration(300 * time.Millisecond)},
 		Synthesis: Synthesis{Witness: "auto"},
 		SRS:       SRS{ParamCache: cache},
 		Engine:    Engine{ResultTTL: Duration(DefaultResultTTL)},
@@ -355,6 +373,15 @@ func (c *Config) Validate() error {
 	case "", "auto", "on", "off":
 	default:
 		bad("synthesis.witness", "%q is not auto, on or off", c.Synthesis.Witness)
+	}
+	switch c.Device.CriticalLane {
+	case "", "auto", "off":
+	case "on":
+		if c.Device.Kind != "cuda" {
+			bad("device.critical_lane", "on needs device.kind = \"cuda\" (the lane is a second context on a GPU)")
+		}
+	default:
+		bad("device.critical_lane", "%q is not auto, on or off", c.Device.CriticalLane)
 	}
 	if c.Synthesis.Threads < 0 {
 		bad("synthesis.threads", "%d is negative (0 = all CPUs)", c.Synthesis.Threads)

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -309,6 +310,31 @@ func TestDeviceMemoryLimit(t *testing.T) {
 		}
 		if tc.ok && c.Device.MemoryLimit != tc.want {
 			t.Errorf("%s: %d, want %d", tc.in, c.Device.MemoryLimit, tc.want)
+		}
+	}
+}
+
+func TestDeviceCriticalLane(t *testing.T) {
+	for _, tc := range []struct {
+		kind, lane string
+		on, ok     bool
+	}{
+		{"cuda", "", true, true},
+		{"cuda", "auto", true, true},
+		{"cuda", "off", false, true},
+		{"cuda", "on", true, true},
+		{"cpu", "", false, true},
+		{"cpu", "auto", false, true},
+		{"cpu", "on", false, false},
+		{"cuda", "yes", false, false},
+	} {
+		c, err := Parse([]byte(fmt.Sprintf("[device]\nkind = %q\ncritical_lane = %q\n", tc.kind, tc.lane)))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s/%q: err = %v, want ok %v", tc.kind, tc.lane, err, tc.ok)
+			continue
+		}
+		if tc.ok && c.Device.LaneOn() != tc.on {
+			t.Errorf("%s/%q: LaneOn %v, want %v", tc.kind, tc.lane, c.Device.LaneOn(), tc.on)
 		}
 	}
 }

@@ -26,8 +26,13 @@ type Config struct {
 	// none) a second handle on the same hardware, which only the CRITICAL
 	// worker uses and whose Runs take no device lock: a WinningPoSt then
 	// runs beside the bulk Run in flight instead of after it (on a GPU, its
-	// kernels interleave with the bulk unit's on their own streams).
+	// kernels interleave with the bulk unit's on their own streams). A
+	// CRITICAL partition of more than CriticalLaneRows constraints takes
+	// the device and its lock as any other unit.
 	CriticalDevices []groth16.Device
+	// CriticalLaneRows is the largest CRITICAL partition, in constraints,
+	// run on a CriticalDevices handle; 0 means DefaultCriticalLaneRows.
+	CriticalLaneRows int
 	// FinishInline runs Finish on the device worker instead of off its
 	// loop. Off by default; it exists to measure the single-worker
 	// baseline (a worker that prepares, runs and finishes in turn).
@@ -92,6 +97,11 @@ type Config struct {
 	Assemble func(vk *groth16.VerifyingKey, sums *groth16.Sums, r, s fr.Element) (groth16.Proof, error)
 }
 
+// DefaultCriticalLaneRows is Config.CriticalLaneRows when 0: 2^22
+// constraints, ten times a 32 GiB WinningPoSt partition (370,590) and a
+// thirtieth of a 32 GiB PoRep one.
+const DefaultCriticalLaneRows = 1 << 22
+
 // DefaultResultTTL is how long results are kept when Config.ResultTTL is 0.
 const DefaultResultTTL = 10 * time.Minute
 
@@ -143,6 +153,9 @@ func (c *Config) Validate() error {
 	}
 	if len(c.CriticalDevices) > len(c.Devices) {
 		errs = append(errs, fmt.Errorf("engine: %d CRITICAL device handles for %d devices", len(c.CriticalDevices), len(c.Devices)))
+	}
+	if c.CriticalLaneRows == 0 {
+		c.CriticalLaneRows = DefaultCriticalLaneRows
 	}
 	if c.Planner == nil {
 		errs = append(errs, errors.New("engine: no planner"))

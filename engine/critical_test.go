@@ -31,6 +31,7 @@ func TestWinningPoStDoesNotWaitBehindBulkWork(t *testing.T) {
 		budget       uint64
 		headroom     int64
 		handle       bool // a CRITICAL handle on the device (CriticalDevices)
+		laneRows     int  // CriticalLaneRows (0: the default)
 	}{
 		{name: "device busy, two workers", workers: 2, deviceUnits: 6, gatedReserve: testReserve, budget: 1 << 20, headroom: -1},
 		{name: "device busy, one worker", workers: 1, deviceUnits: 4, gatedReserve: testReserve, budget: 1 << 20, headroom: -1},
@@ -41,6 +42,9 @@ func TestWinningPoStDoesNotWaitBehindBulkWork(t *testing.T) {
 		{name: "memory held by bulk units", workers: 2, gatedReserve: 400, budget: 1000, headroom: 200},
 		// With its own handle it runs beside the Run in flight.
 		{name: "device busy, CRITICAL handle", workers: 2, deviceUnits: 6, gatedReserve: testReserve, budget: 1 << 20, headroom: -1, handle: true},
+		// A partition larger than the handle takes (8 constraints against
+		// 7) takes the device and its lock next instead.
+		{name: "device busy, CRITICAL handle, partition too large for it", workers: 2, deviceUnits: 6, gatedReserve: testReserve, budget: 1 << 20, headroom: -1, handle: true, laneRows: 7},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,6 +57,7 @@ func TestWinningPoStDoesNotWaitBehindBulkWork(t *testing.T) {
 				if tc.handle {
 					c.CriticalDevices = []groth16.Device{sim.New(dcfg)}
 				}
+				c.CriticalLaneRows = tc.laneRows
 			})
 			var bulk []string
 			if tc.deviceUnits > 0 {
@@ -88,7 +93,7 @@ func TestWinningPoStDoesNotWaitBehindBulkWork(t *testing.T) {
 				t.Fatalf("%d PoRep units queued after the WinningPoSt, %d before: one started first", n, queued)
 			}
 			switch {
-			case tc.handle:
+			case tc.handle && tc.laneRows == 0:
 				checkBeside(t, env, w, run)
 			case tc.deviceUnits > 0:
 				checkLockNext(t, env, w, run)

@@ -34,15 +34,12 @@ type deviceState struct {
 // prepared and waiting for the lock) would wait for a worker to come back,
 // behind those units' Runs; with it, it is prepared at once and, the lock
 // going to the best waiter, runs right after the Run in flight. Given a
-// CRITICAL handle on the device, that worker runs on it without the lock,
-// beside the Run in flight.
+// CRITICAL handle on the device, that worker runs the units of at most
+// Config.CriticalLaneRows constraints on it without the lock, beside the
+// Run in flight.
 func (e *Engine) deviceWorker(di, worker int, min Priority) {
 	defer e.wg.Done()
 	d := e.devs[di]
-	dev, lock := d.dev, &d.lock
-	if min == PriorityCritical && d.critical != nil {
-		dev, lock = d.critical, nil
-	}
 	for {
 		if d.lostErr.Load() != nil {
 			return
@@ -62,6 +59,10 @@ func (e *Engine) deviceWorker(di, worker int, min Priority) {
 			continue
 		}
 		d.current.Store(j)
+		dev, lock := d.dev, &d.lock
+		if min == PriorityCritical && d.critical != nil && u.a.NumConstraints() <= e.cfg.CriticalLaneRows {
+			dev, lock = d.critical, nil
+		}
 		p, ok := e.runUnit(dev, lock, di, worker, u)
 		if ok {
 			if e.cfg.FinishInline {

@@ -226,7 +226,7 @@ func rowsString(n int) string {
 
 // newWinningEngine is the in-process engine of the bench: o's device,
 // workers and budget, a CRITICAL headroom and, with --critical-lane, a
-// second handle per device.
+// second handle per device (on a GPU its lane: cuda.Lane).
 func newWinningEngine(o *benchOptions, w *winningOptions, work *winningWork, rec *timeline.Recorder) (*engine.Engine, string, error) {
 	devices := []groth16.Device{cpu.New(0)}
 	var lanes []groth16.Device
@@ -241,7 +241,7 @@ func newWinningEngine(o *benchOptions, w *winningOptions, work *winningWork, rec
 		}
 		name = devices[0].Profile().Name
 		if w.lane {
-			if lanes, err = cudaDevices(nil, 0, 0); err != nil {
+			if lanes, err = criticalLanes(devices); err != nil {
 				return nil, "", err
 			}
 		}

@@ -251,6 +251,12 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 		return nil, nil, nil, err
 	}
 	gpus := cudaOf(devices)
+	var lanes []groth16.Device
+	if cfg.Device.LaneOn() {
+		if lanes, err = criticalLanes(devices); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	params, devDir := newDaemonParams(cfg, budget, log, gpus...)
 	registry := circuits.New()
 	// Non-interactive PoRep aggregates with the SnarkPack SRS in the
@@ -289,6 +295,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 	}
 	eng, err = engine.New(engine.Config{
 		Devices:          devices,
+		CriticalDevices:  lanes,
 		WorkersPerDevice: cfg.GPUs.GPUWorkersPerDevice,
 		SynthesisWorkers: config.Threads(cfg.Synthesis.Threads),
 		WitnessSynthesis: witness,
@@ -308,7 +315,7 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 	params.cache.KeepWhile(eng.Urgent)
 	log.Info("engine ready", "device", cfg.Device.Kind, "devices", len(devices),
 		"workers_per_device", cfg.GPUs.GPUWorkersPerDevice, "memory_budget", config.Size(limit).Human(), "request_memory", config.Size(requests.Limit()).Human(),
-		"param_cache", cfg.SRS.ParamCache, "witness_synthesis", witness, "dev", cfg.Daemon.Dev, "dev_params", devDir)
+		"param_cache", cfg.SRS.ParamCache, "witness_synthesis", witness, "critical_lanes", len(lanes), "dev", cfg.Daemon.Dev, "dev_params", devDir)
 	return eng, rec, requests, nil
 }
 
@@ -456,6 +463,25 @@ func cudaDevices(ordinals []int, memoryLimit uint64, pinnedKeep int64) ([]groth1
 		d.PinnedKeep = pinnedKeep
 		in := d.Info()
 		out = append(out, namedDevice{d, fmt.Sprintf("%s (cuda %d, %d SMs)", in.Name, i, in.SMs)})
+	}
+	return out, nil
+}
+
+// criticalLanes opens a CRITICAL lane (cuda.Lane) on each CUDA device of
+// devices, in their order (engine.Config.CriticalDevices).
+func criticalLanes(devices []groth16.Device) ([]groth16.Device, error) {
+	var out []groth16.Device
+	for _, d := range devices {
+		n, _ := d.(namedDevice)
+		c, ok := n.Device.(*cuda.Device)
+		if !ok {
+			return nil, fmt.Errorf("device.critical_lane: %T is not a cuda device", d)
+		}
+		l, err := c.NewLane()
+		if err != nil {
+			return nil, fmt.Errorf("device.critical_lane: %w", err)
+		}
+		out = append(out, namedDevice{l, n.name + ", CRITICAL lane"})
 	}
 	return out, nil
 }

@@ -57,9 +57,8 @@ type Device struct {
 	// needs all resident (nil: memoryLimit)
 	testLimit func(min, all uint64) uint64
 
-	mu     sync.Mutex // serializes use of ctx
-	ctx    uintptr
-	closed bool
+	kernels         // the device's library context: its Runs serialize on it
+	lanes   []*Lane // more contexts on the GPU (lane.go), closed with it (under mu)
 	// gone is closed without the lock: Prepare and Retain refuse a
 	// closed device without waiting for a Run in flight.
 	gone atomic.Bool
@@ -103,7 +102,7 @@ func New(index int) (*Device, error) {
 	if now, err := Devices(); err == nil { // after the context took its share
 		free = now[index].FreeMem
 	}
-	d := &Device{index: index, info: infos[index], ctx: ctx, srs: map[*groth16.Params]*resident{},
+	d := &Device{index: index, info: infos[index], kernels: kernels{ctx: ctx}, srs: map[*groth16.Params]*resident{},
 		defaultLimit: defaultLimitOf(free)}
 	d.pool.keep = &d.PinnedKeep
 	return d, nil
@@ -121,6 +120,7 @@ func (d *Device) Close() error {
 	}
 	d.closed = true
 	d.gone.Store(true)
+	d.closeLanes()
 	d.closeSystems()
 	d.smu.Lock()
 	filling := slices.Collect(maps.Values(d.srs))
@@ -452,8 +452,13 @@ func le64(b []byte) uint64 {
 // parameters' B_G2 is resident. It holds the device for the kernels only
 // and drops a, b, c from the assignment.
 func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial, error) {
+	return d.runOn(&d.kernels, ctx, wp)
+}
+
+// runOn is Run on the library context k (the device's, or a Lane's).
+func (d *Device) runOn(k *kernels, ctx context.Context, wp groth16.Prepared) (groth16.Partial, error) {
 	if w, ok := wp.(*witnessPrepared); ok && w != nil {
-		return d.runWitnessPrepared(ctx, w)
+		return d.runWitnessPrepared(k, ctx, w)
 	}
 	w, ok := wp.(*prepared)
 	if !ok || w == nil {
@@ -473,19 +478,17 @@ func (d *Device) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial,
 		job.Part[q] = cPart{Ones: s.bits.p, Scalars: s.scal.p, Idx: s.idx.p, NTail: uint64(s.ntail)}
 	}
 	var res cResult
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
+	if err := k.lock(); err != nil {
 		d.release(w) // the pool is drained: the buffers are freed
-		return nil, ErrClosed
+		return nil, err
 	}
-	rc := lib.run(d.ctx, w.srs, &job, &res)
+	rc := lib.run(k.ctx, w.srs, &job, &res)
 	end := time.Now()
 	var stream StreamStats
 	if rc == 0 {
-		stream = d.streamStats()
+		stream = k.streamStats()
 	}
-	d.mu.Unlock()
+	k.mu.Unlock()
 	if rc != 0 {
 		d.release(w)
 		return nil, libErr("run", rc)

@@ -20,15 +20,6 @@ const (
 	Coset  NTTMode = 4 // flag: on the coset of 7 [OnCoset]
 )
 
-func (d *Device) lock() error {
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
-		return ErrClosed
-	}
-	return nil
-}
-
 // NTT transforms v (length a power of two, at most 2^28) in place on the GPU.
 func (d *Device) NTT(v []fr.Element, mode NTTMode) error {
 	n := len(v)

@@ -239,9 +239,9 @@ func MemHeld(index int) uint64 {
 	return streamLib.memHeld(int32(index))
 }
 
-func (d *Device) streamStats() StreamStats {
+func (k *kernels) streamStats() StreamStats {
 	var s cStreamStats
-	if streamLib.streamStats(d.ctx, &s) != 0 {
+	if streamLib.streamStats(k.ctx, &s) != 0 {
 		return StreamStats{}
 	}
 	return StreamStats{Bytes: s.Bytes, Chunks: s.Chunks, CopyMS: s.Copy, StallMS: s.Stall}

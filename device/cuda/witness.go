@@ -470,9 +470,9 @@ func (b *bSplit) release(d *Device) {
 
 // readBSplit reads the B split of the context's last witness run (the
 // device's lock held).
-func (d *Device) readBSplit(nbases int) (*bSplit, error) {
+func (d *Device) readBSplit(k *kernels, nbases int) (*bSplit, error) {
 	var nt uint64
-	if rc := wlib.splitRead(d.ctx, 2, &nt, nil, nil, nil); rc != 0 {
+	if rc := wlib.splitRead(k.ctx, 2, &nt, nil, nil, nil); rc != 0 {
 		return nil, libErr("witness split read", rc)
 	}
 	b := &bSplit{nbases: nbases, ntail: int(nt)}
@@ -486,7 +486,7 @@ func (d *Device) readBSplit(nbases int) (*bSplit, error) {
 		b.release(d)
 		return nil, err
 	}
-	if rc := wlib.splitRead(d.ctx, 2, &nt, b.ones.p, b.scal.p, b.idx.p); rc != 0 {
+	if rc := wlib.splitRead(k.ctx, 2, &nt, b.ones.p, b.scal.p, b.idx.p); rc != 0 {
 		b.release(d)
 		return nil, libErr("witness split read", rc)
 	}
@@ -533,7 +533,7 @@ func (d *Device) runWitness(ctx context.Context, p *groth16.Params, m *Matrices,
 	if err != nil {
 		return nil, tm, err
 	}
-	r, err := d.runWitnessPrepared(ctx, w)
+	r, err := d.runWitnessPrepared(&d.kernels, ctx, w)
 	if err != nil {
 		return nil, tm, err
 	}

@@ -268,7 +268,7 @@ func (d *Device) stageWitness(p *groth16.Params, m *Matrices, a *groth16.Assignm
 // runWitnessPrepared is Run for a witness: the device's lock is held for
 // cuzk_run_witness (and the read of the B split when B_G2 stays on the
 // CPU). The staging goes back to the pool either way.
-func (d *Device) runWitnessPrepared(ctx context.Context, w *witnessPrepared) (*Partial, error) {
+func (d *Device) runWitnessPrepared(k *kernels, ctx context.Context, w *witnessPrepared) (*Partial, error) {
 	if w.ran.Swap(true) {
 		return nil, ErrReused
 	}
@@ -282,21 +282,21 @@ func (d *Device) runWitnessPrepared(ctx context.Context, w *witnessPrepared) (*P
 		return nil, err
 	}
 	var res cResult
-	if err := d.lock(); err != nil {
+	if err := k.lock(); err != nil {
 		return nil, err
 	}
 	if w.m.h == 0 {
-		d.mu.Unlock()
+		k.mu.Unlock()
 		return nil, fmt.Errorf("%w: matrices closed", ErrBadMatrices)
 	}
-	rc := wlib.runWitness(d.ctx, w.srs, w.m.h, &w.st.w, &res)
+	rc := wlib.runWitness(k.ctx, w.srs, w.m.h, &w.st.w, &res)
 	end := time.Now()
 	var bs *bSplit
 	var err error
 	if rc == 0 && res.HasBG2 == 0 {
-		bs, err = d.readBSplit(w.m.nq[2])
+		bs, err = d.readBSplit(k, w.m.nq[2])
 	}
-	d.mu.Unlock()
+	k.mu.Unlock()
 	if rc != 0 {
 		return nil, libErr("run witness", rc)
 	}

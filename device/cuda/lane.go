@@ -1,0 +1,106 @@
+package cuda
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// kernels is a library context on the GPU (its streams and scratch) and
+// the lock that serializes its use: the Device's own, and one per Lane.
+type kernels struct {
+	mu     sync.Mutex // serializes use of ctx
+	ctx    uintptr
+	closed bool
+}
+
+// lock takes k, or fails (unlocked) if it is closed.
+func (k *kernels) lock() error {
+	k.mu.Lock()
+	if k.closed {
+		k.mu.Unlock()
+		return ErrClosed
+	}
+	return nil
+}
+
+// Lane is a second library context on a Device's GPU, for small urgent
+// partitions (a WinningPoSt): it shares the Device's resident parameter
+// sets, compiled matrices and pinned buffers, and its Runs do not wait for
+// the Device's. Their kernels share the GPU with a bulk Run in flight
+// instead of queuing behind it; the bulk Run slows by what they take.
+// Everything but Run, Close and Profile is the Device's.
+//
+// The lane's scratch (its a, b, c and what its MSMs and transforms need,
+// kept for its next Run) grows with the partitions it runs and is outside
+// the Device's memory limit: about 24 GiB for a partition of 2^27 rows,
+// so a lane is for small partitions only (the engine's CriticalLaneRows).
+type Lane struct {
+	*Device
+	k kernels
+}
+
+var _ groth16.Device = (*Lane)(nil)
+
+// NewLane opens a Lane on d's GPU. Closing d closes it.
+func (d *Device) NewLane() (*Lane, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, ErrClosed
+	}
+	ctx := lib.ctxNew(int32(d.index))
+	if ctx == 0 {
+		return nil, fmt.Errorf("%w: lane context on device %d: %s", ErrCUDA, d.index, lib.lastError())
+	}
+	l := &Lane{Device: d, k: kernels{ctx: ctx}}
+	d.lanes = append(d.lanes, l)
+	return l, nil
+}
+
+// Run is Device.Run on the lane's context: it waits only for another Run
+// on this lane.
+func (l *Lane) Run(ctx context.Context, wp groth16.Prepared) (groth16.Partial, error) {
+	return l.runOn(&l.k, ctx, wp)
+}
+
+// Profile is the Device's, without the kept stagings: they are the
+// Device's pool, reported once by the Device itself.
+func (l *Lane) Profile() groth16.Profile {
+	p := l.Device.Profile()
+	p.KeptBytes, p.EvictKept = nil, nil
+	return p
+}
+
+// Close frees the lane's context once a Run on it is done; the Device
+// stays open.
+func (l *Lane) Close() error {
+	d := l.Device
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.lanes = slices.DeleteFunc(d.lanes, func(x *Lane) bool { return x == l })
+	l.k.free()
+	return nil
+}
+
+// closeLanes closes every lane of d (d.mu held).
+func (d *Device) closeLanes() {
+	for _, l := range d.lanes {
+		l.k.free()
+	}
+	d.lanes = nil
+}
+
+// free waits for a Run on k and frees its context.
+func (k *kernels) free() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.closed {
+		return
+	}
+	k.closed = true
+	lib.ctxFree(k.ctx)
+}
