@@ -12,7 +12,6 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/spf13/cobra"
 
-	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -39,6 +38,10 @@ Per unit it prints the constraints, inputs, aux variables, whether all constrain
 first row that does not, whether the public inputs match and the time. Exit 0 only when the
 request is accepted and every unit checked is satisfied: it tells a bad vanilla proof from a bad
 prover.
+
+A non-interactive PoRep C1 is checked the same way (its challenges re-derived from comm_r alone,
+every partition: 126 on 32 and 64 GiB); its C2 would be the SnarkPack aggregate of the partition
+proofs, which check neither makes nor needs an SRS for.
 
   cuzk check --request req.json
   cuzk check --kind porep --vanilla c1.json --partition 3`
@@ -89,7 +92,7 @@ func (o *checkOptions) run(ctx context.Context, w io.Writer) error {
 	fmt.Fprintln(w, "request: "+u.describe)
 	// The daemon's own planner: the request checks and the vanilla
 	// verification.
-	plan, planErr := circuits.New().Plan(ctx, &req)
+	plan, planErr := checkPlanner().Plan(ctx, &req)
 	if planErr != nil {
 		fmt.Fprintf(w, "request: REFUSED (as the daemon would refuse it): %v\n", planErr)
 	} else {

@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/porep"
 	cpost "github.com/cuzk-project/cuzk/circuits/post"
 	cupdate "github.com/cuzk-project/cuzk/circuits/update"
 	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/filecoin/c1"
 	fpost "github.com/cuzk-project/cuzk/filecoin/post"
 	fupdate "github.com/cuzk-project/cuzk/filecoin/update"
+	snarkpack "github.com/cuzk-project/cuzk/groth16/aggregate"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -42,6 +46,42 @@ func unitsOf(req *engine.Request) (*checkUnits, error) {
 	return nil, fmt.Errorf("proof kind %v", req.Kind)
 }
 
+// checkPlanner is the daemon's planner as check runs it: with no
+// parameters and, for non-interactive PoRep, an SRS that only says yes.
+// The planner wants an SRS before it accepts an NI C1 (its C2 is the
+// aggregate of the partition proofs); check proves nothing, so nothing is
+// ever aggregated.
+func checkPlanner() *circuits.Registry {
+	r := circuits.New()
+	r.SetAggregationSRS(noAggregation{})
+	return r
+}
+
+// noAggregation is the AggregationSRS of checkPlanner.
+type noAggregation struct{}
+
+func (noAggregation) Check() error { return nil }
+
+func (noAggregation) Keys(int) (*snarkpack.ProverKey, *snarkpack.VerifierKey, error) {
+	return nil, nil, errors.New("cuzk check aggregates nothing: it has no SnarkPack SRS")
+}
+
+// porepDescribe is the request line of a PoRep C1: for non-interactive
+// PoRep also the challenges in all and the aggregate a C2 would be.
+func porepDescribe(info filecoin.SealInfo, sector int64) string {
+	s := fmt.Sprintf("%s (%s), sector %d, %d partitions × %d challenges",
+		info.Name, info.CircuitID(), sector, info.Partitions, info.Challenges)
+	if info.Feature != filecoin.NonInteractive {
+		return s
+	}
+	n := 2
+	for n < info.Partitions {
+		n <<= 1
+	}
+	return s + fmt.Sprintf(" = %d challenges, non-interactive (challenges from comm_r); its C2 aggregates the %d partition proofs (padded to %d, %d bytes)",
+		info.Partitions*info.Challenges, info.Partitions, n, snarkpack.Size(n))
+}
+
 func porepUnits(req *engine.Request) (*checkUnits, error) {
 	env, out, err := c1.DecodeEnvelopeOutput(req.VanillaProof)
 	if err != nil {
@@ -53,9 +93,8 @@ func porepUnits(req *engine.Request) (*checkUnits, error) {
 		return nil, err
 	}
 	return &checkUnits{
-		describe: fmt.Sprintf("%s (%s), sector %d, %d partitions × %d challenges",
-			info.Name, info.CircuitID(), env.SectorNum, info.Partitions, info.Challenges),
-		verified: "paths, columns, labels, encoding, challenges",
+		describe: porepDescribe(info, env.SectorNum),
+		verified: porepVerified(info),
 		n:        info.Partitions,
 		hint:     hint,
 		circuit: func(ctx context.Context, k int) (r1cs.Circuit, error) {
@@ -67,6 +106,13 @@ func porepUnits(req *engine.Request) (*checkUnits, error) {
 			return p, nil
 		},
 	}, nil
+}
+
+func porepVerified(info filecoin.SealInfo) string {
+	if info.Feature == filecoin.NonInteractive {
+		return "paths, columns, labels, encoding, challenges from comm_r"
+	}
+	return "paths, columns, labels, encoding, challenges"
 }
 
 func postUnits(req *engine.Request) (*checkUnits, error) {

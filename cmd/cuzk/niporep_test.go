@@ -14,6 +14,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/filecoin"
+	"github.com/cuzk-project/cuzk/filecoin/c1"
 	"github.com/cuzk-project/cuzk/filecoin/gen"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
@@ -58,5 +59,69 @@ func TestDaemonNIPoRepSRS(t *testing.T) {
 	}
 	if _, err := c.Cancel(context.Background(), id); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// check of a non-interactive PoRep C1 needs no SRS: the planner accepts
+// it (vanilla proofs verified, challenges from comm_r), the request line
+// gives the registry's counts and the aggregate a C2 would be, and every
+// partition synthesizes satisfied with the verifier's inputs. A changed
+// comm_r (other challenges) or column row is refused.
+func TestCheckNIPoRep(t *testing.T) {
+	dir := t.TempDir()
+	f := genPoRep(t, dir, "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "--seed", "5")
+	badCommR := rewriteRequest(t, f.req, "bad-comm-r.json", func(_ *cuzkv1.SubmitProofRequest, o *c1.Output) { o.CommR[3] ^= 1 })
+	badColumn := rewriteRequest(t, f.req, "bad-column.json", func(_ *cuzkv1.SubmitProofRequest, o *c1.Output) {
+		o.Partitions[12][0].ReplicaColumnProofs.DRGParents[0].Rows[0][0] ^= 1
+	})
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"last partition", []string{"--request", f.req, "--partition", "12"}, 0, []string{
+			"StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "13 partitions × 2 challenges = 26 challenges", "non-interactive",
+			"padded to 16, 14164 bytes", "request: accepted; vanilla proof verified", "challenges from comm_r",
+			"\n12 ", "match", "ok: 1 of 13 partitions checked, all satisfied"}},
+		{"bare C1", []string{"--kind", "porep", "--vanilla", f.raw, "--partition", "0"}, 0, []string{"request: accepted", "all satisfied"}},
+		{"changed comm_r", []string{"--request", badCommR, "--partition", "0"}, 1, []string{"REFUSED", "comm_r", "NO (", "FAILED"}},
+		{"changed column row", []string{"--request", badColumn, "--partition", "12"}, 1, []string{
+			"REFUSED", "NO (", "FAILED: 1 of 1 partitions checked are not satisfied"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code := run(t, append([]string{"check"}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", code, tc.code, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// The request line of a PoRep C1 in check gives the registry's counts:
+// 126 partitions × 18 challenges for a 32 GiB NI PoRep, and the aggregate's
+// size; interactive PoRep has neither the total nor the aggregate.
+func TestCheckPoRepDescribe(t *testing.T) {
+	for _, tc := range []struct {
+		proof      filecoin.SealProof
+		want, lack string
+	}{
+		{filecoin.StackedDrg32GiBV1_2_Feat_NonInteractivePoRep, "126 partitions × 18 challenges = 2268 challenges, non-interactive (challenges from comm_r); its C2 aggregates the 126 partition proofs (padded to 128, 23092 bytes)", ""},
+		{filecoin.StackedDrg8MiBV1_2_Feat_NonInteractivePoRep, "13 partitions × 2 challenges = 26 challenges", ""},
+		{filecoin.StackedDrg32GiBV1_1, "sector 7, 10 partitions × 18 challenges", "non-interactive"},
+	} {
+		info, err := tc.proof.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := porepDescribe(info, 7)
+		if !strings.Contains(got, tc.want) || (tc.lack != "" && strings.Contains(got, tc.lack)) {
+			t.Errorf("%v: %q, want it to contain %q and not %q", tc.proof, got, tc.want, tc.lack)
+		}
 	}
 }
