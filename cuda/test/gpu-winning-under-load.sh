@@ -1,26 +1,34 @@
 #!/bin/bash
-# A 32 GiB WinningPoSt through the daemon alone and beside 2 SnapDeals jobs: latency p50/p95/max.
-# Needs the SnapDeals set and request of gpu-kind32.sh (KIND=snap STAGE=setup) under $P; makes the
-# WinningPoSt set there. Logs to $OUT.
-export OUT; P=/dev/shm/p32-snap; export CUZK_CUDA_LIB=$PWD/bin/libcuzk_cuda.so
+# A 32 GiB WinningPoSt through the daemon alone and beside 2 bulk jobs of BULK (snap, the default,
+# or porep): latency p50/p95/max. LANE sets device.critical_lane (auto, on, off). Needs BULK's set
+# and request of gpu-kind32.sh (KIND=$BULK STAGE=setup) under $P (default /dev/shm/p32-$BULK);
+# makes the WinningPoSt set there. Logs to $OUT.
+export OUT; BULK=${BULK:-snap}; P=${P:-/dev/shm/p32-$BULK}; export CUZK_CUDA_LIB=$PWD/bin/libcuzk_cuda.so
+[ -f bin/local/libcuzk_cuda.so ] && export CUZK_CUDA_LIB=$PWD/bin/local/libcuzk_cuda.so
+T=ws-$BULK-lane${LANE:-auto}
 [ -f $P/winning.json ] || bin/cuzk setup --proof-type StackedDrgWinning32GiBV1 --kind winning-post --device cuda --params-dir $P 2>&1 | tail -3
 bin/cuzk gen-vanilla winning-post --proof-type StackedDrgWinning32GiBV1 --seed 12 --out $P/winning.json --public $P/winning-public.json 2>&1 | tail -1
-. "$(dirname "$0")/daemon-lib.sh"; daemon_toml "$OUT/daemon-ws.toml" "$P"
+. "$(dirname "$0")/daemon-lib.sh"; daemon_toml "$OUT/daemon-$T.toml" "$P"
 rm -f /tmp/cuzk.sock
-bin/cuzk daemon --config $OUT/daemon-ws.toml > $OUT/daemon-ws.log 2>&1 & dpid=$!
+bin/cuzk daemon --config $OUT/daemon-$T.toml > $OUT/daemon-$T.log 2>&1 & dpid=$!
 for i in $(seq 60); do [ -S /tmp/cuzk.sock ] && break; sleep 1; done
-( while kill -0 $dpid 2>/dev/null; do echo "$(date +%s) $(grep VmRSS /proc/$dpid/status)" >> $OUT/rss-ws.txt; nvidia-smi --query-gpu=memory.used --format=csv,noheader >> $OUT/gpumem-ws.txt; sleep 1; done ) &
+( while kill -0 $dpid 2>/dev/null; do echo "$(date +%s) $(grep VmRSS /proc/$dpid/status)" >> $OUT/rss-$T.txt; nvidia-smi --query-gpu=memory.used --format=csv,noheader >> $OUT/gpumem-$T.txt; sleep 1; done ) &
 B="bin/cuzk bench --addr unix:///tmp/cuzk.sock --timeline-url 127.0.0.1:9821"
 echo "=== winning alone (warm-up + 10)"; $B --request $P/winning.json --preload winning-32g --count 1 -j 1 2>&1 | grep -E "latency|params"
 $B --request $P/winning.json --count 10 -j 1 2>&1 | grep -E "latency|wall"
-echo "=== snap load: 5 jobs 2 at a time, in the background"
-$B --request $P/req.json --preload snap-32g --count 5 -j 2 > $OUT/snapload.txt 2>&1 & spid=$!
-sleep 25
-echo "=== winning under the snap load: 25 one after the other"
-$B --request $P/winning.json --count 25 -j 1 > $OUT/winload.txt 2>&1
-grep -E "latency|wall|synth|prep|kernel|finish" $OUT/winload.txt | head -8
-wait $spid; echo "=== snap load"; grep -E "latency|wall|utilization" $OUT/snapload.txt
-bin/cuzk timeline --url http://127.0.0.1:9821/timeline --csv $OUT/timeline-ws.csv 2>&1 | grep -A12 "^stages" 
+echo "=== $BULK load: ${BULK_COUNT:-5} jobs 2 at a time, in the background (lane ${LANE:-auto})"
+$B --request $P/req.json --preload $BULK-32g --count ${BULK_COUNT:-5} -j 2 > $OUT/bulkload-$T.txt 2>&1 & spid=$!
+# the WinningPoSts start once the bulk set is loaded and its partitions run (a first compile of its
+# constraint system takes minutes)
+for i in $(seq ${WAIT_S:-400}); do
+  curl -s http://127.0.0.1:9821/metrics | grep -q "^cuzk_device_kernel_phase_runs_total{circuit=\"$BULK-32g\"" && break; sleep 1
+done
+echo "bulk Runs began after $i s"
+echo "=== winning under the $BULK load: ${WIN_COUNT:-25} one after the other"
+$B --request $P/winning.json --count ${WIN_COUNT:-25} -j 1 > $OUT/winload-$T.txt 2>&1
+grep -E "latency|wall|synth|prep|kernel|finish" $OUT/winload-$T.txt | head -8
+wait $spid; echo "=== $BULK load"; grep -E "latency|wall|utilization" $OUT/bulkload-$T.txt
+bin/cuzk timeline --url http://127.0.0.1:9821/timeline --csv $OUT/timeline-$T.csv 2>&1 | grep -A12 "^stages" 
 kill -TERM $dpid; wait $dpid
-echo "daemon peak RSS: $(awk '{print $3}' $OUT/rss-ws.txt | sort -n | tail -1) kB; GPU memory peak: $(sort -n $OUT/gpumem-ws.txt | tail -1)"
-grep -iE "error|panic" $OUT/daemon-ws.log | head
+echo "daemon peak RSS: $(awk '{print $3}' $OUT/rss-$T.txt | sort -n | tail -1) kB; GPU memory peak: $(sort -n $OUT/gpumem-$T.txt | tail -1)"
+grep -iE "error|panic" $OUT/daemon-$T.log | head
