@@ -75,12 +75,12 @@ func (s *simulator) proveSeal(t testing.TB, v *filecoin.SealVerifyInfo) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	in, err := b.seals[0].Inputs()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []byte
-	for k := range b.seals[0].Info.Partitions {
-		in, err := b.seals[0].Inputs()
-		if err != nil {
-			t.Fatal(err)
-		}
+	for k := range in {
 		p := s.prove(in[k])
 		pb := p.Bytes()
 		out = append(out, pb[:]...)
