@@ -25,6 +25,7 @@ type aggregateOptions struct {
 	vk        string
 	out       string
 	devSRS    bool
+	checkSRS  bool
 }
 
 const aggregateLong = `Aggregates the seal proofs of a commit batch into one SnarkPack (V2) proof, as filecoin-ffi's
@@ -41,6 +42,8 @@ The SRS is v28-fil-inner-product-v1.srs in --params-dir (default $FIL_PROOFS_PAR
 /var/tmp/filecoin-proof-parameters), the file Filecoin's ceremony produced. --dev-srs writes a
 development SRS there when the directory has none: its secret follows from a public seed, so
 anyone can forge aggregates under it; it is for development and tests, never for mainnet.
+--check-srs reads the whole SRS file first and refuses it unless its digest is the ceremony file's
+(the first 16 bytes of its BLAKE2b-512, as the parameter manifest records it).
 
   cuzk aggregate --public s1.json,s2.json,s3.json,s4.json --params-dir ./params --out agg.bin
   cuzk verify --aggregate agg.bin --public s1.json,s2.json,s3.json,s4.json --params-dir ./params`
@@ -63,6 +66,7 @@ func newAggregateCmd() *cobra.Command {
 	f.StringVar(&o.vk, "vk", "", "the PoRep .vk (default: its real name in --params-dir)")
 	f.StringVar(&o.out, "out", "", "aggregate proof file to write")
 	f.BoolVar(&o.devSRS, "dev-srs", false, "write a development SRS (forgeable; never for mainnet) into --params-dir when it has none")
+	f.BoolVar(&o.checkSRS, "check-srs", false, "refuse an SRS file whose digest is not the mainnet one's (reads the whole file)")
 	return cmd
 }
 
@@ -100,6 +104,11 @@ func (o *aggregateOptions) run(ctx context.Context, w, ew io.Writer) error {
 	if o.devSRS {
 		if err := o.writeDevSRS(dir, ew, seals); err != nil {
 			return err
+		}
+	}
+	if o.checkSRS {
+		if err := aggregate.CheckSRSDigest(filepath.Join(dir, aggregate.SRSFile)); err != nil {
+			return fmt.Errorf("--check-srs: %w", err)
 		}
 	}
 	srs, err := aggregate.ReadSRS(dir)

@@ -232,6 +232,8 @@ func TestAggregateCommandErrors(t *testing.T) {
 		{"no SRS", []string{"aggregate", "--public", list(seals...), "--proofs", list(proofs...), "--params-dir", params, "--vk", vk, "--out", out},
 			"--dev-srs writes a development one"},
 		{"no --public", append([]string{"aggregate"}, base...), "give --public"},
+		{"--check-srs of a development SRS", append([]string{"aggregate", "--public", list(seals...), "--proofs", list(proofs...), "--check-srs"}, base...),
+			"--check-srs: aggregate: not the mainnet SnarkPack SRS"},
 		{"3 proofs for 4 sectors", append([]string{"aggregate", "--public", list(seals...), "--proofs", list(proofs[:3]...)}, base...),
 			"--proofs has 3 files, --public 4"},
 		{"no proofs anywhere", append([]string{"aggregate", "--public", list(seals...)}, base...), "has no proof"},
