@@ -24,10 +24,17 @@
 // one SealProof, and per sector Number, Randomness, InteractiveRandomness,
 // SealedCID and UnsealedCID). Non-interactive PoRep proofs are refused.
 //
-// Compatibility with filecoin-ffi is by construction from rust-fil-proofs'
-// aggregate_seal_commit_proofs and verify_aggregate_seal_commit_proofs; no
-// aggregate made by filecoin-ffi has been verified here, nor one of ours by
-// filecoin-ffi.
+// Compatibility with filecoin-ffi follows rust-fil-proofs'
+// aggregate_seal_commit_proofs and verify_aggregate_seal_commit_proofs.
+// testdata/mainnet-7x32g is a commit batch aggregated on mainnet with its
+// sectors' SealVerifyInfos: the transcript bytes this package derives from
+// them are the ones its aggregate was made under (TestMainnetBatchTranscript;
+// the aggregate passes the GIPA half of verification under them in
+// groth16/aggregate). Whole, it verifies only with the mainnet SRS and the
+// 32 GiB PoRep .vk, which the repository does not hold
+// (TestMainnetBatchVerifies with CUZK_MAINNET_PARAMS). No aggregate of ours
+// has been verified by filecoin-ffi. CheckSRSDigest tells the ceremony's
+// SRS file from any other.
 //
 // WriteDevSRS writes a development SRS derived from a public seed: anyone
 // can forge aggregates under it. It is for tests and development only,

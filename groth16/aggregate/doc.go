@@ -81,20 +81,24 @@
 // The transcript, the encodings and the argument follow bellperson's
 // groth16::aggregate module. Checked against data bellperson made
 // (testdata/REFERENCE.md, reference_test.go): real aggregates of 16, 128
-// and 512 proofs decode and re-encode byte for byte; for the two
-// non-interactive PoRep ones, whose transcript bytes are SHA-256(comm_r),
-// the challenges this package derives fold the GIPA statement onto the
-// aggregate's final values (TIPP and MIPP, all six equations), which pins
-// the tags "hcom", "random-r", "gipa-0" (both uses) and "gipa-k", the
-// bincode of GT, G1 and Fr, the counter loop and the V2 round order; and
-// blstrs's torus compression of e(g1, g2) is reproduced byte for byte.
-// Not checked against bellperson's output, for want of the mainnet SRS and
-// the PoRep verifying keys: the "gipa-extra-link" and "random-z"
-// challenges, the KZG openings and the Groth16 equation with its public
-// inputs (those follow bellperson's source, and are pinned against this
-// package's own output by testdata/self-v2-n8, which has the layout a full
-// vector would take: SRS prefix, verifying key, proofs, inputs, transcript
-// bytes and aggregate). Nor has bellperson verified an aggregate of ours.
+// and 512 proofs, one of them from a mainnet commit batch, decode and
+// re-encode byte for byte; for the two non-interactive PoRep ones (their
+// transcript bytes SHA-256(comm_r)) and the mainnet one (SHA-256 over
+// seed ‖ comm_r per sector) the challenges this package derives fold the
+// GIPA statement onto the aggregate's final values (TIPP and MIPP, all six
+// equations), which pins the tags "hcom", "random-r", "gipa-0" (both uses)
+// and "gipa-k", the bincode of GT, G1 and Fr, the counter loop and the V2
+// round order; and blstrs's torus compression of e(g1, g2) is reproduced
+// byte for byte. Not checked against bellperson's output, for want of the
+// mainnet SRS and the PoRep verifying keys: the "gipa-extra-link" and
+// "random-z" challenges, the KZG openings and the Groth16 equation with
+// its public inputs (those follow bellperson's source, and are pinned
+// against this package's own output by testdata/self-v2-n8, which has the
+// layout a full vector would take: SRS prefix, verifying key, proofs,
+// inputs, transcript bytes and aggregate). With those files, the mainnet
+// batch can be verified whole (filecoin/aggregate's
+// TestMainnetBatchVerifies). No aggregate of ours has been verified by
+// bellperson.
 //
 // # Invariants
 //

@@ -25,7 +25,8 @@ import (
 //   - the bytes decode (every point in its subgroup, every GT element
 //     torus-decoded into the order-r subgroup) and re-encode identically:
 //     the field order, the nproofs field and the GT compression agree;
-//   - for the NI-PoRep aggregates, whose transcript bytes are known, the
+//   - for the NI-PoRep aggregates and the mainnet commit batch, whose
+//     transcript bytes are known, the
 //     GIPA statement folded by the challenges this package derives
 //     (hcom, random-r, gipa-0 twice, gipa-k) holds for the final A, B, C
 //     and keys: five GT equations (TIPP's Z, T, U; MIPP's T, U) and MIPP's
@@ -38,12 +39,16 @@ type referenceAggregate struct {
 	// commR is the path of the sector's comm_r for an NI-PoRep aggregate,
 	// whose transcript bytes are SHA-256(comm_r); "" when unknown.
 	commR string
+	// include is the path of the transcript bytes themselves, when known
+	// and not derived from commR.
+	include string
 }
 
 var referenceAggregates = []referenceAggregate{
 	{dir: "testdata/ref-ni-8m-n16", n: 16, commR: "comm_r.bin"},
 	{dir: "testdata/ref-ni-32g-n128", n: 128, commR: "comm_r.bin"},
 	{dir: "testdata/ref-2k-n512", n: 512},
+	{dir: "testdata/ref-mainnet-7x32g-n128", n: 128, include: "include.bin"},
 }
 
 func readRef(t *testing.T, dir, name string) []byte {
@@ -89,12 +94,17 @@ func niInclude(commR []byte) []byte {
 
 func TestReferenceAggregateGIPA(t *testing.T) {
 	for _, ref := range referenceAggregates {
-		if ref.commR == "" {
+		if ref.commR == "" && ref.include == "" {
 			continue
 		}
 		t.Run(filepath.Base(ref.dir), func(t *testing.T) {
 			b := readRef(t, ref.dir, "aggregate.bin")
-			include := niInclude(readRef(t, ref.dir, ref.commR))
+			var include []byte
+			if ref.commR != "" {
+				include = niInclude(readRef(t, ref.dir, ref.commR))
+			} else {
+				include = readRef(t, ref.dir, ref.include)
+			}
 			p, err := DecodeProof(b)
 			if err != nil {
 				t.Fatal(err)
