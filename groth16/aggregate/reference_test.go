@@ -26,13 +26,13 @@ import (
 //     torus-decoded into the order-r subgroup) and re-encode identically:
 //     the field order, the nproofs field and the GT compression agree;
 //   - for the NI-PoRep aggregates and the mainnet commit batch, whose
-//     transcript bytes are known, the
-//     GIPA statement folded by the challenges this package derives
-//     (hcom, random-r, gipa-0 twice, gipa-k) holds for the final A, B, C
-//     and keys: five GT equations (TIPP's Z, T, U; MIPP's T, U) and MIPP's
-//     G1 equation C^(final r) = folded Σ rⁱ·Cᵢ. One changed byte in the
-//     transcript (a tag, the bincode of a GT, G1 or Fr, the challenge
-//     loop, the transcript bytes) changes every challenge and breaks them.
+//     transcript bytes are known, the GIPA statement folded by the
+//     challenges this package derives (hcom, random-r, gipa-0 twice,
+//     gipa-k) holds for the final A, B, C and keys: five GT equations
+//     (TIPP's Z, T, U; MIPP's T, U) and MIPP's G1 equation
+//     C^(final r) = folded Σ rⁱ·Cᵢ. One changed byte in the transcript (a
+//     tag, the bincode of a GT, G1 or Fr, the challenge loop, the
+//     transcript bytes) changes every challenge and breaks them.
 type referenceAggregate struct {
 	dir string
 	n   uint32
@@ -111,6 +111,10 @@ func TestReferenceAggregateGIPA(t *testing.T) {
 			}
 			if err := checkGIPA(p, include); err != nil {
 				t.Fatalf("the reference aggregate fails: %v", err)
+			}
+			include[len(include)/2] ^= 1
+			if err := checkGIPA(p, include); err == nil {
+				t.Fatal("it passes with a changed byte of its transcript bytes")
 			}
 		})
 	}
