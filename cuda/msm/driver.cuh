@@ -33,25 +33,51 @@ struct msm_batch {
 int msm_sort_batch(cuzk_ctx* ctx, const msm_batch& bt, const fr_t* scalars, const uint32_t* idx, uint64_t n,
                    int brev_lg, cudaStream_t st, msm_marks& mark);
 
-// The batch's bucket sums, by balanced chunks of the sorted entries.
+// An accumulation kernel: msm_acc_chunks' arguments (msm_g2.cu has variants).
 template <class A, class P>
-static int msm_accumulate(cuzk_ctx* ctx, const msm_batch& bt, const A* bases, uint64_t acc_slots, cudaStream_t st,
-                          msm_marks& mark) {
+using msm_acc_kernel = void (*)(const A*, const uint32_t*, const uint32_t*, const uint32_t*, uint32_t, uint32_t, P*,
+                                P*, P*);
+
+// The batch's bucket sums, by balanced chunks of the sorted entries: kernel
+// k in blocks of nt threads (acc_slots of its threads resident at once),
+// then the merge; the phases marked l4 and l5.
+template <class A, class P>
+static int msm_accumulate_with(cuzk_ctx* ctx, const msm_batch& bt, const A* bases, msm_acc_kernel<A, P> k, int nt,
+                               uint64_t acc_slots, cudaStream_t st, msm_marks& mark, const char* l4,
+                               const char* l5) {
   msm_buffers& b = ctx->msm_scratch;
   uint64_t C = msm_chunk(bt.np, acc_slots);
   uint64_t nch = (bt.np + C - 1) / C;
-  msm_acc_chunks<A, P><<<(nch + 127) / 128, 128, 0, st>>>(
-      bases, b.keys_sorted.as<uint32_t>(), b.vals_sorted.as<uint32_t>(), b.starts.as<uint32_t>(), bt.nkeys,
-      (uint32_t)C, b.chunk_head.as<P>(), b.chunk_tail.as<P>(), b.buckets.as<P>());
+  k<<<(nch + nt - 1) / nt, nt, 0, st>>>(bases, b.keys_sorted.as<uint32_t>(), b.vals_sorted.as<uint32_t>(),
+                                        b.starts.as<uint32_t>(), bt.nkeys, (uint32_t)C, b.chunk_head.as<P>(),
+                                        b.chunk_tail.as<P>(), b.buckets.as<P>());
   CKL();
-  mark("4 acc chunks");
+  mark(l4);
   msm_acc_merge<P><<<(bt.nkeys + 127) / 128, 128, 0, st>>>(b.starts.as<uint32_t>(), bt.nkeys, (uint32_t)C,
                                                           b.chunk_head.as<P>(), b.chunk_tail.as<P>(),
                                                           b.buckets.as<P>());
   CKL();
-  mark("5 acc merge");
+  mark(l5);
   return 0;
 }
+
+// The batch's bucket sums by msm_acc_chunks.
+template <class A, class P>
+static int msm_accumulate(cuzk_ctx* ctx, const msm_batch& bt, const A* bases, uint64_t acc_slots, cudaStream_t st,
+                          msm_marks& mark) {
+  return msm_accumulate_with<A, P>(ctx, bt, bases, msm_acc_chunks<A, P>, 128, acc_slots, st, mark, "4 acc chunks",
+                                   "5 acc merge");
+}
+
+// The accumulation msm_dev_t runs: msm_accumulate, unless a point type
+// specializes it (msm_g2.cu: G2's run-time variants, acc_g2.cuh).
+template <class A, class P>
+struct msm_acc_step {
+  static int run(cuzk_ctx* ctx, const msm_batch& bt, const A* bases, uint64_t acc_slots, cudaStream_t st,
+                 msm_marks& mark) {
+    return msm_accumulate<A, P>(ctx, bt, bases, acc_slots, st, mark);
+  }
+};
 
 // The batch's windows from its bucket sums: level 1, segments of L1
 // buckets; level 2, segments of L2 of the level-1 sums; the level-1 weighted
@@ -112,7 +138,7 @@ static int msm_dev_t(cuzk_ctx* ctx, const msm_config& cfg, const A* bases, const
     const uint32_t nb = (uint32_t)((p.W - w0) < p.wb ? (p.W - w0) : p.wb);
     const msm_batch bt = {p, w0, nb, (uint64_t)nb * n, nb * p.B};
     TRY(msm_sort_batch(ctx, bt, scalars, idx, n, brev_lg, st, mark));
-    TRY((msm_accumulate<A, P>(ctx, bt, bases, cfg.acc_slots, st, mark)));
+    TRY((msm_acc_step<A, P>::run(ctx, bt, bases, cfg.acc_slots, st, mark)));
     TRY(msm_reduce_windows<P>(ctx, bt, st, mark));
   }
   msm_combine<P><<<1, 1, 0, st>>>(ctx->msm_scratch.windows.as<P>(), p.W, p.c, extra, out);

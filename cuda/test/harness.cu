@@ -12,6 +12,9 @@
 //   cuzk_harness bench witness LGN NROWS [NAUX] [local|random]   cuzk_run_witness
 //     on a PoRep-shaped system (witness_check.cuh)
 //   cuzk_harness bench msm-g2 HI LO   G2 MSMs of 2^LO..2^HI points (default 25 23)
+//   cuzk_harness bench msm-g2-acc HI LO [V...]   the same with each G2 accumulation
+//                               variant V (CUZK_G2_ACC, msm/acc_g2.cuh; default all), one table
+//   cuzk_harness check-g2       the G2 arithmetic and MSM checks alone (every variant)
 //   cuzk_harness bench bshape NB      B_G1 and B_G2 alone at the partition's B shape
 //   cuzk_harness bench part 27 27 LG NAUX g2   the partition with B_G2 on the device
 //   CUZK_MSM_C=c forces the window of the large MSMs; CUZK_RUN_SERIAL=1
@@ -629,8 +632,27 @@ static void check_g2_arith() {
   printf("g2 arithmetic: ok=%d\n", fails == 0);
 }
 
-// G2 MSMs against the host: random scalars with 0, 1, -1, a repeat and 2;
-// split (ones + tail); repeated and infinite bases (doublings, cancellations).
+// The G2 accumulation variants (CUZK_G2_ACC, msm/acc_g2.cuh): 0 is the default kernel.
+static const int g2_acc_variants = 5;
+
+// Sets CUZK_G2_ACC to v (v < 0: to what it was when the harness started).
+static void set_g2_acc(int v) {
+  static const char* start = getenv("CUZK_G2_ACC");
+  static const std::string saved = start ? start : "";
+  static const bool had = start != nullptr;
+  if (v >= 0)
+    setenv("CUZK_G2_ACC", std::to_string(v).c_str(), 1);
+  else if (had)
+    setenv("CUZK_G2_ACC", saved.c_str(), 1);
+  else
+    unsetenv("CUZK_G2_ACC");
+}
+
+static void check_msm_g2_sums(cuzk_ctx* ctx, const std::vector<g2_affine>& bases, const std::vector<fr_t>& dl);
+static void check_synthetic_bg2();
+
+// G2 MSMs against the host (check_msm_g2_sums) with every accumulation
+// variant, and the synthetic B_G2.
 static void check_msm_g2(cuzk_ctx* ctx) {
   const uint64_t NB = (1ull << 17) + 5;  // c = 16 at the top size
   std::vector<g2_affine> bases;
@@ -639,6 +661,23 @@ static void check_msm_g2(cuzk_ctx* ctx) {
   g2_bases(NB, 12345, 1000000007, bases, dl);
   printf("g2 bases: %llu on the host in %.1f s\n", (unsigned long long)NB,
          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  for (int v = 0; v < g2_acc_variants; v++) {
+    const int before = fails;
+    set_g2_acc(v);
+    check_msm_g2_sums(ctx, bases, dl);
+    printf("msm g2 (CUZK_G2_ACC=%d): ok=%d\n", v, fails == before);
+    fflush(stdout);
+  }
+  set_g2_acc(-1);
+  check_synthetic_bg2();
+  printf("msm g2: ok=%d\n", fails == 0);
+}
+
+// G2 MSMs against the host: random scalars with 0, 1, -1, a repeat and 2;
+// skewed; split (ones + tail); repeated and infinite bases (doublings,
+// cancellations).
+static void check_msm_g2_sums(cuzk_ctx* ctx, const std::vector<g2_affine>& bases, const std::vector<fr_t>& dl) {
+  const uint64_t NB = bases.size();
   for (uint64_t n : std::vector<uint64_t>{1, 2, 3, 31, 100, 1000, 4097, (1ull << 16) + 3, NB}) {
     std::vector<fr_t> s(n);
     fill_random(s.data(), n, 900 + n);
@@ -731,7 +770,10 @@ static void check_msm_g2(cuzk_ctx* ctx) {
     OK(cuzk_msm_split_g2(ctx, bb.data(), nbases, bits.data(), tail.data(), idx.data(), tail.size(), &got));
     EXPECT(same_g2(got, mul_g2(acc)), "msm g2 with repeated bases nb=%llu wrong", (unsigned long long)nb);
   }
-  // the synthetic B_G2 is what it claims (spot check; benchmarks use it)
+}
+
+// The synthetic B_G2 is what it claims (spot check; benchmarks use it).
+static void check_synthetic_bg2() {
   {
     const uint64_t n = 5000;
     cuzk_srs* srs = cuzk_srs_synthetic(0, 0, 0, 0, n);
@@ -750,7 +792,6 @@ static void check_msm_g2(cuzk_ctx* ctx) {
     EXPECT(bad == 0, "synthetic b_g2 points: %d of 5 wrong", bad);
     cuzk_srs_free(srs);
   }
-  printf("msm g2: ok=%d\n", fails == 0);
 }
 
 // cuzk_run on a small partition against host sums: H from cuzk_h (checked
@@ -1116,6 +1157,38 @@ static void bench_msm_g2(cuzk_ctx* ctx, uint32_t lo, uint32_t hi) {
   cuzk_srs_free(srs);
 }
 
+// G2 MSMs of 2^lo..2^hi random scalars with each accumulation variant in vs
+// (CUZK_G2_ACC; all when empty), one table: time, mixed additions per
+// second, and the time over the default's (variant 0, when timed first).
+static void bench_msm_g2_acc(cuzk_ctx* ctx, uint32_t lo, uint32_t hi, std::vector<int> vs) {
+  if (vs.empty())
+    for (int v = 0; v < g2_acc_variants; v++) vs.push_back(v);
+  cuzk_srs* srs = cuzk_srs_synthetic(0, 0, 0, 0, 1ull << hi);
+  if (!srs) {
+    printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  OK(cuzk_srs_synthetic_bg2(srs));
+  printf("%-6s %-8s %12s %10s %8s\n", "lg n", "g2 acc", "G2 MSM ms", "Madd/s", "vs 0");
+  for (uint32_t lg = lo; lg <= hi; lg++) {
+    const uint64_t n = 1ull << lg;
+    float base = 0;
+    for (int v : vs) {
+      set_g2_acc(v);
+      float ms;
+      uint32_t c;
+      OK(cuzk_bench_msm_g2(ctx, srs, n, lg >= 25 ? 2 : 3, &ms, &c));
+      if (v == 0) base = ms;
+      const uint32_t W = (256 + c - 1) / c;
+      printf("%-6u %-8d %12.3f %10.0f %8.3f  (c=%u)\n", lg, v, ms, n * (double)W / (ms * 1e3),
+             base > 0 ? ms / base : 0.0, c);
+      fflush(stdout);
+    }
+  }
+  set_g2_acc(-1);
+  cuzk_srs_free(srs);
+}
+
 // The B query alone at a partition's shape: nb bases (the 32 GiB PoRep's
 // b_aux: 33.1 M), scalars 37.5 % zero, 37.5 % one, 25 % random (the ones
 // batch-added, the rest a tail), B_G1 and B_G2 through cuzk_run with a
@@ -1226,6 +1299,10 @@ int main(int argc, char** argv) {
     check_stream();
     check_witness(ctx);
     printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
+  } else if (!strcmp(cmd, "check-g2")) {  // G2 arithmetic and MSMs, every accumulation variant
+    check_g2_arith();
+    check_msm_g2(ctx);
+    printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
   } else if (!strcmp(cmd, "check-fixed")) {
     check_fixed_base(ctx);
     printf("%s: %d failures\n", fails ? "FAIL" : "PASS", fails);
@@ -1250,6 +1327,11 @@ int main(int argc, char** argv) {
         else
           limits.push_back(parse_bytes(argv[i]));
       bench_part_limit(argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull, limits, g2);
+    }
+    if (!strcmp(what, "msm-g2-acc")) {  // bench msm-g2-acc HI LO [VARIANT...]
+      std::vector<int> vs;
+      for (int i = 5; i < argc; i++) vs.push_back(atoi(argv[i]));
+      bench_msm_g2_acc(ctx, argc > 4 ? atoi(argv[4]) : 24, argc > 3 ? atoi(argv[3]) : 25, vs);
     }
     if (!strcmp(what, "msm-g2")) bench_msm_g2(ctx, argc > 4 ? atoi(argv[4]) : 23, argc > 3 ? atoi(argv[3]) : 25);
     if (!strcmp(what, "bshape")) bench_bshape(ctx, argc > 3 ? strtoull(argv[3], 0, 10) : 33100000ull);
