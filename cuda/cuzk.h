@@ -292,6 +292,20 @@ int cuzk_bench_msm_g2(cuzk_ctx* ctx, cuzk_srs* srs, uint64_t n, int reps, float*
  * of 8 bits built on the device per call. */
 int cuzk_fixed_base_g1(cuzk_ctx* ctx, const void* base, const void* scalars, uint64_t n, void* out);
 
+/* --- parameters streamed from their file (helper h29) --- */
+/* A parameter set under a memory limit (lim->limit > 0) whose streamed points stay in its bellperson
+ * `.params` file: the plan of lim (with B_G2, nbg2 = n[3] points, where nbg2 is not 0) allocated with
+ * its resident prefixes' points unset (the caller writes them: cuzk_srs_write, B_G2 with q = 4 where
+ * resident), the rest read from the file at every run. fd: the open file (the library keeps a
+ * duplicate until cuzk_srs_free); off: the byte offset of point 0 of h, l, a, b_g1 and b_g2 in it
+ * (uncompressed points: 96 B G1, 192 B G2, big-endian coordinates, not Montgomery, G2 c1 before c0).
+ * A run reads each streamed chunk into one of two page-locked host slots of the context (as large as
+ * a chunk), uploads it and converts it on the device; a point the file's decoder rejects (a flag bit
+ * set, a coordinate not below p, not on the curve) fails the run, CUZK_ERR_ARG naming the query and
+ * index. cuzk_srs_read of a streamed range and cuzk_srs_read_bg2 of a streamed B_G2 fail. */
+cuzk_srs* cuzk_srs_open_file(int dev, const uint64_t* n, uint64_t nbg2, const cuzk_limits* lim, int fd,
+                             const uint64_t* off);
+
 #ifdef __cplusplus
 }
 #endif

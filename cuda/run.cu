@@ -170,7 +170,7 @@ int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
   if (srs->has_bg2) {  // B_G2 over B_G1's scalars, after it on the tails stream
     const msm_inputs& in = ctx->run_in[2];
     // streamed B_G2 with the tail on the host: every entry from the host, chunk by chunk
-    const bool host = srs->host_bg2 && t.host_idx[2];
+    const bool host = srs->streams_bg2() && t.host_idx[2];
     srs_msm_in mi = {};
     mi.ones = t.ones[2] ? in.ones.as<uint32_t>() : nullptr;
     mi.scalars = in.scalars.as<fr_t>();

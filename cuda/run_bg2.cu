@@ -9,7 +9,7 @@ int run_bg2_reserve(cuzk_ctx* ctx, const cuzk_srs* srs, uint64_t ntail) {
   if (!srs->has_bg2) return set_err(CUZK_ERR_ARG, "run: the srs holds no B_G2");
   TRY(ctx->points_g2.ensure(2 * sizeof(g2_xyzz)));
   // streamed: one MSM and one batch addition per chunk (the plan's scratch holds them)
-  const uint64_t nb = srs->host_bg2 ? srs->plan.chunk_g2() : srs->n[SRS_B_G1];
+  const uint64_t nb = srs->streams_bg2() ? srs->plan.chunk_g2() : srs->n[SRS_B_G1];
   ntail = std::min(ntail, nb);
   if (ntail) TRY(msm_reserve(ctx, msm_scratch_for(ntail, msm_config_g2(ctx->msm), sizeof(g2_xyzz))));
   return batch_add_reserve(ctx, nb, sizeof(g2_xyzz));
@@ -22,7 +22,7 @@ int run_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, cudaStream
     return set_err(CUZK_ERR_ARG, "run: %llu B_G2 tail scalars for %llu bases", (unsigned long long)in.ntail,
                    (unsigned long long)nb);
   g2_xyzz* tmp = ctx->points_g2.as<g2_xyzz>() + 1;
-  if (srs->host_bg2) return srs_msm_bg2(ctx, srs, in, out, tmp, st);
+  if (srs->streams_bg2()) return srs_msm_bg2(ctx, srs, in, out, tmp, st);
   if (in.ndev != in.ntail)
     return set_err(CUZK_ERR_ARG, "run: B_G2 is resident, %llu of %llu tail entries on the device",
                    (unsigned long long)in.ndev, (unsigned long long)in.ntail);

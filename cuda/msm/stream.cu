@@ -1,8 +1,10 @@
 // Resident and streamed MSMs over SRS queries (stream.hpp) and the C ABI's
 // cuzk_stream_stats_get.
 #include <algorithm>
+#include <string>
 
 #include "../context.hpp"
+#include "../srs/file.hpp"
 #include "../srs/srs.hpp"
 #include "msm.hpp"
 #include "stream.hpp"
@@ -24,7 +26,26 @@ int srs_streamer::create() {
     TRY(s.ready.create());
     TRY(s.freed.create());
   }
+  for (host_slot& h : hslot) TRY(h.copied.create());
   return 0;
+}
+
+int host_buffer::ensure(size_t n) {
+  if (n <= cap_) return 0;
+  release();
+  if (cudaHostAlloc(&p_, n, cudaHostAllocPortable) != cudaSuccess) {
+    p_ = nullptr;
+    return set_err(CUZK_ERR_MEM, "srs stream: cudaHostAlloc(%zu) for a chunk read from the parameter file: %s", n,
+                   cudaGetErrorString(cudaGetLastError()));
+  }
+  cap_ = n;
+  return 0;
+}
+
+void host_buffer::release() {
+  if (p_) cudaFreeHost(p_);
+  p_ = nullptr;
+  cap_ = 0;
 }
 
 uint64_t tail_below(const uint32_t* idx, uint64_t ntail, uint64_t r) {
@@ -44,8 +65,13 @@ int stream_begin(cuzk_ctx* ctx, cudaStream_t st) {
   S.chunks = S.timed = 0;
   S.bytes = 0;
   S.ms_copy = S.ms_compute = S.ms_stall = S.ms_span = 0;
+  S.from_file = false;
+  S.ms_read = 0;
   TRY(S.bad.ensure(4));
   CK(cudaMemsetAsync(S.bad.get(), 0, 4, st));
+  TRY(S.badpt.ensure(16));
+  CK(cudaMemsetAsync(S.badpt.get(), 0xff, 8, st));
+  CK(cudaMemsetAsync(S.badpt.as<uint8_t>() + 8, 0, 8, st));
   return 0;
 }
 
@@ -93,7 +119,8 @@ struct chunk {
 };
 
 // A query as srs_msm_t sees it: n points of type A, the first r resident
-// (dev), the rest read from host in chunks of C; q names it in messages
+// (dev), the rest read from host in chunks of C, or from the parameter
+// file fd (not -1) where point 0 is at byte foff; q names it in messages
 // (0..3 the G1 queries, 4 B_G2).
 template <class A>
 struct query_view {
@@ -101,7 +128,50 @@ struct query_view {
   uint64_t n, r, C;
   const A* dev;
   const A* host;
+  int fd;
+  uint64_t foff;
 };
+
+// The device conversion of a chunk of raw points from the file, on st.
+static void decode_chunk(g1_affine* p, uint64_t n, uint64_t base, uint32_t q, unsigned long long* bad,
+                         cudaStream_t st) {
+  stream_decode_g1<<<(unsigned)((n + 255) / 256), 256, 0, st>>>(p, n, base, q, bad);
+}
+static void decode_chunk(g2_affine* p, uint64_t n, uint64_t base, uint32_t q, unsigned long long* bad,
+                         cudaStream_t st) {
+  stream_decode_g2<<<(unsigned)((n + 127) / 128), 128, 0, st>>>(p, n, base, q, bad);
+}
+
+// The chunk's raw points from the parameter file into the next host slot
+// once its last copy is done (the host waits; the device meanwhile has the
+// chunks before).
+template <class A>
+static int chunk_read(cuzk_ctx* ctx, const query_view<A>& qv, const chunk& c, host_slot** out) {
+  srs_streamer& S = ctx->streamer;
+  host_slot& h = S.hslot[S.hnext];
+  S.hnext ^= 1;
+  const uint64_t bytes = c.len * sizeof(A);
+  CK(cudaEventSynchronize(h.copied));
+  TRY(h.buf.ensure(bytes));
+  double ms = 0;
+  TRY(file_read(qv.fd, h.buf.get(), bytes, qv.foff + c.o * sizeof(A), &ms));
+  S.ms_read += ms;
+  S.from_file = true;
+  *out = &h;
+  return 0;
+}
+
+// The read chunk copied into the device slot and converted there in place,
+// on the uploads stream.
+template <class A>
+static int chunk_decode(cuzk_ctx* ctx, const query_view<A>& qv, const chunk& c, host_slot& h, stream_slot& sl) {
+  cudaStream_t up = ctx->uploads;
+  CK(cudaMemcpyAsync(sl.bases.get(), h.buf.get(), c.len * sizeof(A), cudaMemcpyHostToDevice, up));
+  CK(cudaEventRecord(h.copied, up));
+  decode_chunk(sl.bases.as<A>(), c.len, c.o, (uint32_t)qv.q, ctx->streamer.badpt.as<unsigned long long>(), up);
+  CKL();
+  return 0;
+}
 
 // The batch addition and the MSM over G1 or G2 bases (msm.hpp).
 static int batch_sum(cuzk_ctx* ctx, const g1_affine* b, uint64_t n, const uint32_t* bits, g1_xyzz* out,
@@ -128,8 +198,13 @@ static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in
   srs_streamer& S = ctx->streamer;
   cudaStream_t up = ctx->uploads;
   CK(cudaStreamWaitEvent(up, sl.freed, 0));
+  host_slot* h = nullptr;
+  if (qv.fd >= 0) TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
   if (e) CK(cudaEventRecord(e->copy0, up));
-  CK(cudaMemcpyAsync(sl.bases.get(), qv.host + c.o, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
+  if (h)
+    TRY(chunk_decode(ctx, qv, c, *h, sl));
+  else
+    CK(cudaMemcpyAsync(sl.bases.get(), qv.host + c.o, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
   S.bytes += c.len * sizeof(A);
   if (!dense && in.host_scalars && c.cnt) {
     CK(cudaMemcpyAsync(sl.scalars.get(), in.host_scalars + c.j0, c.cnt * 32, cudaMemcpyHostToDevice, up));
@@ -192,7 +267,8 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in& i
     }
     return msm_of(ctx, dev_bases, in.scalars, in.idx, in.ntail, in.brev_lg, extra, out, st);
   }
-  if (!qv.host || !qv.C) return set_err(CUZK_ERR_ARG, "srs msm: query %d streams but has no host points", q);
+  if ((!qv.host && qv.fd < 0) || !qv.C)
+    return set_err(CUZK_ERR_ARG, "srs msm: query %d streams but has no host points", q);
   if (dense && in.ntail != n)
     return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu dense scalars for %llu bases", q,
                    (unsigned long long)in.ntail, (unsigned long long)n);
@@ -234,18 +310,39 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in& i
 
 int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
             cudaStream_t st) {
-  const query_view<g1_affine> qv = {q, srs->n[q], srs->plan.res[q], srs->plan.chunk(), srs->points(q), srs->host[q]};
+  const bool file = srs->file_streams(q);
+  const query_view<g1_affine> qv = {q,         srs->n[q],      srs->plan.res[q],       srs->plan.chunk(),
+                                    srs->points(q), srs->host[q], file ? srs->file.fd : -1, srs->file.off[q]};
   return srs_msm_t(ctx, qv, in, out, tmp, st);
 }
 
 int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyzz* out, g2_xyzz* tmp,
                 cudaStream_t st) {
-  if (!srs->host_bg2) return set_err(CUZK_ERR_ARG, "srs msm: B_G2 does not stream");
+  if (!srs->streams_bg2()) return set_err(CUZK_ERR_ARG, "srs msm: B_G2 does not stream");
   if (in.idx && !in.host_idx && in.ndev != in.ntail)
     return set_err(CUZK_ERR_ARG, "srs msm: B_G2: %llu of %llu device tail entries", (unsigned long long)in.ndev,
                    (unsigned long long)in.ntail);
-  const query_view<g2_affine> qv = {4, srs->n[SRS_B_G1], 0, srs->plan.chunk_g2(), nullptr, srs->host_bg2};
+  const bool file = !srs->host_bg2;
+  const query_view<g2_affine> qv = {4,       srs->n[SRS_B_G1], 0, srs->plan.chunk_g2(), nullptr, srs->host_bg2,
+                                    file ? srs->file.fd : -1, srs->file.off[4]};
   return srs_msm_t(ctx, qv, in, out, tmp, st);
+}
+
+// Fails the run where a point read from the parameter file was not one
+// (stream_decode_g1, _g2): the least query and index, and every reason seen.
+static int file_points_check(const srs_streamer& S) {
+  unsigned long long b[2] = {0, 0};
+  CK(cudaMemcpy(b, S.badpt.get(), 16, cudaMemcpyDeviceToHost));
+  if (b[0] == ~0ull) return 0;
+  static const char* names[5] = {"h", "l", "a", "b_g1", "b_g2"};
+  const unsigned q = (unsigned)(b[0] >> 40);
+  std::string why;
+  if (b[1] & stream_bad_flags) why += "flag bits set (compressed, infinity or sort); ";
+  if (b[1] & stream_bad_noncanonical) why += "a coordinate not below the field modulus; ";
+  if (b[1] & stream_bad_curve) why += "not on the curve; ";
+  if (!why.empty()) why.resize(why.size() - 2);
+  return set_err(CUZK_ERR_ARG, "srs stream: the parameter file holds an invalid point: %s[%llu] (%s); the file is corrupt",
+                 q < 5 ? names[q] : "?", (unsigned long long)(b[0] & ((1ull << 40) - 1)), why.c_str());
 }
 
 int stream_end(cuzk_ctx* ctx) {
@@ -257,6 +354,7 @@ int stream_end(cuzk_ctx* ctx) {
     S.ms_compute += elapsed_ms(e.start, e.done);
   }
   if (S.timed) S.ms_span = elapsed_ms(S.ev[0]->copy0, S.ev[S.timed - 1]->done);
+  if (S.from_file) TRY(file_points_check(S));
   if (!S.bad.get()) return 0;
   uint32_t bad = 0;
   CK(cudaMemcpy(&bad, S.bad.get(), 4, cudaMemcpyDeviceToHost));

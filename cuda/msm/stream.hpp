@@ -35,6 +35,29 @@ struct chunk_events {
   int create();
 };
 
+// Page-locked host memory owned by the streamer, grown on demand.
+class host_buffer {
+ public:
+  host_buffer() = default;
+  ~host_buffer() { release(); }
+  host_buffer(const host_buffer&) = delete;
+  host_buffer& operator=(const host_buffer&) = delete;
+  int ensure(size_t n);
+  void release();
+  void* get() const { return p_; }
+  size_t capacity() const { return cap_; }
+
+ private:
+  void* p_ = nullptr;
+  size_t cap_ = 0;
+};
+
+// One of the two host slots a chunk read from the parameter file passes through.
+struct host_slot {
+  host_buffer buf;
+  event copied;  // uploads: the slot's copy to the device is done
+};
+
 // A context's streaming state.
 struct srs_streamer {
   stream_slot slot[2];
@@ -46,6 +69,11 @@ struct srs_streamer {
   device_buffer bounds;                            // chunk boundaries in a device tail
   std::vector<uint64_t> hbounds;
   float ms_copy = 0, ms_compute = 0, ms_stall = 0, ms_span = 0;  // the last run's (stream_end)
+  host_slot hslot[2];                              // chunks read from the parameter file
+  unsigned hnext = 0;
+  bool from_file = false;                          // this run read chunks from the file
+  double ms_read = 0;                              // this run's host time reading them
+  device_buffer badpt;                             // the file's bad points: min (q << 40 | index), reasons
 
   int create();
 };

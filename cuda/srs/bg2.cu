@@ -40,6 +40,7 @@ extern "C" int cuzk_srs_read_bg2(cuzk_srs* s, uint64_t off, uint64_t n, void* ou
     memcpy(out, s->host_bg2 + off, n * sizeof(g2_affine));
     return 0;
   }
+  if (s->file_streams(4)) return set_err(CUZK_ERR_ARG, "srs read bg2: B_G2 streams from the parameter file");
   CK(cudaSetDevice(s->dev));
   CK(cudaMemcpy(out, s->points_bg2() + off, n * sizeof(g2_affine), cudaMemcpyDeviceToHost));
   return 0;

@@ -51,7 +51,7 @@ extern "C" cuzk_srs* cuzk_srs_upload(int dev, const void* h, uint64_t nh, const 
 
 extern "C" int cuzk_srs_write(cuzk_srs* s, int q, uint64_t off, uint64_t n, const void* src) {
   if (!s || q < 0 || q > 4 || (n && !src)) return set_err(CUZK_ERR_ARG, "srs write: bad argument");
-  const uint64_t have = q == 4 ? (s->has_bg2 && !s->host_bg2 ? s->n[SRS_B_G1] : 0) : s->plan.res[q];
+  const uint64_t have = q == 4 ? (s->has_bg2 && !s->streams_bg2() ? s->n[SRS_B_G1] : 0) : s->plan.res[q];
   if (off > have || n > have - off)
     return set_err(CUZK_ERR_ARG, "srs write: query %d: points %llu..%llu outside the %llu resident", q,
                    (unsigned long long)off, (unsigned long long)(off + n), (unsigned long long)have);
@@ -70,6 +70,9 @@ extern "C" int cuzk_srs_read(cuzk_srs* s, int q, uint64_t off, uint64_t n, void*
   CK(cudaSetDevice(s->dev));
   const uint64_t r = s->plan.res[q];
   const uint64_t nd = off < r ? std::min(n, r - off) : 0;
+  if (n > nd && !s->host[q])
+    return set_err(CUZK_ERR_ARG, "srs read: query %d: points %llu..%llu stream from the parameter file", q,
+                   (unsigned long long)(off + nd), (unsigned long long)(off + n));
   if (nd) CK(cudaMemcpy(out, s->points(q) + off, nd * sizeof(g1_affine), cudaMemcpyDeviceToHost));
   if (n > nd) memcpy((g1_affine*)out + nd, s->host[q] + off + nd, (n - nd) * sizeof(g1_affine));
   return 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <unistd.h>
 
 #include "../ec/g1.cuh"
 #include "../ec/g2.cuh"
@@ -27,6 +28,23 @@ class host_pin {
   void* p_ = nullptr;
 };
 
+// The parameter file a set's streamed points are read from at every run
+// (cuzk_srs_open_file, srs/file.cu): the library's own descriptor and the
+// byte offset of point 0 of h, l, a, b_g1 and b_g2 in it, points in the
+// file's encoding (uncompressed, big-endian, not Montgomery; G2 c1 first),
+// converted on the device after each chunk's upload (msm/stream.cu).
+class file_source {
+ public:
+  file_source() = default;
+  ~file_source() {
+    if (fd >= 0) close(fd);
+  }
+  file_source(const file_source&) = delete;
+  file_source& operator=(const file_source&) = delete;
+  int fd = -1;
+  uint64_t off[5] = {};
+};
+
 struct cuzk_srs {
   int dev;
   device_buffer q[4];  // plan.res[i] points each (plus one byte, so that an empty query has an address)
@@ -44,6 +62,16 @@ struct cuzk_srs {
   const g2_affine* host_bg2 = nullptr;
   host_pin pin_bg2;
   const g2_affine* points_bg2() const { return bg2.as<g2_affine>(); }
+
+  // Streamed points read from the parameter file instead of host memory.
+  file_source file;
+  // Query q (0..3, 4: B_G2) streams from the file.
+  bool file_streams(int q) const {
+    if (file.fd < 0) return false;
+    return q == 4 ? has_bg2 && plan.bg2_stream != 0 : plan.res[q] < n[q];
+  }
+  // B_G2 streams at every run (from host memory or the file): not resident.
+  bool streams_bg2() const { return host_bg2 != nullptr || file_streams(4); }
 };
 
 // The device's memory for n[i] points per query (points not set); NULL on

@@ -39,6 +39,7 @@ var fileLib struct {
 
 func regFile(reg func(fn any, name string)) {
 	reg(&fileLib.srsWrite, "cuzk_srs_write")
+	regFileStream(reg)
 }
 
 // allocateDeferred makes p's set on the device with every query and B_G2
@@ -93,9 +94,24 @@ func whyNotWhole(plan Plan) string {
 	return "B_G2 would stay on the host"
 }
 
-// fill reads the deferred queries into r's set: a producer decodes chunks
-// into two pinned buffers in turn, an uploader copies each to the device
-// as soon as it is decoded.
+// fillCounts is how many points of each query (h, l, a, b_g1, b_g2) fill
+// reads into r's set: the resident prefixes of its plan (every point of a
+// set resident whole; a set streamed from its file reads the rest at every
+// Run), B_G2 where resident.
+func fillCounts(r *resident, src *groth16.Deferred) [5]int {
+	var n [5]int
+	for q := range 4 {
+		n[q] = min(src.Len(groth16.Query(q)), int(r.plan.Resident[q]))
+	}
+	if r.bg2 && r.plan.BG2Bytes > 0 {
+		n[groth16.QueryBG2] = src.Len(groth16.QueryBG2)
+	}
+	return n
+}
+
+// fill reads the deferred queries' resident points into r's set
+// (fillCounts): a producer decodes chunks into two pinned buffers in turn,
+// an uploader copies each to the device as soon as it is decoded.
 func (d *Device) fill(ctx context.Context, r *resident, src *groth16.Deferred) error {
 	slots, err := fillSlots()
 	if err != nil {
@@ -134,8 +150,9 @@ func (d *Device) fill(ctx context.Context, r *resident, src *groth16.Deferred) e
 	raw := make([]byte, fillChunk*groth16.G2Size)
 	err = func() error {
 		defer close(chunks)
+		counts := fillCounts(r, src)
 		for q := groth16.QueryH; q <= groth16.QueryBG2; q++ {
-			total := src.Len(q)
+			total := counts[q]
 			for off := 0; off < total; off += fillChunk {
 				if err := ctx.Err(); err != nil {
 					return err
@@ -189,6 +206,23 @@ func fillSlots() ([2]pinned, error) {
 	return slots, nil
 }
 
+// LoaderOptions are ParamsLoaderWith's switches; the zero value is
+// ParamsLoader's behaviour.
+type LoaderOptions struct {
+	// StreamFromFile: where a device cannot hold a set whole, what its plan
+	// keeps resident is read into device memory and the rest stays in the
+	// parameter file, read from it at every Run (RetainFromFile), instead
+	// of the whole file decoded into page-locked host memory
+	// (groth16.ReadParams: 44 GiB for the 32 GiB PoRep) for the devices to
+	// stream from. The host then holds no copy of the parameters; each
+	// device's context holds two page-locked chunk slots (2 × 2^ChunkLog ×
+	// 96 bytes, Plan.ChunkLog), and the page cache the file. The file must
+	// not change while it is loaded. With ReadOptions.Checked the streamed
+	// points are decoded once at load with the subgroup check (the device
+	// checks the encoding and the curve at every Run).
+	StreamFromFile bool
+}
+
 // ParamsLoader reads parameter files for devs, for srs.Config's Load and
 // Unload: load opens the file with the queries deferred (groth16.OpenParams)
 // and has every device read them into its own memory (RetainContext), so
@@ -202,9 +236,23 @@ func ParamsLoader(devs []*Device, opts groth16.ReadOptions, check func(id string
 	load func(ctx context.Context, id, path string) (*groth16.Params, error),
 	unload func(id string, p *groth16.Params),
 ) {
-	retainAll := func(ctx context.Context, p *groth16.Params) error {
+	return ParamsLoaderWith(devs, opts, check, LoaderOptions{})
+}
+
+// ParamsLoaderWith is ParamsLoader with lo's switches: with
+// lo.StreamFromFile a set that a device cannot hold whole streams from its
+// file (RetainFromFile) instead of being read into host memory.
+func ParamsLoaderWith(devs []*Device, opts groth16.ReadOptions, check func(id string, p *groth16.Params) error, lo LoaderOptions) (
+	load func(ctx context.Context, id, path string) (*groth16.Params, error),
+	unload func(id string, p *groth16.Params),
+) {
+	retainAll := func(ctx context.Context, p *groth16.Params, fromFile bool) error {
 		for i, d := range devs {
-			if err := d.RetainContext(ctx, p); err != nil {
+			retain := d.RetainContext
+			if fromFile {
+				retain = d.RetainFromFile
+			}
+			if err := retain(ctx, p); err != nil {
 				for _, done := range devs[:i] {
 					done.Release(p)
 				}
@@ -221,9 +269,15 @@ func ParamsLoader(devs []*Device, opts groth16.ReadOptions, check func(id string
 		if err != nil {
 			return nil, err
 		}
-		err = retainAll(ctx, p)
+		err = retainAll(ctx, p, false)
 		if !errors.Is(err, ErrDoesNotFit) {
 			if err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
+		if lo.StreamFromFile {
+			if err := streamFromFile(ctx, devs, p, opts, retainAll); err != nil {
 				return nil, err
 			}
 			return p, nil
@@ -231,7 +285,7 @@ func ParamsLoader(devs []*Device, opts groth16.ReadOptions, check func(id string
 		if p, err = groth16.ReadParams(path, opts); err != nil {
 			return nil, err
 		}
-		if err := retainAll(ctx, p); err != nil {
+		if err := retainAll(ctx, p, false); err != nil {
 			return nil, err
 		}
 		return p, nil
@@ -242,4 +296,25 @@ func ParamsLoader(devs []*Device, opts groth16.ReadOptions, check func(id string
 		}
 	}
 	return load, unload
+}
+
+// streamFromFile retains deferred p on every device, streamed from its
+// file where it does not fit whole, and with opts.Checked checks the
+// streamed points once (checkStreamed); on failure nothing stays retained.
+func streamFromFile(ctx context.Context, devs []*Device, p *groth16.Params, opts groth16.ReadOptions,
+	retainAll func(context.Context, *groth16.Params, bool) error,
+) error {
+	if err := retainAll(ctx, p, true); err != nil {
+		return err
+	}
+	if !opts.Checked {
+		return nil
+	}
+	if err := checkStreamed(ctx, devs, p); err != nil {
+		for _, d := range devs {
+			d.Release(p)
+		}
+		return err
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"unsafe"
 
@@ -57,6 +58,13 @@ func (d *Device) resident(p *groth16.Params, ref int) (uintptr, error) {
 // residentCtx returns p's set on the device, making it on first use, and
 // adds ref references. Callers that find the set being filled wait for it.
 func (d *Device) residentCtx(ctx context.Context, p *groth16.Params, ref int) (uintptr, error) {
+	return d.residentOf(ctx, p, ref, false)
+}
+
+// residentOf is residentCtx; fromFile: deferred parameters that do not fit
+// whole stream from their file (RetainFromFile) instead of failing with
+// ErrDoesNotFit.
+func (d *Device) residentOf(ctx context.Context, p *groth16.Params, ref int, fromFile bool) (uintptr, error) {
 	if d.gone.Load() {
 		return 0, ErrClosed
 	}
@@ -74,6 +82,11 @@ func (d *Device) residentCtx(ctx context.Context, p *groth16.Params, ref int) (u
 	var err error
 	if p.Deferred != nil {
 		r, err = d.allocateDeferred(p, ref)
+		if fromFile && errors.Is(err, ErrDoesNotFit) {
+			if r, err = d.allocateFromFile(p); err == nil {
+				r.refs = ref
+			}
+		}
 	} else {
 		r, err = d.upload(p, ref)
 	}
