@@ -203,6 +203,8 @@ typedef struct {
   float ms_compute; /* sum of the chunks' batch additions and MSMs */
   float ms_stall;   /* time the compute streams waited for a chunk's upload: the copy not hidden */
   float ms_span;    /* first chunk upload start to last chunk MSM end */
+  float ms_read;    /* host wall time reading chunks from the parameter file (cuzk_srs_open_file) */
+  uint32_t pad;
 } cuzk_stream_stats;
 int cuzk_stream_stats_get(cuzk_ctx* ctx, cuzk_stream_stats* out);
 /* --- pre-compiled matrices and witness runs (helper spmv) --- */

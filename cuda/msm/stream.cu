@@ -373,5 +373,6 @@ extern "C" int cuzk_stream_stats_get(cuzk_ctx* ctx, cuzk_stream_stats* out) {
   out->ms_compute = S.ms_compute;
   out->ms_stall = S.ms_stall;
   out->ms_span = S.ms_span;
+  out->ms_read = (float)S.ms_read;
   return 0;
 }

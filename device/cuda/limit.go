@@ -55,6 +55,7 @@ type StreamStats struct {
 	Chunks  uint32  // chunks streamed
 	CopyMS  float32 // the chunks' upload times, summed
 	StallMS float32 // time the MSMs waited for an upload: the copy not hidden by compute
+	ReadMS  float32 // host time reading the chunks from the parameter file (RetainFromFile), beside the kernels
 }
 
 // cLimits mirrors cuzk_limits.
@@ -84,6 +85,8 @@ type cStreamStats struct {
 	Bytes                      uint64
 	Chunks, Timed              uint32
 	Copy, Compute, Stall, Span float32
+	Read                       float32
+	_                          uint32
 }
 
 // streamLib holds the streaming section of the C ABI.
@@ -244,5 +247,5 @@ func (k *kernels) streamStats() StreamStats {
 	if streamLib.streamStats(k.ctx, &s) != 0 {
 		return StreamStats{}
 	}
-	return StreamStats{Bytes: s.Bytes, Chunks: s.Chunks, CopyMS: s.Copy, StallMS: s.Stall}
+	return StreamStats{Bytes: s.Bytes, Chunks: s.Chunks, CopyMS: s.Copy, StallMS: s.Stall, ReadMS: s.Read}
 }
