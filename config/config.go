@@ -149,6 +149,20 @@ func (d Device) LaneOn() bool {
 	return d.Kind == "cuda"
 }
 
+// checkLane validates CriticalLane.
+func (d Device) checkLane() error {
+	switch d.CriticalLane {
+	case "", "auto", "off":
+	case "on":
+		if d.Kind != "cuda" {
+			return errors.New("on needs device.kind = \"cuda\" (the lane is a second context on a GPU)")
+		}
+	default:
+		return fmt.Errorf("%q is not auto, on or off", d.CriticalLane)
+	}
+	return nil
+}
+
 // WitnessOn resolves Witness for a device kind.
 func (s Synthesis) WitnessOn(deviceKind string) bool {
 	switch s.Witness {
@@ -374,14 +388,8 @@ func (c *Config) Validate() error {
 	default:
 		bad("synthesis.witness", "%q is not auto, on or off", c.Synthesis.Witness)
 	}
-	switch c.Device.CriticalLane {
-	case "", "auto", "off":
-	case "on":
-		if c.Device.Kind != "cuda" {
-			bad("device.critical_lane", "on needs device.kind = \"cuda\" (the lane is a second context on a GPU)")
-		}
-	default:
-		bad("device.critical_lane", "%q is not auto, on or off", c.Device.CriticalLane)
+	if err := c.Device.checkLane(); err != nil {
+		bad("device.critical_lane", "%v", err)
 	}
 	if c.Synthesis.Threads < 0 {
 		bad("synthesis.threads", "%d is negative (0 = all CPUs)", c.Synthesis.Threads)

@@ -162,7 +162,9 @@ func (s *stagingRecorder) Run(ctx context.Context, w groth16.Prepared) (groth16.
 // WitnessSynthesis) on the GPU, one unit in flight at a time: every
 // proof verifies; at Run the assignment's aux is gone and the unit's
 // reservation is down from WitnessReserve to its inputs and what the
-// Prepared reports (StagedBytes); the budget ends empty.
+// Prepared reports (StagedBytes); the second unit stages into the first's
+// kept witness staging, whose share its Prepare closes; the budget ends
+// empty.
 func TestEngineWitnessStaged(t *testing.T) {
 	done, plan, _ := proveStaged(t, gpu(t), 8, "witness-staged")
 	reserve := plan.Partitions[0].WitnessReserve
@@ -171,11 +173,14 @@ func TestEngineWitnessStaged(t *testing.T) {
 			t.Fatalf("unit %d did not take the witness run", i)
 		}
 		held := uint64(u.inputs*32 + u.staged)
-		if u.aux != 0 || u.atPrepare < reserve || u.atPrepare-u.atRun != reserve-held {
-			t.Errorf("unit %d: %d aux at Run; reserved %d at Prepare, %d at Run, want a drop of %d (WitnessReserve %d less %d held)",
-				i, u.aux, u.atPrepare, u.atRun, reserve-held, reserve, held)
+		if u.aux != 0 || u.atPrepare < reserve || u.atPrepare-u.atRun != reserve-held+u.taken {
+			t.Errorf("unit %d: %d aux at Run; reserved %d at Prepare, %d at Run, want a drop of %d (WitnessReserve %d less %d held, plus the kept staging's share %d)",
+				i, u.aux, u.atPrepare, u.atRun, reserve-held+u.taken, reserve, held, u.taken)
 		}
-		t.Logf("unit %d: WitnessReserve %d, held after Prepare %d (staging and B split bound)", i, reserve, held)
+		t.Logf("unit %d: WitnessReserve %d, held after Prepare %d (staging and B split bound), kept share taken %d", i, reserve, held, u.taken)
+	}
+	if done[0].taken != 0 || done[1].taken == 0 {
+		t.Errorf("kept witness staging shares taken %d, %d: want none by the first unit, the first's by the second", done[0].taken, done[1].taken)
 	}
 }
 
