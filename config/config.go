@@ -120,6 +120,13 @@ type Device struct {
 	// device. The lane shares the GPU's parameters; its scratch, which
 	// grows with the partitions it runs, is outside memory_limit.
 	CriticalLane string `toml:"critical_lane"`
+	// StreamFromFile, under a memory_limit that streams, reads the streamed
+	// points from the parameter file at every partition (decoded on the
+	// GPU) instead of a decoded copy in host memory (44 GiB for a 32 GiB
+	// PoRep), so that the host holds only its page cache of the file; each
+	// GPU context adds two page-locked chunk slots (≈ 1.6 GB at 16 GiB,
+	// outside the memory budget). The file must not change while loaded.
+	StreamFromFile bool `toml:"stream_from_file"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`
 	SimRun     Duration `toml:"sim_run"`

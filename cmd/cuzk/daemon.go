@@ -360,12 +360,14 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	var unload func(string, *groth16.Params)
 	var reserve func(string, srs.Source) uint64
 	if len(gpus) > 0 {
-		files, unload = cuda.ParamsLoader(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams)
+		fromFile := cfg.Device.StreamFromFile
+		files, unload = cuda.ParamsLoaderWith(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams,
+			cuda.LoaderOptions{StreamFromFile: fromFile})
 		reserve = func(id string, src srs.Source) uint64 {
 			if isSynthetic(id) {
 				return src.Size
 			}
-			return loadReserve(src, func(path string) bool { return gpusHoldWhole(gpus, path) })
+			return loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) })
 		}
 	}
 	cache := srs.New(srs.Config{
@@ -392,7 +394,8 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 
 // loadReserve is what the load of a parameter file src reserves with CUDA
 // devices: one fill's buffers where every device holds the set whole (the
-// file goes straight to their memory), else the whole set (src.Size, 0:
+// file goes straight to their memory) or streams it from the file
+// (device.stream_from_file), else the whole set (src.Size, 0:
 // the file's size), since the loader then decodes it into host memory for
 // the devices to stream (44 GiB at 32 GiB PoRep under a 16 or 24 GiB limit,
 // counted only once decoded before).
@@ -430,7 +433,7 @@ func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 		}
 		return out, nil
 	case "cuda":
-		return cudaDevices(cfg.GPUs.Devices, uint64(cfg.Device.MemoryLimit), int64(min(uint64(cfg.Device.PinnedKeep), math.MaxInt64)))
+		return cudaDevices(cfg.GPUs.Devices, uint64(cfg.Device.MemoryLimit), int64(min(uint64(cfg.Device.PinnedKeep), math.MaxInt64)), cfg.GPUs.GPUWorkersPerDevice)
 	}
 	return nil, fmt.Errorf("device.kind %q is not one of cpu, cuda, sim", cfg.Device.Kind)
 }
@@ -439,8 +442,9 @@ func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 // is empty) through libcuzk_cuda.so, each under the device memory limit
 // (device.memory_limit; 0: its free memory less a margin), keeping at most
 // pinnedKeep bytes of free pinned buffers (device.pinned_keep; 0: the
-// default).
-func cudaDevices(ordinals []int, memoryLimit uint64, pinnedKeep int64) ([]groth16.Device, error) {
+// default) and one kept staging of each kind per worker (workers per
+// device).
+func cudaDevices(ordinals []int, memoryLimit uint64, pinnedKeep int64, workers int) ([]groth16.Device, error) {
 	infos, err := cuda.Devices()
 	if err != nil {
 		return nil, fmt.Errorf("cuda devices: %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
@@ -461,6 +465,7 @@ func cudaDevices(ordinals []int, memoryLimit uint64, pinnedKeep int64) ([]groth1
 		}
 		d.MemoryLimit = memoryLimit
 		d.PinnedKeep = pinnedKeep
+		d.SetWorkers(workers)
 		in := d.Info()
 		out = append(out, namedDevice{d, fmt.Sprintf("%s (cuda %d, %d SMs)", in.Name, i, in.SMs)})
 	}

@@ -9,7 +9,8 @@
 #                 time, every one verified; the timeline (csv and html), the
 #                 daemon's RSS and the GPU memory each second
 #   STAGE=limit   the same daemon under device.memory_limit LIMIT (24GiB), device.pinned_keep
-#                 PINNED where set
+#                 PINNED where set, device.stream_from_file with FROMFILE=1; WORKERS device
+#                 workers (default 2)
 # STAGE may list stages ("setup limit") and LIMIT limits ("16GiB 24GiB"): each runs in turn, a
 # limit's daemon with its files under $OUT/<limit>.
 # Logs to $OUT/log.
@@ -50,10 +51,15 @@ prove|limit)
   # a, b staging is kept within it, with the share of its reservation)
   [ -n "$PINNED" ] && LIMITLINE="$LIMITLINE
 pinned_keep = \"$PINNED\""
+  # FROMFILE=1: device.stream_from_file (the streamed points read from the parameter file at every Run)
+  [ -n "$FROMFILE" ] && LIMITLINE="$LIMITLINE
+stream_from_file = true"
   cat > "$OUT/daemon.toml" <<TOML
 [daemon]
 listen = "unix:///tmp/cuzk.sock"
 status_listen = "127.0.0.1:9821"
+[gpus]
+gpu_workers_per_device = ${WORKERS:-2}
 [device]
 kind = "cuda"
 $LIMITLINE
