@@ -15,9 +15,10 @@
 //     memory by cp.async, read where the formulas use them.
 //   3 (g2_acc_regs<false>): everything in registers, each base loaded when it
 //     is added; 4 (g2_acc_regs<true>): the default's prefetch of the next base.
-// All four use g2_madd, add_affine's steps with each result stored as soon as
-// it is made (under ptxas 11.8 that alone cut the spill stores of the
-// register kernels from ~1 KB to 120-690 B).
+// The batch addition of the ones is g2_batch_add_regs for every variant.
+// All of them use g2_madd, add_affine's steps with each result stored as
+// soon as it is made (under ptxas 11.8 that alone cut the spill stores of
+// the register kernels from ~1 KB to 120-690 B).
 // Shared memory is laid out as 16-byte words, word k of thread t at
 // [k * NT + t], so that a warp's accesses to one word are conflict free.
 #pragma once
@@ -286,4 +287,30 @@ __global__ void __launch_bounds__(128) g2_acc_regs(const g2_affine* __restrict__
   } else {
     tail[j] = acc.get();
   }
+}
+
+// The batch addition's first level (batch_add_chunks' arguments) with
+// g2_madd on a register accumulator: what every CUZK_G2_ACC variant runs.
+__global__ void __launch_bounds__(128) g2_batch_add_regs(const g2_affine* __restrict__ bases, uint64_t n,
+                                                         const uint32_t* __restrict__ bits, uint32_t chunk,
+                                                         uint64_t nchunks, g2_xyzz* partial) {
+  const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= nchunks) return;
+  const uint64_t b = t * chunk;
+  const uint64_t e = b + chunk < n ? b + chunk : n;
+  g2_acc_reg acc;
+  acc.set(g2_xyzz::inf());
+  for (uint64_t i = b; i < e; i += 32) {
+    uint32_t word = __ldg(bits + (i >> 5));
+    const uint32_t lim = (uint32_t)((e - i) < 32 ? (e - i) : 32);
+    if (lim < 32) word &= (1u << lim) - 1;
+    while (word) {
+      const uint32_t j = __ffs(word) - 1;
+      word &= word - 1;
+      g2_aff_reg p;
+      p.p = ldaff(bases + i + j);
+      g2_madd(acc, p);
+    }
+  }
+  partial[t] = acc.get();
 }

@@ -152,16 +152,22 @@ static const uint32_t batch_chunk = 256;
 
 static inline uint64_t batch_chunks(uint64_t n) { return n ? (n + batch_chunk - 1) / batch_chunk : 1; }
 
+// A batch addition's first-level kernel: batch_add_chunks' arguments.
 template <class A, class P>
-static int batch_add_dev_t(cuzk_ctx* ctx, const A* bases, uint64_t n, const uint32_t* bits, P* out, cudaStream_t st) {
+using batch_add_kernel = void (*)(const A*, uint64_t, const uint32_t*, uint32_t, uint64_t, P*);
+
+// k and label: the first level's kernel and its profile mark (msm_g2.cu has a variant).
+template <class A, class P>
+static int batch_add_dev_t(cuzk_ctx* ctx, const A* bases, uint64_t n, const uint32_t* bits, P* out, cudaStream_t st,
+                           batch_add_kernel<A, P> k = batch_add_chunks<A, P>, const char* label = nullptr) {
   const uint64_t nch = batch_chunks(n);
   TRY(batch_add_reserve(ctx, n, sizeof(P)));
   profile pf(st, ctx->cfg.profile);
   P* in = ctx->msm_scratch.batch_chunks.as<P>();
   P* o = ctx->msm_scratch.batch_rounds.as<P>();
-  batch_add_chunks<A, P><<<(nch + 127) / 128, 128, 0, st>>>(bases, n, bits, batch_chunk, nch, in);
+  k<<<(nch + 127) / 128, 128, 0, st>>>(bases, n, bits, batch_chunk, nch, in);
   CKL();
-  if (pf.on()) pf.mark(sizeof(P) > sizeof(g1_xyzz) ? "batch add g2 chunks" : "batch add chunks");
+  if (pf.on()) pf.mark(label ? label : sizeof(P) > sizeof(g1_xyzz) ? "batch add g2 chunks" : "batch add chunks");
   uint64_t m = nch;
   while (m > 1) {
     uint64_t mo = (m + 31) / 32;

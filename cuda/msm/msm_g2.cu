@@ -8,7 +8,8 @@
 #include "driver.cuh"
 
 // CUZK_G2_ACC picks G2's accumulation kernel: 0 (or unset, or out of
-// range) msm_acc_chunks; 1..4 the variants of acc_g2.cuh. Read at every MSM,
+// range) msm_acc_chunks and batch_add_chunks; 1..4 the variants of
+// acc_g2.cuh (and g2_batch_add_regs for the batch addition). Read at every MSM,
 // so that one process can time them all.
 static int g2_acc_variant() {
   const char* s = getenv("CUZK_G2_ACC");
@@ -62,6 +63,9 @@ int msm_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, const fr_t* scalars, const
 
 int batch_add_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, uint64_t n, const uint32_t* bits, g2_xyzz* out,
                      cudaStream_t st) {
+  if (g2_acc_variant() != 0)
+    return batch_add_dev_t<g2_affine, g2_xyzz>(ctx, bases, n, bits, out, st, g2_batch_add_regs,
+                                               "batch add g2 chunks (g2 acc regs)");
   return batch_add_dev_t<g2_affine, g2_xyzz>(ctx, bases, n, bits, out, st);
 }
 

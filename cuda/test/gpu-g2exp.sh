@@ -6,9 +6,11 @@
 # `check-g2` (the G2 MSM against host sums with every variant); then `bench
 # msm-g2-acc` at 2^24 and 2^25 for every variant with CUZK_PROFILE=1 (the
 # accumulation phases are named per variant), the default and the shared
-# variant at c = 16 and 22 (2^25), and at 2^26 (LG26=0 skips it). One table at
-# the end; logs to $OUT/log, the profile totals to $OUT/profile-*.txt.
-# Knobs: VARIANTS (default "0 1 2 3 4"), CS (default "16 22"), LG26.
+# variant at c = 16 and 22 (2^25), at 2^26 (LG26=0 skips it), and `bench
+# bshape 33100000` (B_G1 and B_G2 at the 32 GiB PoRep's B shape, whose ones
+# are batch-added) for variants 0 and 1 (BSHAPE=0 skips it). One table at the
+# end; logs to $OUT/log, the profile totals to $OUT/profile-*.txt.
+# Knobs: VARIANTS (default "0 1 2 3 4"), CS (default "16 22"), LG26, BSHAPE.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log") 2>&1
@@ -43,6 +45,12 @@ for c in ${CS-16 22}; do
   bench c$c CUZK_MSM_C=$c timeout 60 $H bench msm-g2-acc 25 25 0 1
 done
 [ "${LG26:-1}" = 1 ] && bench lg26 timeout 90 $H bench msm-g2-acc 26 26 $VARIANTS
+if [ "${BSHAPE:-1}" = 1 ]; then  # the PoRep B shape: ones batch-added (g2_batch_add_regs for v != 0)
+  for v in 0 1; do
+    echo "=== bench bshape 33100000, CUZK_G2_ACC=$v"
+    CUZK_G2_ACC=$v timeout 60 $H bench bshape 33100000
+  done
+fi
 echo "=== table: G2 MSM ms (CUDA events, median), by variant (0 = default msm_acc_chunks)"
 for f in "$OUT"/bench-*.txt; do
   n=$(basename "$f" .txt)
