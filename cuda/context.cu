@@ -14,6 +14,7 @@ int run_events::create() {
 
 // Refuses a switch out of range.
 static int check_config(const cuzk_config& c) {
+  if (c.priority < 0 || c.priority > 1) return set_err(CUZK_ERR_ARG, "ctx: priority %d (0 or 1)", c.priority);
   if (c.msm_window && !msm_window_ok(c.msm_window))
     return set_err(CUZK_ERR_ARG, "ctx: msm_window %u (0, 16, 19, 20, 22 or 24)", c.msm_window);
   if (c.msm_seg_lg && (c.msm_seg_lg < 12 || c.msm_seg_lg > 20))
@@ -22,9 +23,11 @@ static int check_config(const cuzk_config& c) {
 }
 
 static int ctx_init(cuzk_ctx* c) {
-  TRY(c->main.create());
-  TRY(c->tails.create());
-  TRY(c->uploads.create());
+  int least = 0, greatest = 0;
+  if (c->cfg.priority) CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  TRY(c->main.create(greatest));
+  TRY(c->tails.create(greatest));
+  TRY(c->uploads.create(greatest));
   TRY(c->run_ev.create());
   TRY(c->bench_start.create());
   TRY(c->bench_stop.create());

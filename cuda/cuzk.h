@@ -50,6 +50,9 @@ typedef struct {
                           of the MSMs of 2^22 points or more */
   uint32_t msm_seg_lg; /* CUZK_MSM_SEG: 0 (15) or 12..20: about 2^msm_seg_lg first-level
                           bucket segments per batch of windows */
+  int32_t priority;    /* 1: the context's streams at the device's greatest priority (a
+                          lane for small urgent runs beside another context's), 0: the
+                          default */
 } cuzk_config;
 
 typedef struct cuzk_ctx cuzk_ctx;
@@ -131,6 +134,12 @@ typedef struct {
   uint8_t bg2[384];
   int32_t has_bg2;
   float ms_msm_b2;
+  /* Host milliseconds (steady clock) from the call to the record of its
+     first event (ms_host_pre: checks, scratch, the streamed set's setup)
+     and to its return (ms_host): ms_host - ms_host_pre - ms_total is the
+     time the GPU took beyond the run's own events (its queues behind other
+     work, the final copies). */
+  float ms_host_pre, ms_host;
 } cuzk_result;
 
 int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res);

@@ -236,6 +236,7 @@ int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res
 }
 
 extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res) {
+  const host_clock clk;
   if (!res) return set_err(CUZK_ERR_ARG, "run: nil argument");
   TRY(run_check(ctx, srs, job));
   CK(cudaSetDevice(ctx->dev));
@@ -246,6 +247,7 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   cudaStream_t st = ctx->main;
   TRY(stream_begin(ctx, st));
   CK(cudaEventRecord(ev.start, st));
+  const float pre = clk.ms();
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
   TRY(run_uploads(ctx, srs, job, tails));
@@ -254,5 +256,7 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   TRY(run_h_sequence(ctx, job->lgn, ready, !job->c));
   TRY(run_parts(ctx, srs, tails));
   TRY(run_h_msm(ctx, srs, job->lgn, res));
+  res->ms_host_pre = pre;
+  res->ms_host = clk.ms();
   return 0;
 }

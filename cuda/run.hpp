@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <chrono>
+
 #include "cuzk.h"
 #include "msm/plan.hpp"
 
@@ -43,6 +45,14 @@ uint64_t run_tail_ndev(const cuzk_srs* srs, const run_tails& t, int p);
 // device tails are longer than the plan's (the witness run's tails of a
 // streamed query: beyond the plan, 36 B an entry).
 int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_tails& t);
+
+// Host milliseconds since the clock was made (a run's ms_host_pre, ms_host).
+struct host_clock {
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  float ms() const {
+    return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+};
 
 // The MSM switches of a run under a limit that streams (the plan's: its
 // batch cap, the defaults it was sized for), restored when it goes out of

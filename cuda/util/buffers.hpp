@@ -92,11 +92,14 @@ class cuda_handle {
   H h_ = nullptr;
 };
 
-// A non-blocking stream (it does not wait on the legacy default stream).
+// A non-blocking stream (it does not wait on the legacy default stream), at
+// a priority (cudaDeviceGetStreamPriorityRange; 0 the default, lower numbers
+// first: the block scheduler starts a higher priority stream's waiting blocks
+// before a lower one's).
 class stream : public cuda_handle<cudaStream_t, cudaStreamDestroy> {
  public:
-  int create() {
-    CK(cudaStreamCreateWithFlags(&h_, cudaStreamNonBlocking));
+  int create(int priority = 0) {
+    CK(cudaStreamCreateWithPriority(&h_, cudaStreamNonBlocking, priority));
     return 0;
   }
 };

@@ -30,7 +30,7 @@
 #include "witness.hpp"
 
 // The layout the Go mirrors (device/cuda, TestWitnessLayout) assume.
-static_assert(sizeof(cuzk_result) == 1200 && offsetof(cuzk_result, ms_spmv) == 800 && offsetof(cuzk_result, bg2) == 808 &&
+static_assert(sizeof(cuzk_result) == 1208 && offsetof(cuzk_result, ms_host_pre) == 1200 && offsetof(cuzk_result, ms_spmv) == 800 && offsetof(cuzk_result, bg2) == 808 &&
                   offsetof(cuzk_result, has_bg2) == 1192 && offsetof(cuzk_result, ms_msm_b2) == 1196,
               "cuzk_result layout");
 static_assert(sizeof(cuzk_witness) == 72 && offsetof(cuzk_witness, nothers) == 48 &&
@@ -145,6 +145,7 @@ static int queue_split(cuzk_ctx* ctx, const cuzk_matrices* m) {
 
 extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrices* m, const cuzk_witness* w,
                                 cuzk_result* res) {
+  const host_clock clk;
   if (!srs || !res) return set_err(CUZK_ERR_ARG, "witness: nil argument");
   TRY(check_witness(ctx, m, w));
   TRY(run_check_domain(ctx, srs, w->lgn, m->nrows));
@@ -163,6 +164,7 @@ extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrice
   cudaStream_t st = ctx->main;
   TRY(stream_begin(ctx, st));
   CK(cudaEventRecord(ev.start, st));
+  const float pre = clk.ms();
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
   TRY(queue_witness(ctx, m, w, ctx->uploads));
@@ -197,6 +199,8 @@ extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrice
     ws.last_ntail[q] = t.ntail[q];
   }
   ws.last_valid = true;
+  res->ms_host_pre = pre;
+  res->ms_host = clk.ms();
   return 0;
 }
 

@@ -31,7 +31,9 @@ func TestResultLayout(t *testing.T) {
 		{"BG2", unsafe.Offsetof(r.BG2), 808},
 		{"HasBG2", unsafe.Offsetof(r.HasBG2), 1192},
 		{"MSMB2", unsafe.Offsetof(r.MSMB2), 1196},
-		{"size", unsafe.Sizeof(r), 1200},
+		{"HostPre", unsafe.Offsetof(r.HostPre), 1200},
+		{"Host", unsafe.Offsetof(r.Host), 1204},
+		{"size", unsafe.Sizeof(r), 1208},
 	} {
 		if f.got != f.want {
 			t.Errorf("cResult.%s at %d, want %d", f.name, f.got, f.want)

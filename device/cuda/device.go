@@ -198,6 +198,16 @@ type Timing struct {
 	MSMB2                                   time.Duration // B_G2 (0 when Finish computes it)
 	SpMV, Split                             time.Duration // witness runs: a = A·w, b = B·w; the L, A, B split
 	HostBG2                                 time.Duration // witness runs: Finish's B_G2 on the CPU, where Run did not
+	// HostPre is the host time from the library call to its first event
+	// (checks, scratch); GPUWait what the call took beyond HostPre and the
+	// events' Total (the GPU's queues behind other work, the final copies).
+	HostPre, GPUWait time.Duration
+}
+
+// hostTimes sets t's HostPre and GPUWait from a library result.
+func (t *Timing) hostTimes(res *cResult) {
+	t.HostPre = msDur(res.HostPre)
+	t.GPUWait = max(0, msDur(res.Host)-t.HostPre-t.Total)
 }
 
 // Partial is the state between Run and Finish; it reports its kernel
@@ -497,6 +507,7 @@ func (d *Device) runOn(k *kernels, ctx context.Context, wp groth16.Prepared) (gr
 	r := &Partial{d: d, w: w, end: end, Stream: stream}
 	r.Timing = Timing{Total: ms(res.Total), H2D: ms(res.H2D), NTT: ms(res.NTT), MSMH: ms(res.MSMH), MSML: ms(res.MSML),
 		MSMA: ms(res.MSMA), MSMB: ms(res.MSMB)}
+	r.Timing.hostTimes(&res)
 	r.start = end.Add(-r.Timing.Total)
 	r.h = xyzzToJac(res.Points[0][:])
 	r.l = xyzzToJac(res.Points[1][:])
@@ -561,7 +572,8 @@ func (p *Partial) KernelPhases() []timeline.Phase {
 		name string
 		d    time.Duration
 	}{{"total", t.Total}, {"h2d", t.H2D}, {"spmv", t.SpMV}, {"split", t.Split}, {"ntt", t.NTT},
-		{"msm_h", t.MSMH}, {"msm_l", t.MSML}, {"msm_a", t.MSMA}, {"msm_b", t.MSMB}, {"msm_b2", t.MSMB2}} {
+		{"msm_h", t.MSMH}, {"msm_l", t.MSML}, {"msm_a", t.MSMA}, {"msm_b", t.MSMB}, {"msm_b2", t.MSMB2},
+		{"host_pre", t.HostPre}, {"gpu_wait", t.GPUWait}} {
 		if x.d > 0 {
 			out = append(out, timeline.Phase{Name: x.name, D: x.d})
 		}

@@ -31,7 +31,9 @@ func (k *kernels) lock() error {
 // partitions (a WinningPoSt): it shares the Device's resident parameter
 // sets, compiled matrices and pinned buffers, and its Runs do not wait for
 // the Device's. Their kernels share the GPU with a bulk Run in flight
-// instead of queuing behind it; the bulk Run slows by what they take.
+// instead of queuing behind it, on streams of the device's greatest
+// priority (their blocks start before the bulk Run's waiting ones); the
+// bulk Run slows by what they take.
 // Everything but Run, Close and Profile is the Device's.
 //
 // The lane's scratch (its a, b, c and what its MSMs and transforms need,
@@ -52,7 +54,10 @@ func (d *Device) NewLane() (*Lane, error) {
 	if d.closed {
 		return nil, ErrClosed
 	}
-	ctx := lib.ctxNew(int32(d.index))
+	c := ConfigFromEnv()
+	c.Priority = true
+	cfg := c.c()
+	ctx := lib.ctxNewCfg(int32(d.index), &cfg)
 	if ctx == 0 {
 		return nil, fmt.Errorf("%w: lane context on device %d: %s", ErrCUDA, d.index, lib.lastError())
 	}

@@ -41,6 +41,10 @@ type Config struct {
 	// MSMSegLog: about 2^MSMSegLog first-level bucket segments per batch of
 	// windows; 0 (15) or 12..20. CUZK_MSM_SEG.
 	MSMSegLog uint32
+	// Priority puts the context's streams at the device's greatest
+	// priority: the block scheduler starts their waiting blocks before
+	// another context's (a Lane's context has it).
+	Priority bool
 }
 
 // Validate reports a switch out of range (the library refuses the context).
@@ -86,6 +90,7 @@ func ConfigFromEnv() Config {
 type cConfig struct {
 	Profile, RunSerial   int32
 	MSMWindow, MSMSegLog uint32
+	Priority             int32
 }
 
 func (c Config) c() cConfig {
@@ -95,7 +100,8 @@ func (c Config) c() cConfig {
 		}
 		return 0
 	}
-	return cConfig{Profile: b(c.Profile), RunSerial: b(c.RunSerial), MSMWindow: c.MSMWindow, MSMSegLog: c.MSMSegLog}
+	return cConfig{Profile: b(c.Profile), RunSerial: b(c.RunSerial), MSMWindow: c.MSMWindow, MSMSegLog: c.MSMSegLog,
+		Priority: b(c.Priority)}
 }
 
 // cuzk_result mirrors the C struct.
@@ -106,6 +112,7 @@ type cResult struct {
 	BG2                                           [384]byte // B_G2 (XYZZ) when HasBG2 != 0
 	HasBG2                                        int32
 	MSMB2                                         float32
+	HostPre, Host                                 float32 // host ms: call to first event, call to return
 }
 
 type cPart struct {

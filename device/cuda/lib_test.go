@@ -56,11 +56,14 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
-// TestConfigLayout: cConfig is cuzk_config (four 4-byte fields, 16 bytes).
+// TestConfigLayout: cConfig is cuzk_config (five 4-byte fields, 20 bytes).
 func TestConfigLayout(t *testing.T) {
 	var c cConfig
-	if unsafe.Sizeof(c) != 16 || unsafe.Offsetof(c.MSMSegLog) != 12 {
-		t.Fatalf("cConfig: %d bytes, MSMSegLog at %d", unsafe.Sizeof(c), unsafe.Offsetof(c.MSMSegLog))
+	if unsafe.Sizeof(c) != 20 || unsafe.Offsetof(c.MSMSegLog) != 12 || unsafe.Offsetof(c.Priority) != 16 {
+		t.Fatalf("cConfig: %d bytes, MSMSegLog at %d, Priority at %d", unsafe.Sizeof(c), unsafe.Offsetof(c.MSMSegLog), unsafe.Offsetof(c.Priority))
+	}
+	if (Config{Priority: true}).c().Priority != 1 || (Config{}).c().Priority != 0 {
+		t.Fatal("Priority does not reach cuzk_config.priority")
 	}
 	if got := (Config{Profile: true, MSMWindow: 16}).c(); got != (cConfig{Profile: 1, MSMWindow: 16}) {
 		t.Fatalf("c() = %+v", got)

@@ -306,6 +306,7 @@ func (d *Device) runWitnessPrepared(k *kernels, ctx context.Context, w *witnessP
 	r := &Partial{d: d, wp: w, wb: bs, end: end}
 	r.Timing = Timing{Total: msDur(res.Total), H2D: msDur(res.H2D), NTT: msDur(res.NTT), MSMH: msDur(res.MSMH),
 		MSML: msDur(res.MSML), MSMA: msDur(res.MSMA), MSMB: msDur(res.MSMB), SpMV: msDur(res.SpMV), Split: msDur(res.Split)}
+	r.Timing.hostTimes(&res)
 	r.start = end.Add(-r.Timing.Total)
 	r.h = xyzzToJac(res.Points[0][:])
 	r.l = xyzzToJac(res.Points[1][:])
