@@ -215,10 +215,16 @@ func (p *pinnedPool) takeShared(n uint64) (pinned, *memory.Reservation, bool) {
 // stale takes out the buffers kept with a share for longer than keptIdle.
 // Called with mu held.
 func (p *pinnedPool) stale() []sharedBuf {
+	return p.takeSharedIf(func(s sharedBuf) bool { return time.Since(s.at) > keptIdle })
+}
+
+// takeSharedIf takes out the buffers kept with a share for which take
+// holds, in order. Called with mu held.
+func (p *pinnedPool) takeSharedIf(take func(sharedBuf) bool) []sharedBuf {
 	var out []sharedBuf
 	keep := p.shared[:0]
 	for _, s := range p.shared {
-		if time.Since(s.at) > keptIdle {
+		if take(s) {
 			out = append(out, s)
 		} else {
 			keep = append(keep, s)
@@ -308,18 +314,7 @@ func (p *pinnedPool) overBound(kind keptKind) []sharedBuf {
 	}
 	slices.Sort(sets)
 	drop := sets[:len(sets)-bound]
-	var out []sharedBuf
-	keep := p.shared[:0]
-	for _, s := range p.shared {
-		if s.kind == kind && slices.Contains(drop, s.set) {
-			out = append(out, s)
-		} else {
-			keep = append(keep, s)
-		}
-	}
-	clear(p.shared[len(keep):])
-	p.shared = keep
-	return out
+	return p.takeSharedIf(func(s sharedBuf) bool { return s.kind == kind && slices.Contains(drop, s.set) })
 }
 
 // evictShared frees every buffer kept with a share and closes the shares;
