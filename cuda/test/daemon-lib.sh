@@ -22,6 +22,13 @@ events = 400000
 TOML
 }
 
+# phase_delta KIND BEFORE AFTER: phase_means of what the runs between two /metrics dumps added.
+phase_delta() {
+  awk -v m="^cuzk_device_$1_phase_(seconds|runs)_total" '$0 ~ m { k = $0; sub(/ [^ ]+$/, "", k); if (FILENAME == ARGV[1]) b[k] = $NF; else a[k] = $NF }
+    END { for (k in a) print k, a[k] - b[k] }' "$2" "$3" > "$3.delta"
+  phase_means "$1" "$3.delta"
+}
+
 # phase_means KIND FILE prints the mean per run of each circuit's phases of
 # KIND (kernel or prepare) from a /metrics dump FILE.
 phase_means() {

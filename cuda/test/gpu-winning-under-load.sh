@@ -2,10 +2,13 @@
 # A 32 GiB WinningPoSt through the daemon alone and beside 2 bulk jobs of BULK (snap, the default,
 # or porep): latency p50/p95/max. LANE sets device.critical_lane (auto, on, off). Needs BULK's set
 # and request of gpu-kind32.sh (KIND=$BULK STAGE=setup) under $P (default /dev/shm/p32-$BULK);
-# makes the WinningPoSt set there. Logs to $OUT.
+# makes the WinningPoSt set there. TAG names the run's files beside BULK and LANE (a variant of
+# the environment, e.g. CUDA_DEVICE_MAX_CONNECTIONS or CUZK_MSM_WAVES). The WinningPoSt's mean
+# kernel phases under the load (host_pre: the call to its first event; gpu_wait: the rest of the
+# call beyond its kernels) from /metrics. Logs to $OUT.
 export OUT; BULK=${BULK:-snap}; P=${P:-/dev/shm/p32-$BULK}; export CUZK_CUDA_LIB=$PWD/bin/libcuzk_cuda.so
 [ -f bin/local/libcuzk_cuda.so ] && export CUZK_CUDA_LIB=$PWD/bin/local/libcuzk_cuda.so
-T=ws-$BULK-lane${LANE:-auto}
+T=ws-$BULK-lane${LANE:-auto}${TAG:+-$TAG}
 [ -f $P/winning.json ] || bin/cuzk setup --proof-type StackedDrgWinning32GiBV1 --kind winning-post --device cuda --params-dir $P 2>&1 | tail -3
 bin/cuzk gen-vanilla winning-post --proof-type StackedDrgWinning32GiBV1 --seed 12 --out $P/winning.json --public $P/winning-public.json 2>&1 | tail -1
 . "$(dirname "$0")/daemon-lib.sh"; daemon_toml "$OUT/daemon-$T.toml" "$P"
@@ -25,8 +28,12 @@ for i in $(seq ${WAIT_S:-400}); do
 done
 echo "bulk Runs began after $i s"
 echo "=== winning under the $BULK load: ${WIN_COUNT:-25} one after the other"
+curl -s http://127.0.0.1:9821/metrics > $OUT/metrics-before-$T.txt
 $B --request $P/winning.json --count ${WIN_COUNT:-25} -j 1 > $OUT/winload-$T.txt 2>&1
+curl -s http://127.0.0.1:9821/metrics > $OUT/metrics-after-$T.txt
 grep -E "latency|wall|synth|prep|kernel|finish" $OUT/winload-$T.txt | head -8
+echo "WinningPoSt kernel phases under the load (mean per Run):"
+phase_delta kernel $OUT/metrics-before-$T.txt $OUT/metrics-after-$T.txt | grep winning
 wait $spid; echo "=== $BULK load"; grep -E "latency|wall|utilization" $OUT/bulkload-$T.txt
 bin/cuzk timeline --url http://127.0.0.1:9821/timeline --csv $OUT/timeline-$T.csv 2>&1 | grep -A12 "^stages" 
 kill -TERM $dpid; wait $dpid
