@@ -70,7 +70,7 @@ static int msm_accumulate(cuzk_ctx* ctx, const msm_batch& bt, const A* bases, ui
 }
 
 // The accumulation msm_dev_t runs: msm_accumulate, unless a point type
-// specializes it (msm_g2.cu: G2's run-time variants, acc_g2.cuh).
+// specializes it (msm_g2.cu: G2's, acc_g2.cuh).
 template <class A, class P>
 struct msm_acc_step {
   static int run(cuzk_ctx* ctx, const msm_batch& bt, const A* bases, uint64_t acc_slots, cudaStream_t st,

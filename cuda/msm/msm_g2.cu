@@ -1,55 +1,37 @@
 // The G2 MSM (msm.hpp): the driver and kernels of msm.cu instantiated over
-// G2 points (Fp2 coordinates), the accumulation variants of acc_g2.cuh
-// (CUZK_G2_ACC), and the C ABI's cuzk_msm_g2 and cuzk_msm_split_g2 on host
+// G2 points (Fp2 coordinates), with acc_g2.cuh's accumulation and batch
+// addition, and the C ABI's cuzk_msm_g2 and cuzk_msm_split_g2 on host
 // data.
 #include <stdlib.h>
+#include <string.h>
 
 #include "acc_g2.cuh"
 #include "driver.cuh"
 
-// CUZK_G2_ACC picks G2's accumulation kernel: 0 (or unset, or out of
-// range) msm_acc_chunks and batch_add_chunks; 1..4 the variants of
-// acc_g2.cuh (and g2_batch_add_regs for the batch addition). Read at every MSM,
-// so that one process can time them all.
-static int g2_acc_variant() {
+// CUZK_G2_ACC=0 runs the generic kernels (msm_acc_chunks, batch_add_chunks)
+// for comparison; unset or any other value, acc_g2.cuh's. Read at every MSM,
+// so that one process can time both.
+static bool g2_acc_generic() {
   const char* s = getenv("CUZK_G2_ACC");
-  const int v = s ? atoi(s) : 0;
-  return v >= 0 && v <= 4 ? v : 0;
+  return s && !strcmp(s, "0");
 }
 
-// A variant's kernel, block size and profile marks.
-struct g2_acc_choice {
-  msm_acc_kernel<g2_affine, g2_xyzz> k;
-  int nt;
-  const char *l4, *l5;
-};
-
-static g2_acc_choice g2_acc_choose(int v) {
-  switch (v) {
-    case 1: return {g2_acc_shared, g2_acc_nt, "4 acc chunks (g2 acc 1)", "5 acc merge (g2 acc 1)"};
-    case 2: return {g2_acc_regs_async, 128, "4 acc chunks (g2 acc 2)", "5 acc merge (g2 acc 2)"};
-    case 3: return {g2_acc_regs<false>, 128, "4 acc chunks (g2 acc 3)", "5 acc merge (g2 acc 3)"};
-    default: return {g2_acc_regs<true>, 128, "4 acc chunks (g2 acc 4)", "5 acc merge (g2 acc 4)"};
-  }
-}
-
-// G2's accumulation: the default, or the variant CUZK_G2_ACC names, its
-// chunks in whole waves of its own resident threads where the scratch
-// (planned for the default's) holds that many chunks.
+// G2's accumulation: g2_acc_regs, its chunks in whole waves of its own
+// resident threads where the scratch (planned for the generic kernel's)
+// holds that many chunks.
 template <>
 struct msm_acc_step<g2_affine, g2_xyzz> {
   static int run(cuzk_ctx* ctx, const msm_batch& bt, const g2_affine* bases, uint64_t acc_slots, cudaStream_t st,
                  msm_marks& mark) {
-    const int v = g2_acc_variant();
-    if (v == 0) return msm_accumulate<g2_affine, g2_xyzz>(ctx, bt, bases, acc_slots, st, mark);
-    const g2_acc_choice ch = g2_acc_choose(v);
+    if (g2_acc_generic()) return msm_accumulate<g2_affine, g2_xyzz>(ctx, bt, bases, acc_slots, st, mark);
     int blocks = 0, sms = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, ch.k, ch.nt, 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, g2_acc_regs, 128, 0));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->dev));
-    uint64_t slots = (uint64_t)blocks * sms * ch.nt;
+    uint64_t slots = (uint64_t)blocks * sms * 128;
     const uint64_t C = msm_chunk(bt.np, slots);
     if ((bt.np + C - 1) / C * sizeof(g2_xyzz) > ctx->msm_scratch.chunk_head.capacity()) slots = acc_slots;
-    return msm_accumulate_with<g2_affine, g2_xyzz>(ctx, bt, bases, ch.k, ch.nt, slots, st, mark, ch.l4, ch.l5);
+    return msm_accumulate_with<g2_affine, g2_xyzz>(ctx, bt, bases, g2_acc_regs, 128, slots, st, mark,
+                                                   "4 acc chunks", "5 acc merge");
   }
 };
 
@@ -63,10 +45,8 @@ int msm_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, const fr_t* scalars, const
 
 int batch_add_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, uint64_t n, const uint32_t* bits, g2_xyzz* out,
                      cudaStream_t st) {
-  if (g2_acc_variant() != 0)
-    return batch_add_dev_t<g2_affine, g2_xyzz>(ctx, bases, n, bits, out, st, g2_batch_add_regs,
-                                               "batch add g2 chunks (g2 acc regs)");
-  return batch_add_dev_t<g2_affine, g2_xyzz>(ctx, bases, n, bits, out, st);
+  if (g2_acc_generic()) return batch_add_dev_t<g2_affine, g2_xyzz>(ctx, bases, n, bits, out, st);
+  return batch_add_dev_t<g2_affine, g2_xyzz>(ctx, bases, n, bits, out, st, g2_batch_add_regs);
 }
 
 extern "C" int cuzk_msm_g2(cuzk_ctx* ctx, const void* bases, const void* scalars, uint64_t n, void* out384) {
