@@ -481,22 +481,7 @@ func (c *Cache) drop(e *entry) (release func(), size uint64) {
 // engine installs).
 func (c *Cache) EvictIdle(need uint64) (freed uint64) {
 	c.mu.Lock()
-	now := c.now()
-	var idle []*entry
-	var soonest time.Duration = -1 // until a young idle entry may go
-	for _, e := range c.entries {
-		if e.params == nil || e.refs > 0 || e.load != nil || c.kept(e.id) != "" {
-			continue
-		}
-		if age := now.Sub(e.lastUsed); age < c.minIdle {
-			if wait := c.minIdle - age; soonest < 0 || wait < soonest {
-				soonest = wait
-			}
-			continue
-		}
-		idle = append(idle, e)
-	}
-	slices.SortFunc(idle, func(a, b *entry) int { return cmp.Compare(a.lastSeq, b.lastSeq) })
+	idle, soonest := c.idleLocked()
 	var closing []func()
 	for _, e := range idle {
 		if freed >= need {
@@ -514,6 +499,46 @@ func (c *Cache) EvictIdle(need uint64) (freed uint64) {
 		release()
 	}
 	return freed
+}
+
+// EvictLRU evicts the entry EvictIdle would evict first (hot, unreferenced,
+// not loading, not kept, idle for at least MinIdle) and returns its id and
+// decoded size; "" when there is none. A loader that finds the device
+// memory short calls it to free a set's device copy (Unload) before it
+// streams another set instead of holding it whole.
+func (c *Cache) EvictLRU() (id string, freed uint64) {
+	c.mu.Lock()
+	idle, _ := c.idleLocked()
+	if len(idle) == 0 {
+		c.mu.Unlock()
+		return "", 0
+	}
+	release, size := c.drop(idle[0])
+	c.mu.Unlock()
+	release()
+	return idle[0].id, size
+}
+
+// idleLocked lists the entries that may be evicted to make room, least
+// recently used first, and how long until the youngest of those kept only
+// by MinIdle may go (-1: none). Called with mu held.
+func (c *Cache) idleLocked() (idle []*entry, soonest time.Duration) {
+	now := c.now()
+	soonest = -1
+	for _, e := range c.entries {
+		if e.params == nil || e.refs > 0 || e.load != nil || c.kept(e.id) != "" {
+			continue
+		}
+		if age := now.Sub(e.lastUsed); age < c.minIdle {
+			if wait := c.minIdle - age; soonest < 0 || wait < soonest {
+				soonest = wait
+			}
+			continue
+		}
+		idle = append(idle, e)
+	}
+	slices.SortFunc(idle, func(a, b *entry) int { return cmp.Compare(a.lastSeq, b.lastSeq) })
+	return idle, soonest
 }
 
 // KeepWhile installs the rule that keeps entries from EvictIdle: an entry

@@ -2,7 +2,9 @@ package srs
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/cuzk-project/cuzk/memory"
 )
@@ -48,5 +50,69 @@ func TestKeepWhile(t *testing.T) {
 	use("porep") // nothing kept: snap, the least recently used, goes
 	if tr := tiers(c); tr["snap"] != Cold || tr["winning"] != Hot || tr["porep"] != Hot {
 		t.Fatalf("without the rule: tiers %v, want snap evicted", tr)
+	}
+}
+
+// EvictLRU, which a loader short of device memory calls, evicts one set at
+// a time, the least recently used first, never one that is referenced, kept
+// (KeepWhile), younger than MinIdle or the one being loaded (it may be
+// called from inside that load).
+func TestEvictLRU(t *testing.T) {
+	now := time.Unix(1000, 0)
+	f := &fakeLoader{}
+	c := New(Config{
+		Circuits: map[string]Source{"a": {Size: unit}, "b": {Size: unit}, "held": {Size: unit}, "kept": {Size: unit},
+			"young": {Size: unit}, "loading": {Size: unit}},
+		Load: f.load, MinIdle: time.Minute, Now: func() time.Time { return now },
+	})
+	c.KeepWhile(func(id string) string {
+		if id == "kept" {
+			return "HIGH work queued"
+		}
+		return ""
+	})
+	use := func(id string) {
+		t.Helper()
+		_, release, err := c.Acquire(context.Background(), id)
+		if err != nil {
+			t.Fatalf("acquire %s: %v", id, err)
+		}
+		release()
+	}
+	use("kept")
+	use("a")
+	use("b")
+	_, releaseHeld, err := c.Acquire(context.Background(), "held")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer releaseHeld()
+	now = now.Add(2 * time.Minute) // all of them idle for MinIdle
+	use("young")
+	var inside []string
+	f.fail = func(id string, _ int) error {
+		if id == "loading" {
+			for {
+				got, _ := c.EvictLRU()
+				if got == "" {
+					break
+				}
+				inside = append(inside, got)
+			}
+		}
+		return nil
+	}
+	use("loading")
+	if want := []string{"a", "b"}; !slices.Equal(inside, want) {
+		t.Fatalf("evicted %v from inside a load, want %v (least recently used first)", inside, want)
+	}
+	tr := tiers(c)
+	for id, want := range map[string]Tier{"a": Cold, "b": Cold, "held": Hot, "kept": Hot, "young": Hot, "loading": Hot} {
+		if tr[id] != want {
+			t.Errorf("%s: %v, want %v", id, tr[id], want)
+		}
+	}
+	if id, freed := c.EvictLRU(); id != "" || freed != 0 {
+		t.Fatalf("EvictLRU with nothing evictable: %q, %d", id, freed)
 	}
 }

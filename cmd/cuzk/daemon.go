@@ -324,7 +324,9 @@ func newDaemonEngine(cfg config.Config, log *slog.Logger, heap *memory.HeapLimit
 // they live in memory only, or without daemon.dev). With CUDA devices gpus
 // a parameter file is read straight into their memory where it fits them
 // whole (cuda.ParamsLoader): the host keeps no decoded copy, and eviction
-// frees the devices' copies. With witness-only synthesis it also makes the
+// frees the devices' copies; a set that does not fit whole first has idle
+// sets evicted from the devices (cache.EvictLRU, one at a time) and is
+// streamed only where that is not enough. With witness-only synthesis it also makes the
 // compiled systems (p.systems), counted in budget and let go with their
 // circuit's parameters.
 func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger, gpus ...*cuda.Device) (p *daemonParams, devDir string) {
@@ -359,10 +361,11 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	}
 	var unload func(string, *groth16.Params)
 	var reserve func(string, srs.Source) uint64
+	var cache *srs.Cache
 	if len(gpus) > 0 {
 		fromFile := cfg.Device.StreamFromFile
 		files, unload = cuda.ParamsLoaderWith(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams,
-			cuda.LoaderOptions{StreamFromFile: fromFile})
+			cuda.LoaderOptions{StreamFromFile: fromFile, MakeRoom: func() bool { return makeDeviceRoom(cache, log) }})
 		reserve = func(id string, src srs.Source) uint64 {
 			if isSynthetic(id) {
 				return src.Size
@@ -370,7 +373,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 			return loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) })
 		}
 	}
-	cache := srs.New(srs.Config{
+	cache = srs.New(srs.Config{
 		Circuits: srs.FilecoinSources(cfg.SRS.ParamCache),
 		Load: func(ctx context.Context, id, path string) (*groth16.Params, error) {
 			if isSynthetic(id) {
@@ -390,6 +393,17 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	budget.SetEvictor(cache.EvictIdle)
 	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
 	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus, systems: systems}, devDir
+}
+
+// makeDeviceRoom evicts the cache's least recently used idle set so that a
+// set the devices cannot hold beside it may load whole, and says so.
+func makeDeviceRoom(cache *srs.Cache, log *slog.Logger) bool {
+	id, freed := cache.EvictLRU()
+	if id == "" {
+		return false
+	}
+	log.Info("parameters evicted to hold another set whole on the GPU", "circuit_id", id, "bytes", freed)
+	return true
 }
 
 // loadReserve is what the load of a parameter file src reserves with CUDA

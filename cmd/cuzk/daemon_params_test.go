@@ -5,13 +5,16 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/engine"
+	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/memory"
+	"github.com/cuzk-project/cuzk/srs"
 )
 
 // TestDaemonChargesDevParams: the daemon's synthetic dev parameters are
@@ -123,5 +126,33 @@ func TestDaemonCountsSystem(t *testing.T) {
 		if used, system := eng.Budget().Used(), heap.OffHeap(); used != 0 || system != 0 {
 			t.Fatalf("round %d: after the eviction %d bytes used, %d counted off the heap; want 0 and 0", round, used, system)
 		}
+	}
+}
+
+// TestMakeDeviceRoom: the CUDA loader's MakeRoom evicts the least recently
+// used idle set and logs it, and reports false once nothing is evictable.
+func TestMakeDeviceRoom(t *testing.T) {
+	c := srs.New(srs.Config{
+		Circuits: map[string]srs.Source{"old": {Size: 1}, "new": {Size: 1}},
+		Load: func(context.Context, string, string) (*groth16.Params, error) {
+			return &groth16.Params{}, nil
+		},
+	})
+	for _, id := range []string{"old", "new"} {
+		_, release, err := c.Acquire(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release()
+	}
+	var logged strings.Builder
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	for i, want := range []bool{true, true, false} {
+		if got := makeDeviceRoom(c, log); got != want {
+			t.Fatalf("call %d: %v, want %v", i, got, want)
+		}
+	}
+	if s := logged.String(); !strings.Contains(s, "circuit_id=old") || strings.Index(s, "circuit_id=old") > strings.Index(s, "circuit_id=new") {
+		t.Fatalf("log %q: want old evicted before new", s)
 	}
 }

@@ -221,6 +221,24 @@ type LoaderOptions struct {
 	// points are decoded once at load with the subgroup check (the device
 	// checks the encoding and the curve at every Run).
 	StreamFromFile bool
+	// MakeRoom, when set, is called where a device cannot hold a set whole,
+	// before the set is streamed: it evicts one idle set (its Unload frees
+	// the devices' copies) and reports whether it did, and the load tries
+	// the whole set again, until it fits or MakeRoom has nothing left to
+	// evict. The daemon's evicts the parameter cache's least recently used
+	// idle set (srs.Cache.EvictLRU: never one in use, kept for urgent work
+	// or younger than memory.eviction_min_idle).
+	MakeRoom func() bool
+}
+
+// retainMakingRoom runs retain, and again after each set makeRoom evicted
+// while it fails with ErrDoesNotFit (makeRoom nil: once).
+func retainMakingRoom(retain func() error, makeRoom func() bool) error {
+	err := retain()
+	for errors.Is(err, ErrDoesNotFit) && makeRoom != nil && makeRoom() {
+		err = retain()
+	}
+	return err
 }
 
 // ParamsLoader reads parameter files for devs, for srs.Config's Load and
@@ -269,7 +287,7 @@ func ParamsLoaderWith(devs []*Device, opts groth16.ReadOptions, check func(id st
 		if err != nil {
 			return nil, err
 		}
-		err = retainAll(ctx, p, false)
+		err = retainMakingRoom(func() error { return retainAll(ctx, p, false) }, lo.MakeRoom)
 		if !errors.Is(err, ErrDoesNotFit) {
 			if err != nil {
 				return nil, err

@@ -3,6 +3,7 @@ package cuda
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -139,5 +140,58 @@ func TestDeferredParams(t *testing.T) {
 	a, _ = groth16.Synthesize(c, r1cs.Shape{})
 	if _, err := cpu.New(0).Prepare(ctx, a, pd); !errors.Is(err, groth16.ErrDeferred) {
 		t.Fatalf("cpu Prepare of deferred parameters: %v, want ErrDeferred", err)
+	}
+}
+
+// TestRetainMakingRoom: a set that does not fit whole is tried again after
+// each set MakeRoom evicted, until it fits or nothing is left to evict; any
+// other failure is not retried (no GPU needed).
+func TestRetainMakingRoom(t *testing.T) {
+	other := errors.New("cudaMalloc failed")
+	for _, tc := range []struct {
+		name       string
+		fits       int   // retain fits after this many sets were evicted (-1: never)
+		evictable  int   // sets makeRoom can evict
+		fail       error // retain's other failure, if any
+		noMakeRoom bool
+		want       error
+		evicted    int
+	}{
+		{"fits at once", 0, 2, nil, false, nil, 0},
+		{"fits after one eviction", 1, 2, nil, false, nil, 1},
+		{"fits after two", 2, 2, nil, false, nil, 2},
+		{"nothing left to evict", -1, 2, nil, false, ErrDoesNotFit, 2},
+		{"no MakeRoom", 1, 2, nil, true, ErrDoesNotFit, 0},
+		{"another failure is not retried", 0, 2, other, false, other, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evicted := 0
+			retain := func() error {
+				if tc.fail != nil {
+					return tc.fail
+				}
+				if tc.fits < 0 || evicted < tc.fits {
+					return fmt.Errorf("%w: device 0", ErrDoesNotFit)
+				}
+				return nil
+			}
+			makeRoom := func() bool {
+				if evicted == tc.evictable {
+					return false
+				}
+				evicted++
+				return true
+			}
+			if tc.noMakeRoom {
+				makeRoom = nil
+			}
+			err := retainMakingRoom(retain, makeRoom)
+			if !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
+				t.Fatalf("retainMakingRoom = %v, want %v", err, tc.want)
+			}
+			if evicted != tc.evicted {
+				t.Fatalf("%d sets evicted, want %d", evicted, tc.evicted)
+			}
+		})
 	}
 }
