@@ -65,3 +65,36 @@ func TestProfileComplete(t *testing.T) {
 		t.Errorf("no Partial: %+v", r)
 	}
 }
+
+// TestHostTimes: a Run's host times become its HostPre and GPUWait (the
+// call beyond HostPre and the events' Total), and phases of those names
+// where they are not zero.
+func TestHostTimes(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		res       cResult
+		total     time.Duration
+		pre, wait time.Duration
+		phases    []string
+	}{
+		{"run late on the GPU", cResult{HostPre: 2, Host: 1330}, 126 * time.Millisecond,
+			2 * time.Millisecond, 1202 * time.Millisecond, []string{"total", "host_pre", "gpu_wait"}},
+		{"no wait", cResult{HostPre: 1, Host: 50}, 60 * time.Millisecond,
+			time.Millisecond, 0, []string{"total", "host_pre"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Partial{Timing: Timing{Total: tc.total}}
+			p.Timing.hostTimes(&tc.res)
+			if p.Timing.HostPre != tc.pre || p.Timing.GPUWait != tc.wait {
+				t.Fatalf("HostPre %v GPUWait %v, want %v %v", p.Timing.HostPre, p.Timing.GPUWait, tc.pre, tc.wait)
+			}
+			var names []string
+			for _, ph := range p.KernelPhases() {
+				names = append(names, ph.Name)
+			}
+			if !slices.Equal(names, tc.phases) {
+				t.Fatalf("phases %v, want %v", names, tc.phases)
+			}
+		})
+	}
+}
