@@ -104,6 +104,10 @@ func New(index int) (*Device, error) {
 	}
 	d := &Device{index: index, info: infos[index], kernels: kernels{ctx: ctx}, srs: map[*groth16.Params]*resident{},
 		defaultLimit: defaultLimitOf(free)}
+	if err := d.kernels.allocResult(); err != nil {
+		lib.ctxFree(ctx)
+		return nil, err
+	}
 	d.pool.keep = &d.PinnedKeep
 	return d, nil
 }
@@ -135,6 +139,7 @@ func (d *Device) Close() error {
 	}
 	d.smu.Unlock()
 	lib.ctxFree(d.ctx)
+	d.kernels.freeResult()
 	d.pool.drain()
 	return nil
 }
@@ -487,12 +492,11 @@ func (d *Device) runOn(k *kernels, ctx context.Context, wp groth16.Prepared) (gr
 		s := &w.st[q]
 		job.Part[q] = cPart{Ones: s.bits.p, Scalars: s.scal.p, Idx: s.idx.p, NTail: uint64(s.ntail)}
 	}
-	var res cResult
 	if err := k.lock(); err != nil {
 		d.release(w) // the pool is drained: the buffers are freed
 		return nil, err
 	}
-	rc := lib.run(k.ctx, w.srs, &job, &res)
+	res, rc := k.result(func(r *cResult) int32 { return lib.run(k.ctx, w.srs, &job, r) })
 	end := time.Now()
 	var stream StreamStats
 	if rc == 0 {

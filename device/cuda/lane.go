@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/cuzk-project/cuzk/groth16"
 )
@@ -15,6 +16,37 @@ type kernels struct {
 	mu     sync.Mutex // serializes use of ctx
 	ctx    uintptr
 	closed bool
+	// res is the page-locked host memory the library writes a Run's
+	// result into: a copy into pageable memory is staged by the driver,
+	// and one can wait behind another context's pending copy (the one a
+	// bulk Run queues behind its H MSM).
+	res *cResult
+}
+
+// allocResult gives k (its ctx made) its page-locked result.
+func (k *kernels) allocResult() error {
+	p := lib.hostAlloc(uint64(unsafe.Sizeof(cResult{})))
+	if p == nil {
+		return fmt.Errorf("%w: page-locked result: %s", ErrCUDA, lib.lastError())
+	}
+	k.res = (*cResult)(p)
+	return nil
+}
+
+// result runs call on k's result, cleared first, and returns a copy of
+// what it wrote (k.mu held).
+func (k *kernels) result(call func(res *cResult) int32) (cResult, int32) {
+	*k.res = cResult{}
+	rc := call(k.res)
+	return *k.res, rc
+}
+
+// freeResult gives k's page-locked result back.
+func (k *kernels) freeResult() {
+	if k.res != nil {
+		lib.hostFree(unsafe.Pointer(k.res))
+		k.res = nil
+	}
 }
 
 // lock takes k, or fails (unlocked) if it is closed.
@@ -62,6 +94,10 @@ func (d *Device) NewLane() (*Lane, error) {
 		return nil, fmt.Errorf("%w: lane context on device %d: %s", ErrCUDA, d.index, lib.lastError())
 	}
 	l := &Lane{Device: d, k: kernels{ctx: ctx}}
+	if err := l.k.allocResult(); err != nil {
+		lib.ctxFree(ctx)
+		return nil, err
+	}
 	d.lanes = append(d.lanes, l)
 	return l, nil
 }
@@ -108,4 +144,5 @@ func (k *kernels) free() {
 	}
 	k.closed = true
 	lib.ctxFree(k.ctx)
+	k.freeResult()
 }

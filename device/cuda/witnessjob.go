@@ -281,7 +281,6 @@ func (d *Device) runWitnessPrepared(k *kernels, ctx context.Context, w *witnessP
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var res cResult
 	if err := k.lock(); err != nil {
 		return nil, err
 	}
@@ -289,7 +288,7 @@ func (d *Device) runWitnessPrepared(k *kernels, ctx context.Context, w *witnessP
 		k.mu.Unlock()
 		return nil, fmt.Errorf("%w: matrices closed", ErrBadMatrices)
 	}
-	rc := wlib.runWitness(k.ctx, w.srs, w.m.h, &w.st.w, &res)
+	res, rc := k.result(func(r *cResult) int32 { return wlib.runWitness(k.ctx, w.srs, w.m.h, &w.st.w, r) })
 	end := time.Now()
 	var bs *bSplit
 	var err error
