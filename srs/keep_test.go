@@ -22,14 +22,7 @@ func TestKeepWhile(t *testing.T) {
 		}
 		return ""
 	})
-	use := func(id string) {
-		t.Helper()
-		_, release, err := c.Acquire(context.Background(), id)
-		if err != nil {
-			t.Fatalf("acquire %s: %v", id, err)
-		}
-		release()
-	}
+	use := func(id string) { t.Helper(); useSet(t, c, id) }
 	use("winning") // the least recently used from here on
 	use("porep")
 	use("snap") // the budget holds two: porep, not winning, makes room
@@ -71,14 +64,7 @@ func TestEvictLRU(t *testing.T) {
 		}
 		return ""
 	})
-	use := func(id string) {
-		t.Helper()
-		_, release, err := c.Acquire(context.Background(), id)
-		if err != nil {
-			t.Fatalf("acquire %s: %v", id, err)
-		}
-		release()
-	}
+	use := func(id string) { t.Helper(); useSet(t, c, id) }
 	use("kept")
 	use("a")
 	use("b")
@@ -115,4 +101,14 @@ func TestEvictLRU(t *testing.T) {
 	if id, freed := c.EvictLRU(); id != "" || freed != 0 {
 		t.Fatalf("EvictLRU with nothing evictable: %q, %d", id, freed)
 	}
+}
+
+// useSet acquires id's parameters from c and releases them at once.
+func useSet(t *testing.T, c *Cache, id string) {
+	t.Helper()
+	_, release, err := c.Acquire(context.Background(), id)
+	if err != nil {
+		t.Fatalf("acquire %s: %v", id, err)
+	}
+	release()
 }
