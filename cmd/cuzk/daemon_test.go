@@ -54,6 +54,24 @@ func testDaemonConfig(t *testing.T, dir string) config.Config {
 	return cfg
 }
 
+// startParamsDaemon starts a daemon (daemon.dev: dev) over the parameter
+// directory params with a memory budget of budget bytes, its socket and
+// cache in a temporary directory removed once the test and the daemon end.
+func startParamsDaemon(t *testing.T, params string, dev bool, budget uint64) (*client.Client, config.Config) {
+	t.Helper()
+	sockDir, err := os.MkdirTemp("", "cuzke")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sockDir) })
+	cfg := testDaemonConfig(t, sockDir)
+	cfg.Daemon.Dev = dev
+	cfg.SRS.ParamCache = params
+	cfg.Memory.TotalBudget = config.Budget{Bytes: config.Size(budget)}
+	c, _ := startDaemon(t, cfg)
+	return c, cfg
+}
+
 // startDaemon runs the daemon of cfg until the test ends, and returns a
 // client once it answers. stop ends it and returns what runDaemon did.
 func startDaemon(t *testing.T, cfg config.Config) (c *client.Client, stop func() error) {

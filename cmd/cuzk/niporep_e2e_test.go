@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/cuzk-project/cuzk/circuits"
-	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/groth16/aggregate"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
@@ -55,15 +54,7 @@ func niPoRepEndToEnd(t *testing.T, params, proofType string) {
 		srsArgs = nil
 	}
 
-	sockDir, err := os.MkdirTemp("", "cuzkni")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(sockDir)
-	cfg := testDaemonConfig(t, sockDir)
-	cfg.SRS.ParamCache = params
-	cfg.Memory.TotalBudget = config.Budget{Bytes: 8 << 30}
-	c, _ := startDaemon(t, cfg)
+	c, cfg := startParamsDaemon(t, params, true, 8<<30)
 	req, err := readRequest(f.req)
 	if err != nil {
 		t.Fatal(err)

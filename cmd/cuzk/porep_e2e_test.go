@@ -13,7 +13,6 @@ import (
 
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/client"
-	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/filecoin"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
 )
@@ -89,16 +88,7 @@ func porepEndToEnd(t *testing.T, params, proofType string, inProcess bool) {
 
 	// A production daemon (no --dev) with the parameter file in its
 	// param_cache.
-	sockDir, err := os.MkdirTemp("", "cuzkpr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(sockDir)
-	cfg := testDaemonConfig(t, sockDir)
-	cfg.Daemon.Dev = false
-	cfg.SRS.ParamCache = params
-	cfg.Memory.TotalBudget = config.Budget{Bytes: 8 << 30}
-	c, _ := startDaemon(t, cfg)
+	c, _ := startParamsDaemon(t, params, false, 8<<30)
 	req, err := readRequest(f.req)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/cuzk-project/cuzk/client"
-	"github.com/cuzk-project/cuzk/config"
 	"github.com/cuzk-project/cuzk/filecoin"
 	"github.com/cuzk-project/cuzk/groth16"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
@@ -88,16 +87,7 @@ func postSnapEndToEnd(t *testing.T, size string, inProcess bool, budget uint64) 
 		inProcessPoStSnap(t, dir, params, proofs)
 	}
 
-	sockDir, err := os.MkdirTemp("", "cuzkps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(sockDir)
-	cfg := testDaemonConfig(t, sockDir)
-	cfg.Daemon.Dev = false
-	cfg.SRS.ParamCache = params
-	cfg.Memory.TotalBudget = config.Budget{Bytes: config.Size(budget)}
-	c, _ := startDaemon(t, cfg)
+	c, _ := startParamsDaemon(t, params, false, budget)
 	for _, p := range proofs {
 		t.Run(p.kind, func(t *testing.T) { daemonPoStSnap(t, c, dir, params, p) })
 	}
