@@ -16,6 +16,8 @@
 //                               V (CUZK_G2_ACC: 0 the generic kernel, 1 msm/acc_g2.cuh's; default
 //                               both), one table
 //   cuzk_harness check-g2       the G2 arithmetic and MSM checks alone (both accumulations)
+//   cuzk_harness bench lane [BULK_LG BULK_NAUX LANE_LG LANE_NAUX RUNS]   a small run's
+//                               wait beside a looping PoRep-shaped run on another context (lane_bench.cuh)
 //   cuzk_harness bench bshape NB      B_G1 and B_G2 alone at the partition's B shape
 //   cuzk_harness bench part 27 27 LG NAUX g2   the partition with B_G2 on the device
 //   CUZK_MSM_C=c forces the window of the large MSMs; CUZK_RUN_SERIAL=1
@@ -1074,51 +1076,24 @@ struct part_tail {
   }
 };
 
+static cuzk_config config_from_env();
+#include "lane_bench.cuh"
+
 // PoRep-shaped partition: 2^27 domain, 130 M aux, 75 % of the witness in {0,1},
 // B-aux density 25 %.
 // With g2, the srs holds a synthetic B_G2 too and the run computes B_G2.
 static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux, bool g2) {
   auto t0 = std::chrono::steady_clock::now();
-  uint64_t m = 1ull << lgn;
-  uint64_t nb = naux / 4;
-  cuzk_srs* srs = cuzk_srs_synthetic(0, m - 1, naux, naux, nb);
-  if (!srs) {
-    printf("ERROR synthetic srs: %s\n", cuzk_last_error());
-    exit(2);
-  }
-  if (g2) OK(cuzk_srs_synthetic_bg2(srs));
+  const uint64_t m = 1ull << lgn, nb = naux / 4, rows = m - 1000;
+  bench_job b(lgn, naux, 11);
+  if (g2) OK(cuzk_srs_synthetic_bg2(b.srs));
   auto t1 = std::chrono::steady_clock::now();
-  printf("synthetic srs: %.2f s (h %llu, l %llu, a %llu, b_g1 %llu points)\n",
+  printf("synthetic srs and job: %.2f s (h %llu, l %llu, a %llu, b_g1 %llu points)\n",
          std::chrono::duration<double>(t1 - t0).count(), (unsigned long long)(m - 1),
          (unsigned long long)naux, (unsigned long long)naux, (unsigned long long)nb);
-  uint64_t rows = m - 1000;
-  pinned<fr_t> ab(rows * 2);  // a, b (the device computes c = a∘b)
-  fill_random(ab.p, rows * 2, 11);
-  cuzk_job job = {};
-  job.a = ab.p;
-  job.b = ab.p + rows;
-  job.c = nullptr;
-  job.nrows = rows;
-  job.lgn = lgn;
-  // witness: 37.5 % zero, 37.5 % one, 25 % random
-  std::vector<fr_t> aux(naux);
-  std::vector<uint8_t> kind(naux);
-  {
-    rng r(12);
-    for (uint64_t i = 0; i < naux; i++) {
-      uint64_t x = r.next() % 8;
-      kind[i] = x < 3 ? 0 : (x < 6 ? 1 : 2);
-    }
-    fill_random(aux.data(), naux, 13);
-  }
-  std::unique_ptr<part_tail> parts[3];
+  const cuzk_job& job = b.job;
   double h2d = 2.0 * rows * 32;  // a, b
-  for (int p = 0; p < 3; p++) {
-    uint64_t nbase = p == 2 ? nb : naux;
-    parts[p].reset(new part_tail(p, nbase, kind, aux));
-    job.part[p] = {parts[p]->bits.p, parts[p]->tail.p, parts[p]->idx.p, parts[p]->n};
-    h2d += parts[p]->n * 36.0 + (nbase + 31) / 32 * 4.0;
-  }
+  for (int p = 0; p < 3; p++) h2d += job.part[p].ntail * 36.0 + ((p == 2 ? nb : naux) + 31) / 32 * 4.0;
   printf("tails: L %llu, A %llu, B %llu\n", (unsigned long long)job.part[0].ntail,
          (unsigned long long)job.part[1].ntail, (unsigned long long)job.part[2].ntail);
   printf("host to device per partition: %.2f GiB (a, b %llu rows each; tails; bitmaps)\n", h2d / (1ull << 30),
@@ -1127,12 +1102,11 @@ static void bench_part(cuzk_ctx* ctx, uint32_t lgn, uint64_t naux, bool g2) {
   printf("%-5s %9s %9s %9s %9s %9s %9s %9s %9s\n", "run", "total", "h2d", "ntt", "msm_h", "msm_l", "msm_a", "msm_b",
          "msm_b2");
   for (int r = 0; r < 3; r++) {
-    OK(cuzk_run(ctx, srs, &job, &res));
+    OK(cuzk_run(ctx, b.srs, &job, &res));
     printf("%-5d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", r, res.ms_total, res.ms_h2d, res.ms_ntt,
            res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b, res.ms_msm_b2);
     fflush(stdout);
   }
-  cuzk_srs_free(srs);
 }
 
 #include "stream_checks.cuh"
@@ -1335,6 +1309,10 @@ int main(int argc, char** argv) {
       bench_msm_g2_acc(ctx, argc > 4 ? atoi(argv[4]) : 24, argc > 3 ? atoi(argv[3]) : 25, vs);
     }
     if (!strcmp(what, "msm-g2")) bench_msm_g2(ctx, argc > 4 ? atoi(argv[4]) : 23, argc > 3 ? atoi(argv[3]) : 25);
+    if (!strcmp(what, "lane"))  // bench lane [BULK_LG BULK_NAUX LANE_LG LANE_NAUX RUNS]
+      bench_lane(ctx, argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull,
+                 argc > 5 ? atoi(argv[5]) : 22, argc > 6 ? strtoull(argv[6], 0, 10) : 3500000ull,
+                 argc > 7 ? atoi(argv[7]) : 12);
     if (!strcmp(what, "bshape")) bench_bshape(ctx, argc > 3 ? strtoull(argv[3], 0, 10) : 33100000ull);
     if (!strcmp(what, "all") || !strcmp(what, "part")) {
       uint32_t lg = argc > 5 ? atoi(argv[5]) : 27;

@@ -1,0 +1,169 @@
+// bench lane: what a small run on its own context waits for while a
+// PoRep-shaped run loops on another context of the same GPU (the daemon's
+// CRITICAL lane beside bulk work). Each mode runs the small job LANE_RUNS
+// times at dephased moments and prints its latency and the part of it spent
+// outside its own events (gpu_wait = host time - pre - events' span):
+//   pageable   both runs' results in pageable memory (a stack cuzk_result)
+//   pinned     both results in page-locked memory (cuzk_host_alloc)
+//   lane-only  the small run's result page-locked, the bulk's pageable
+//   hostalloc  pinned, and a third thread allocating and freeing 256 MiB of
+//              page-locked memory every 200 ms (a pinned pool's churn)
+//   memcpy4    pinned, and a third thread reading 4 bytes back with a
+//              blocking cudaMemcpy every 50 ms (the streamer's flag read)
+//   alloc      pinned, and a third thread allocating 64 MiB of page-locked
+//              memory every 100 ms (freed after the mode)
+//   free       pinned, and a third thread freeing one of 192 such buffers
+//              (allocated before the mode) every 100 ms
+//   register   pinned, and a third thread page-locking 64 MiB of malloc'd
+//              memory in place and unlocking it, every 100 ms
+// MODES (comma-separated names) picks modes; default all.
+#include <atomic>
+#include <thread>
+#include <vector>
+
+// A synthetic srs and a job over it in bench_part's shape: 75 % of the
+// witness in {0, 1}, B density 25 %, a and b random (the device computes c).
+struct bench_job {
+  cuzk_srs* srs = nullptr;
+  std::unique_ptr<pinned<fr_t>> ab;
+  std::unique_ptr<part_tail> parts[3];
+  cuzk_job job = {};
+
+  bench_job(uint32_t lgn, uint64_t naux, uint64_t seed) {
+    const uint64_t m = 1ull << lgn, nb = naux / 4, rows = m - 1000;
+    srs = cuzk_srs_synthetic(0, m - 1, naux, naux, nb);
+    if (!srs) {
+      printf("ERROR synthetic srs: %s\n", cuzk_last_error());
+      exit(2);
+    }
+    ab.reset(new pinned<fr_t>(rows * 2));
+    fill_random(ab->p, rows * 2, seed);
+    job.a = ab->p;
+    job.b = ab->p + rows;
+    job.nrows = rows;
+    job.lgn = lgn;
+    std::vector<fr_t> aux(naux);
+    std::vector<uint8_t> kind(naux);
+    rng r(seed + 1);
+    for (uint64_t i = 0; i < naux; i++) {
+      const uint64_t x = r.next() % 8;
+      kind[i] = x < 3 ? 0 : (x < 6 ? 1 : 2);
+    }
+    fill_random(aux.data(), naux, seed + 2);
+    for (int p = 0; p < 3; p++) {
+      parts[p].reset(new part_tail(p, p == 2 ? nb : naux, kind, aux));
+      job.part[p] = {parts[p]->bits.p, parts[p]->tail.p, parts[p]->idx.p, parts[p]->n};
+    }
+  }
+  ~bench_job() { cuzk_srs_free(srs); }
+};
+
+static double pct(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, (size_t)(p * v.size()))];
+}
+
+static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux, uint32_t lane_lg,
+                       uint64_t lane_naux, int runs) {
+  const cuzk_config cfg = config_from_env();
+  cuzk_ctx* lane_ctx = cuzk_ctx_new(0, &cfg);
+  if (!lane_ctx) {
+    printf("ERROR lane ctx: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  bench_job bulk(bulk_lg, bulk_naux, 21), lane(lane_lg, lane_naux, 31);
+  cuzk_result* bulk_pin = (cuzk_result*)cuzk_host_alloc(sizeof(cuzk_result));
+  cuzk_result* lane_pin = (cuzk_result*)cuzk_host_alloc(sizeof(cuzk_result));
+  cuzk_result r;
+  OK(cuzk_run(bulk_ctx, bulk.srs, &bulk.job, &r));
+  printf("bulk run alone: %.1f ms (lg %u, %llu aux)\n", r.ms_total, bulk_lg, (unsigned long long)bulk_naux);
+  for (int i = 0; i < 3; i++) OK(cuzk_run(lane_ctx, lane.srs, &lane.job, &r));
+  printf("lane run alone: %.1f ms events, %.1f ms host (lg %u, %llu aux)\n", r.ms_total, r.ms_host, lane_lg,
+         (unsigned long long)lane_naux);
+  const char* modes[] = {"pageable", "pinned", "lane-only", "hostalloc", "memcpy4", "alloc", "free", "register"};
+  const int nmodes = sizeof modes / sizeof modes[0];
+  const char* pick = getenv("MODES");
+  printf("%-10s %6s %9s %9s %9s %9s %9s\n", "mode", "bulk", "p50", "max", "wait_p50", "wait_max", "events");
+  for (int mode = 0; mode < nmodes; mode++) {
+    if (pick && !strstr((std::string(",") + pick + ",").c_str(), (std::string(",") + modes[mode] + ",").c_str()))
+      continue;
+    std::atomic<bool> stop{false};
+    std::atomic<int> nbulk{0};
+    const bool bulk_pinned = mode != 0 && mode != 2, lane_pinned = mode >= 1;
+    const uint64_t buf = 64ull << 20;
+    std::vector<void*> bufs;  // alloc's and free's buffers
+    if (mode == 6)
+      for (int i = 0; i < 192; i++) bufs.push_back(cuzk_host_alloc(buf));
+    std::thread bt([&] {
+      cuzk_result local;
+      cuzk_result* res = bulk_pinned ? bulk_pin : &local;
+      while (!stop) {
+        if (cuzk_run(bulk_ctx, bulk.srs, &bulk.job, res)) {
+          printf("ERROR bulk run: %s\n", cuzk_last_error());
+          exit(2);
+        }
+        nbulk++;
+      }
+    });
+    std::thread side([&] {
+      void* dev = nullptr;
+      if (mode == 4 && cudaMalloc(&dev, 4) != cudaSuccess) exit(3);
+      while (!stop) {
+        if (mode == 3) {
+          void* p = cuzk_host_alloc(256ull << 20);
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          cuzk_host_free(p);
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        } else if (mode == 4) {
+          uint32_t x;
+          cudaMemcpy(&x, dev, 4, cudaMemcpyDeviceToHost);
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        } else if (mode == 5) {
+          bufs.push_back(cuzk_host_alloc(buf));
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        } else if (mode == 6) {
+          if (!bufs.empty()) {
+            cuzk_host_free(bufs.back());
+            bufs.pop_back();
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        } else if (mode == 7) {
+          void* p = malloc(buf);
+          memset(p, 1, buf);
+          if (cudaHostRegister(p, buf, cudaHostRegisterDefault) != cudaSuccess) exit(3);
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          cudaHostUnregister(p);
+          free(p);
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        } else {
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+      }
+      if (dev) cudaFree(dev);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+    std::vector<double> lat, wait;
+    double ev = 0;
+    rng jitter(mode + 100);
+    for (int i = 0; i < runs; i++) {
+      cuzk_result local;
+      cuzk_result* res = lane_pinned ? lane_pin : &local;
+      const auto t0 = std::chrono::steady_clock::now();
+      OK(cuzk_run(lane_ctx, lane.srs, &lane.job, res));
+      lat.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      wait.push_back(std::max(0.0, (double)(res->ms_host - res->ms_host_pre - res->ms_total)));
+      ev += res->ms_total;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200 + jitter.next() % 700));
+    }
+    stop = true;
+    bt.join();
+    side.join();
+    for (void* p : bufs) cuzk_host_free(p);
+    printf("%-10s %6d %9.1f %9.1f %9.1f %9.1f %9.1f\n", modes[mode], nbulk.load(), pct(lat, 0.5), pct(lat, 1),
+           pct(wait, 0.5), pct(wait, 1), ev / runs);
+    fflush(stdout);
+  }
+  cuzk_host_free(bulk_pin);
+  cuzk_host_free(lane_pin);
+  cuzk_ctx_free(lane_ctx);
+}
