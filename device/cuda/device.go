@@ -496,8 +496,7 @@ func (d *Device) runOn(k *kernels, ctx context.Context, wp groth16.Prepared) (gr
 		d.release(w) // the pool is drained: the buffers are freed
 		return nil, err
 	}
-	res, rc := k.result(func(r *cResult) int32 { return lib.run(k.ctx, w.srs, &job, r) })
-	end := time.Now()
+	res, rc, end := d.call(k, func(r *cResult) int32 { return lib.run(k.ctx, w.srs, &job, r) })
 	var stream StreamStats
 	if rc == 0 {
 		stream = k.streamStats()

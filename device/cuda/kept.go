@@ -42,7 +42,7 @@ func (p *Partial) KeepStaging(share *memory.Reservation) {
 		abShare.Close()
 		return
 	}
-	go p.d.pool.putKept(ab, abShare, keptAB, p.d.pool.newSet())
+	go p.d.pool.putKept(ab, abShare, keptAB, p.d.pool.newSet(), sizeClass(ab.n))
 }
 
 // EvictKept frees the stagings the device keeps with a share of the
@@ -67,12 +67,13 @@ func (p *Partial) keepWitnessStaging(share *memory.Reservation) {
 		parts[i] = share.Split(b.n)
 	}
 	share.Close() // what the staging does not hold
+	class := sizeClass(st.bytes())
 	bufs := st.bufs
 	st.bufs = nil
 	set := p.d.pool.newSet()
 	go func() {
 		for i, b := range bufs {
-			p.d.pool.putKept(b, parts[i], keptWitness, set)
+			p.d.pool.putKept(b, parts[i], keptWitness, set, class)
 		}
 	}()
 }

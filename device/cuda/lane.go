@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/cuzk-project/cuzk/groth16"
@@ -39,6 +40,18 @@ func (k *kernels) result(call func(res *cResult) int32) (cResult, int32) {
 	*k.res = cResult{}
 	rc := call(k.res)
 	return *k.res, rc
+}
+
+// call is k.result for a Run on d's GPU (k.mu held), and when it
+// returned: the pool counts the Run in flight meanwhile and frees no
+// page-locked memory until a Run of d's own context leaves the device idle
+// (pinnedPool.runEnd, after end).
+func (d *Device) call(k *kernels, run func(res *cResult) int32) (res cResult, rc int32, end time.Time) {
+	d.pool.runStart()
+	res, rc = k.result(run)
+	end = time.Now()
+	d.pool.runEnd(k == &d.kernels)
+	return res, rc, end
 }
 
 // freeResult gives k's page-locked result back.

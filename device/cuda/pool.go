@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -40,7 +41,19 @@ var keptIdle = time.Minute
 // each kind per device worker (SetWorkers): an a, b staging, a partition's
 // splits, a witness staging; the oldest beyond that is freed off the
 // caller's path, for only as many partitions as there are workers prepare
-// at once. Once drained (the device closed) it frees what it is given back.
+// at once; stagings of one kind but sizes a power of two apart (another
+// circuit's) are bounded apart, so that circuits proved in turn do not
+// free each other's.
+//
+// A free of page-locked memory (cudaFreeHost) waits until the whole GPU
+// has finished its queued work, and every other thread's CUDA call waits
+// behind it: freed while a bulk Run computes, it holds up a CRITICAL
+// lane's Run by the rest of that Run (0.8 s measured on the H200). So what
+// the pool lets go while a Run is in flight on the device (runStart, runEnd)
+// waits, still counted, until a Run of the device's own context ends with
+// nothing else in flight, and is freed then, under that context's lock;
+// EvictKept and drain free it at once. Once drained (the device closed) it
+// frees what it is given back.
 type pinnedPool struct {
 	keep    *int64                         // the device's PinnedKeep; nil: DefaultPinnedKeep
 	workers atomic.Int32                   // SetWorkers; 0: DefaultWorkers
@@ -54,8 +67,10 @@ type pinnedPool struct {
 	sets    uint64 // the last set number given (newSet)
 	drained bool
 	bg      sync.WaitGroup // freeLater's goroutines
+	dying   []sharedBuf    // let go while a Run was in flight: freed at runEnd (their shares still held)
 
 	held atomic.Uint64 // bytes of every buffer the pool allocated and has not freed (in use or kept)
+	runs atomic.Int32  // library Runs in flight on the device's contexts (runStart)
 }
 
 // sharedBuf is a buffer kept with the share of the budget that counts it.
@@ -64,8 +79,13 @@ type sharedBuf struct {
 	share *memory.Reservation
 	at    time.Time // when it was given back
 	kind  keptKind
+	class uint8  // sizeClass of its staging: keptSets bounds each kind and class apart
 	set   uint64 // the staging it belongs to, among those of its kind
 }
+
+// sizeClass is a staging's size class: stagings of one kind within a
+// factor of two of each other are one class.
+func sizeClass(n uint64) uint8 { return uint8(bits.Len64(n)) }
 
 // keptKind is what a buffer kept with a share stages.
 type keptKind uint8
@@ -124,7 +144,7 @@ func (p *pinnedPool) getKept(n uint64) (b pinned, shared bool, err error) {
 		}
 	}
 	p.mu.Lock()
-	stale := p.stale()
+	stale := p.retire(p.stale())
 	b, share, shared := p.takeShared(n)
 	found := shared
 	if !shared {
@@ -152,9 +172,15 @@ func (p *pinnedPool) put(b pinned) {
 		return
 	}
 	p.mu.Lock()
-	if p.drained || b.n > p.limit() {
+	if p.drained {
 		p.mu.Unlock()
 		p.freeBuf(b)
+		return
+	}
+	if b.n > p.limit() {
+		now := p.retire([]sharedBuf{{b: b}})
+		p.mu.Unlock()
+		p.freeShared(now)
 		return
 	}
 	i := sort.Search(len(p.free), func(i int) bool { return p.free[i].n >= b.n })
@@ -162,17 +188,16 @@ func (p *pinnedPool) put(b pinned) {
 	copy(p.free[i+1:], p.free[i:])
 	p.free[i] = b
 	p.kept += b.n
-	var evicted []pinned
+	var evicted []sharedBuf
 	for p.kept > p.limit() {
 		last := p.free[len(p.free)-1]
 		p.free = p.free[:len(p.free)-1]
 		p.kept -= last.n
-		evicted = append(evicted, last)
+		evicted = append(evicted, sharedBuf{b: last})
 	}
+	now := p.retire(evicted)
 	p.mu.Unlock()
-	for _, e := range evicted { // cudaFreeHost may wait for the device: not under the lock
-		p.freeBuf(e)
-	}
+	p.freeShared(now) // cudaFreeHost may wait for the device: not under the lock
 }
 
 // takeFree takes the smallest free buffer that serves a get of n (fits).
@@ -238,15 +263,16 @@ func (p *pinnedPool) takeSharedIf(take func(sharedBuf) bool) []sharedBuf {
 // putShared gives b back with share, the reservation that counts it (nil:
 // none), as one of a partition's splits (putKept).
 func (p *pinnedPool) putShared(b pinned, share *memory.Reservation) {
-	p.putKept(b, share, keptSplit, 0)
+	p.putKept(b, share, keptSplit, 0, sizeClass(b.n))
 }
 
 // putKept gives b back with share, the reservation that counts it (nil:
-// none), as part set of a staging of kind (newSet numbers them). Covered
-// by its share, b is kept outside the cap, and the oldest stagings of its
-// kind beyond keptSets are freed on a goroutine of their own; otherwise the
-// share is closed and b is given back as put does.
-func (p *pinnedPool) putKept(b pinned, share *memory.Reservation, kind keptKind, set uint64) {
+// none), as part set of a staging of kind and class (newSet numbers them;
+// sizeClass of the whole staging). Covered by its share, b is kept
+// outside the cap, and the oldest stagings of its kind and class beyond
+// keptSets are let go (retire); otherwise the share is closed and b is
+// given back as put does.
+func (p *pinnedPool) putKept(b pinned, share *memory.Reservation, kind keptKind, set uint64, class uint8) {
 	if b.p == nil {
 		share.Close()
 		return
@@ -268,9 +294,39 @@ func (p *pinnedPool) putKept(b pinned, share *memory.Reservation, kind keptKind,
 		set = p.sets
 	}
 	stale := p.stale()
-	p.shared = append(p.shared, sharedBuf{b: b, share: share, at: time.Now(), kind: kind, set: set})
-	p.freeLater(append(stale, p.overBound(kind)...))
+	p.shared = append(p.shared, sharedBuf{b: b, share: share, at: time.Now(), kind: kind, class: class, set: set})
+	p.freeLater(p.retire(append(stale, p.overBound(kind, class)...)))
 	p.mu.Unlock()
+}
+
+// retire lets bufs go: while a Run is in flight they are kept, still
+// counted, until runEnd (or EvictKept, drain) and retire returns none;
+// else it returns them, for the caller to free (not under mu). Called
+// with mu held.
+func (p *pinnedPool) retire(bufs []sharedBuf) (now []sharedBuf) {
+	if len(bufs) > 0 && p.runs.Load() > 0 {
+		p.dying = append(p.dying, bufs...)
+		return nil
+	}
+	return bufs
+}
+
+// runStart tells the pool a library Run is in flight on the device.
+func (p *pinnedPool) runStart() { p.runs.Add(1) }
+
+// runEnd tells the pool a Run has ended; own: on the device's own context,
+// whose lock the caller still holds. Where that leaves nothing in flight,
+// it frees what was retired meanwhile, before the next Run of the context
+// can queue work that the frees would wait for.
+func (p *pinnedPool) runEnd(own bool) {
+	if p.runs.Add(-1) > 0 || !own {
+		return
+	}
+	p.mu.Lock()
+	dying := p.dying
+	p.dying = nil
+	p.mu.Unlock()
+	p.freeShared(dying)
 }
 
 // freeLater frees bufs on a goroutine of its own (cudaFreeHost of a
@@ -295,17 +351,17 @@ func (p *pinnedPool) newSet() uint64 {
 	return p.sets
 }
 
-// overBound takes out the buffers of the oldest stagings of kind beyond
-// keptSets (a partition's splits count splitBufs buffers a staging).
-// Called with mu held.
-func (p *pinnedPool) overBound(kind keptKind) []sharedBuf {
+// overBound takes out the buffers of the oldest stagings of kind and class
+// beyond keptSets (a partition's splits count splitBufs buffers a
+// staging). Called with mu held.
+func (p *pinnedPool) overBound(kind keptKind, class uint8) []sharedBuf {
 	bound := p.keptSets()
 	if kind == keptSplit {
 		bound *= splitBufs
 	}
 	var sets []uint64 // of kind, oldest first (p.shared is in the order given back; set numbers grow)
 	for _, s := range p.shared {
-		if s.kind == kind && !slices.Contains(sets, s.set) {
+		if s.kind == kind && s.class == class && !slices.Contains(sets, s.set) {
 			sets = append(sets, s.set)
 		}
 	}
@@ -314,31 +370,45 @@ func (p *pinnedPool) overBound(kind keptKind) []sharedBuf {
 	}
 	slices.Sort(sets)
 	drop := sets[:len(sets)-bound]
-	return p.takeSharedIf(func(s sharedBuf) bool { return s.kind == kind && slices.Contains(drop, s.set) })
+	return p.takeSharedIf(func(s sharedBuf) bool {
+		return s.kind == kind && s.class == class && slices.Contains(drop, s.set)
+	})
 }
 
-// evictShared frees every buffer kept with a share and closes the shares;
-// it returns the bytes they gave back to the budget.
+// evictShared frees every buffer kept with a share, and those retired,
+// and closes the shares; it returns the bytes they gave back to the budget.
 func (p *pinnedPool) evictShared() (freed uint64) {
 	p.mu.Lock()
-	out := p.shared
-	p.shared = nil
+	out := append(p.shared, p.dying...)
+	p.shared, p.dying = nil, nil
 	p.mu.Unlock()
 	for _, s := range out {
-		freed += s.share.Held()
+		freed += held(s.share)
 	}
 	p.freeShared(out)
 	return freed
 }
 
-// sharedBytes is what the shares of the buffers kept with one hold.
+// sharedBytes is what the shares of the buffers kept with one hold, and
+// of those retired.
 func (p *pinnedPool) sharedBytes() (n uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, s := range p.shared {
-		n += s.share.Held()
+		n += held(s.share)
+	}
+	for _, s := range p.dying {
+		n += held(s.share)
 	}
 	return n
+}
+
+// held is what share holds (nil: nothing).
+func held(share *memory.Reservation) uint64 {
+	if share == nil {
+		return 0
+	}
+	return share.Held()
 }
 
 // freeShared frees the buffers, then closes their shares: the budget has
@@ -354,8 +424,8 @@ func (p *pinnedPool) freeShared(bufs []sharedBuf) {
 // it returns once the frees begun off the callers' paths are done.
 func (p *pinnedPool) drain() {
 	p.mu.Lock()
-	free, shared := p.free, p.shared
-	p.free, p.kept, p.shared, p.drained = nil, 0, nil, true
+	free, shared := p.free, append(p.shared, p.dying...)
+	p.free, p.kept, p.shared, p.dying, p.drained = nil, 0, nil, nil, true
 	p.mu.Unlock()
 	for _, b := range free {
 		p.freeBuf(b)

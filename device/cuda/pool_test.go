@@ -440,7 +440,7 @@ func TestPinnedPoolBound(t *testing.T) {
 					}
 					b, _ := p.get(n)
 					share, _ := budget.TryReserve(b.n)
-					p.putKept(b, share, tc.st.kind, set)
+					p.putKept(b, share, tc.st.kind, set, sizeClass(tc.st.n))
 				}
 			}
 			p.bg.Wait()
@@ -477,7 +477,7 @@ func TestPinnedPoolBoundKinds(t *testing.T) {
 	put := func(kind keptKind, n uint64, set uint64) {
 		b, _ := p.get(n)
 		share, _ := budget.TryReserve(b.n)
-		p.putKept(b, share, kind, set)
+		p.putKept(b, share, kind, set, sizeClass(n))
 	}
 	put(keptAB, 8<<30, p.newSet())
 	for q := range splitBufs {
@@ -489,5 +489,127 @@ func TestPinnedPoolBoundKinds(t *testing.T) {
 	p.bg.Wait()
 	if len(p.shared) != 1+splitBufs+2 || len(freed) != 0 {
 		t.Fatalf("kept %d buffers, freed %v; want all %d kept", len(p.shared), freed, 1+splitBufs+2)
+	}
+}
+
+// TestPinnedPoolBoundClasses: stagings of one kind but another size class
+// (another circuit's, proved in turn) are bounded apart: none frees
+// another's; a third of one class frees the oldest of that class.
+func TestPinnedPoolBoundClasses(t *testing.T) {
+	keep := int64(1 << 10)
+	var freed []uint64
+	p := fakePool(&keep, &freed)
+	p.workers.Store(1)
+	budget := memory.New(1 << 50)
+	put := func(n uint64) {
+		b, _ := p.get(n)
+		share, _ := budget.TryReserve(b.n)
+		p.putKept(b, share, keptWitness, p.newSet(), sizeClass(n))
+		p.bg.Wait()
+	}
+	porep, snap := uint64(1<<30), uint64(32<<20)
+	put(porep)
+	put(snap + 1) // each a staging of its own class: the gets above found none to take
+	if len(freed) != 0 || len(p.shared) != 2 {
+		t.Fatalf("two classes in turn: freed %v, kept %d; want both kept", freed, len(p.shared))
+	}
+	b, _ := p.get(porep) // the next partition of each circuit takes its own class's
+	c, _ := p.get(snap)
+	if len(p.shared) != 0 || b.n != porep || c.n != snap+1 {
+		t.Fatalf("got %d and %d bytes, %d left kept; want each circuit's own staging", b.n, c.n, len(p.shared))
+	}
+	for _, x := range []pinned{b, c} {
+		share, _ := budget.TryReserve(x.n)
+		p.putKept(x, share, keptWitness, p.newSet(), sizeClass(x.n))
+	}
+	put(porep + porep/4) // a third of porep's class (too large to have been taken): the oldest of that class goes
+	if !slices.Equal(freed, []uint64{porep}) {
+		t.Fatalf("freed %v, want only the oldest staging of the class given a third, %d", freed, porep)
+	}
+}
+
+// TestPinnedPoolRetiredWhileRunning: what the pool lets go while a Run is
+// in flight is kept, still counted by its share, until a Run of the
+// device's own context ends with nothing else in flight; EvictKept and
+// drain free it at once.
+func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
+	const big = 1 << 30
+	for _, tc := range []struct {
+		name string
+		// after the staging is retired with the device Run in flight: what
+		// ends it (returns the bytes EvictKept gave back, -1 when none ran)
+		end      func(p *pinnedPool) int64
+		wantFree bool
+	}{
+		{"the device's Run ends", func(p *pinnedPool) int64 { p.runEnd(true); return -1 }, true},
+		{"a lane's Run ends, the device's still runs", func(p *pinnedPool) int64 {
+			p.runStart()
+			p.runEnd(false)
+			return -1
+		}, false},
+		{"the device's Run ends while a lane's runs", func(p *pinnedPool) int64 {
+			p.runStart() // the lane's
+			p.runEnd(true)
+			return -1
+		}, false},
+		{"the lane's ends, then the device's next", func(p *pinnedPool) int64 {
+			p.runStart()
+			p.runEnd(true)
+			p.runEnd(false)
+			p.runStart()
+			p.runEnd(true)
+			return -1
+		}, true},
+		{"EvictKept", func(p *pinnedPool) int64 { return int64(p.evictShared()) }, true},
+		{"drain", func(p *pinnedPool) int64 { p.drain(); return -1 }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			keep := int64(1 << 10)
+			var freed []uint64
+			p := fakePool(&keep, &freed)
+			p.workers.Store(1)
+			budget := memory.New(1 << 50)
+			putStaging := func() {
+				b, _ := p.get(big)
+				share, _ := budget.TryReserve(b.n)
+				p.putKept(b, share, keptWitness, p.newSet(), sizeClass(big))
+			}
+			putStaging()
+			p.runStart() // the device's Run
+			b, _ := p.get(big)
+			putStaging()                                                 // the first taken: a new one beside b
+			share, _ := budget.TryReserve(b.n)                           //
+			p.putKept(b, share, keptWitness, p.newSet(), sizeClass(big)) // over the bound: retired
+			small, _ := p.get(4096)
+			p.put(pinned{small.p, 2 << 30}) // over the cap, unshared: retired too
+			p.bg.Wait()
+			if len(freed) != 0 || budget.Used() != 2*big || p.sharedBytes() != 2*big {
+				t.Fatalf("while running: freed %v, budget %d, kept shares %d; want nothing freed, both stagings counted",
+					freed, budget.Used(), p.sharedBytes())
+			}
+			gave := tc.end(p)
+			p.bg.Wait()
+			if !tc.wantFree {
+				if len(freed) != 0 {
+					t.Fatalf("freed %v with a Run still in flight", freed)
+				}
+				return
+			}
+			want := []uint64{big, 2 << 30} // the retired ones
+			if tc.name == "drain" || tc.name == "EvictKept" {
+				want = append(want, big) // and the kept one
+			}
+			slices.Sort(freed)
+			slices.Sort(want)
+			if !slices.Equal(freed, want) {
+				t.Fatalf("freed %v, want %v", freed, want)
+			}
+			if gave >= 0 && uint64(gave) != 2*big {
+				t.Errorf("EvictKept gave back %d bytes, want %d (the kept staging and the retired one)", gave, 2*big)
+			}
+			if wantUsed := uint64(big); tc.name != "drain" && gave < 0 && budget.Used() != wantUsed {
+				t.Errorf("budget %d after the frees, want %d (the staging still kept)", budget.Used(), wantUsed)
+			}
+		})
 	}
 }

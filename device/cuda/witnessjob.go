@@ -288,8 +288,7 @@ func (d *Device) runWitnessPrepared(k *kernels, ctx context.Context, w *witnessP
 		k.mu.Unlock()
 		return nil, fmt.Errorf("%w: matrices closed", ErrBadMatrices)
 	}
-	res, rc := k.result(func(r *cResult) int32 { return wlib.runWitness(k.ctx, w.srs, w.m.h, &w.st.w, r) })
-	end := time.Now()
+	res, rc, end := d.call(k, func(r *cResult) int32 { return wlib.runWitness(k.ctx, w.srs, w.m.h, &w.st.w, r) })
 	var bs *bSplit
 	var err error
 	if rc == 0 && res.HasBG2 == 0 {
