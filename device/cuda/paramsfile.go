@@ -113,13 +113,13 @@ func fillCounts(r *resident, src *groth16.Deferred) [5]int {
 // (fillCounts): a producer decodes chunks into two pinned buffers in turn,
 // an uploader copies each to the device as soon as it is decoded.
 func (d *Device) fill(ctx context.Context, r *resident, src *groth16.Deferred) error {
-	slots, err := fillSlots()
+	slots, err := d.fillSlots()
 	if err != nil {
 		return err
 	}
 	defer func() {
 		for _, s := range slots {
-			s.free()
+			d.pool.put(s) // not freed while another set's Run is in flight (pinnedPool)
 		}
 	}()
 	type chunk struct {
@@ -189,15 +189,15 @@ func (d *Device) fill(ctx context.Context, r *resident, src *groth16.Deferred) e
 	return nil
 }
 
-// fillSlots allocates fill's two pinned chunk buffers (a chunk of B_G2
-// points each, the largest), none left allocated on failure.
-func fillSlots() ([2]pinned, error) {
+// fillSlots takes fill's two pinned chunk buffers (a chunk of B_G2 points
+// each, the largest) from the pool, none left taken on failure.
+func (d *Device) fillSlots() ([2]pinned, error) {
 	var slots [2]pinned
 	for i := range slots {
-		b, err := allocPinned(fillChunk * groth16.G2Size)
+		b, err := d.pool.get(fillChunk * groth16.G2Size)
 		if err != nil {
 			for _, s := range slots[:i] {
-				s.free()
+				d.pool.put(s)
 			}
 			return [2]pinned{}, err
 		}
