@@ -370,7 +370,8 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 			if isSynthetic(id) {
 				return src.Size
 			}
-			return loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) })
+			return loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) },
+				func() bool { return makeDeviceRoom(cache, log) })
 		}
 	}
 	cache = srs.New(srs.Config{
@@ -412,9 +413,16 @@ func makeDeviceRoom(cache *srs.Cache, log *slog.Logger) bool {
 // (device.stream_from_file), else the whole set (src.Size, 0:
 // the file's size), since the loader then decodes it into host memory for
 // the devices to stream (44 GiB at 32 GiB PoRep under a 16 or 24 GiB limit,
-// counted only once decoded before).
-func loadReserve(src srs.Source, holdWhole func(path string) bool) uint64 {
-	if holdWhole(src.Path) {
+// counted only once decoded before). Where the devices cannot hold it whole
+// beside the sets they hold, it first has makeRoom evict idle sets, one at a
+// time, as the loader would before streaming: a set that fits once they are
+// gone reserves one fill's buffers, not its decoded size.
+func loadReserve(src srs.Source, holdWhole func(path string) bool, makeRoom func() bool) uint64 {
+	whole := holdWhole(src.Path)
+	for !whole && makeRoom() {
+		whole = holdWhole(src.Path)
+	}
+	if whole {
 		return cuda.FillBytes
 	}
 	return src.Size
