@@ -44,8 +44,8 @@ func (k *kernels) result(call func(res *cResult) int32) (cResult, int32) {
 
 // call is k.result for a Run on d's GPU (k.mu held), and when it
 // returned: the pool counts the Run in flight meanwhile and frees no
-// page-locked memory until a Run of d's own context leaves the device idle
-// (pinnedPool.runEnd, after end).
+// page-locked memory until a Run leaves the device idle (pinnedPool.runEnd,
+// after end).
 func (d *Device) call(k *kernels, run func(res *cResult) int32) (res cResult, rc int32, end time.Time) {
 	d.pool.runStart()
 	res, rc = k.result(run)

@@ -50,9 +50,9 @@ var keptIdle = time.Minute
 // behind it: freed while a bulk Run computes, it holds up a CRITICAL
 // lane's Run by the rest of that Run (0.8 s measured on the H200). So what
 // the pool lets go while a Run is in flight on the device (runStart, runEnd)
-// waits, still counted, until a Run of the device's own context ends with
-// nothing else in flight, and is freed then, under that context's lock;
-// EvictKept and drain free it at once. Once drained (the device closed) it
+// waits, still counted, until a Run ends with nothing else in flight, and
+// is freed then (under the device's lock where the Run was the device's
+// own); EvictKept and drain free it at once. Once drained (the device closed) it
 // frees what it is given back.
 type pinnedPool struct {
 	keep    *int64                         // the device's PinnedKeep; nil: DefaultPinnedKeep
@@ -316,17 +316,23 @@ func (p *pinnedPool) runStart() { p.runs.Add(1) }
 
 // runEnd tells the pool a Run has ended; own: on the device's own context,
 // whose lock the caller still holds. Where that leaves nothing in flight,
-// it frees what was retired meanwhile, before the next Run of the context
-// can queue work that the frees would wait for.
+// it frees what was retired meanwhile: a Run of the device's context at
+// once, before the context's next Run can queue work that the frees would
+// wait for; a lane's (own false) off its caller's path.
 func (p *pinnedPool) runEnd(own bool) {
-	if p.runs.Add(-1) > 0 || !own {
+	if p.runs.Add(-1) > 0 {
 		return
 	}
 	p.mu.Lock()
 	dying := p.dying
 	p.dying = nil
+	if !own {
+		p.freeLater(dying)
+	}
 	p.mu.Unlock()
-	p.freeShared(dying)
+	if own {
+		p.freeShared(dying)
+	}
 }
 
 // freeLater frees bufs on a goroutine of its own (cudaFreeHost of a

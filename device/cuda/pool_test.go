@@ -529,9 +529,8 @@ func TestPinnedPoolBoundClasses(t *testing.T) {
 }
 
 // TestPinnedPoolRetiredWhileRunning: what the pool lets go while a Run is
-// in flight is kept, still counted by its share, until a Run of the
-// device's own context ends with nothing else in flight; EvictKept and
-// drain free it at once.
+// in flight is kept, still counted by its share, until a Run ends with
+// nothing else in flight; EvictKept and drain free it at once.
 func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 	const big = 1 << 30
 	for _, tc := range []struct {
@@ -552,6 +551,12 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 			p.runEnd(true)
 			return -1
 		}, false},
+		{"the device's Run ends while a lane's runs, then the lane's", func(p *pinnedPool) int64 {
+			p.runStart()
+			p.runEnd(true)
+			p.runEnd(false) // nothing else in flight: freed off the lane's path
+			return -1
+		}, true},
 		{"the lane's ends, then the device's next", func(p *pinnedPool) int64 {
 			p.runStart()
 			p.runEnd(true)
