@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -18,7 +19,8 @@ import (
 // operator runs it: gen-vanilla → a --dev daemon (development parameters
 // generated on request into its param_cache, the development SnarkPack SRS)
 // → prove --addr writes the proof: one aggregate of the 13 partitions
-// padded to 16 → verify --public --dev-srs valid; another sector number,
+// padded to 16, and fills a public file's proof (--public --dev-srs) →
+// verify --public --dev-srs valid; another sector number,
 // comm_r, ticket or a flipped byte of the aggregate makes it invalid; bad
 // requests before it get InvalidArgument and the daemon serves on. Both
 // sizes prove 13 partitions on the CPU (minutes on two cores): without
@@ -67,11 +69,21 @@ func niPoRepEndToEnd(t *testing.T, params, proofType string) {
 	})
 
 	proof := filepath.Join(dir, "proof.bin")
+	filled := filepath.Join(dir, "filled.json") // a copy of the public file, its proof filled by prove --public
+	seal, err := os.ReadFile(f.seal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filled, seal, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t0 := time.Now()
-	out, code := run(t, "prove", "--request", f.req, "--out", proof, "--addr", cfg.Daemon.Listen)
+	prove := append([]string{"prove", "--request", f.req, "--out", proof, "--addr", cfg.Daemon.Listen,
+		"--public", filled, "--params-dir", params}, srsArgs...)
+	out, code := run(t, prove...)
 	took := time.Since(t0)
 	if code != 0 {
-		t.Fatalf("prove --addr: exit %d: %s", code, out)
+		t.Fatalf("prove --addr --public: exit %d: %s", code, out)
 	}
 	logProveTimes(t, proofType, out, took, t0, setupOnRequest, vkPath)
 	b, err := os.ReadFile(proof)
@@ -80,6 +92,9 @@ func niPoRepEndToEnd(t *testing.T, params, proofType string) {
 	}
 	if want := aggregate.Size(16); len(b) != want {
 		t.Fatalf("daemon proof: %d bytes, want an aggregate of 13 partitions padded to 16 (%d)", len(b), want)
+	}
+	if d, err := readPublic(filled); err != nil || !bytes.Equal(d.proof(), b) {
+		t.Fatalf("prove --public: the public file's proof is not the aggregate written (%v)", err)
 	}
 	t0 = time.Now()
 	verify := append([]string{"verify", "--public", f.seal, "--params-dir", params, "--proof", proof}, srsArgs...)

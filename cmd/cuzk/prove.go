@@ -30,6 +30,7 @@ type proveOptions struct {
 
 	request   string // a Filecoin request instead of the synthetic circuit
 	public    string
+	devSRS    bool // --public of a non-interactive PoRep: its aggregate checked with the development SRS
 	paramsDir string
 	device    string
 	budgetGiB float64
@@ -54,6 +55,9 @@ partition's proof goes into its partition's 192 bytes of the deadline's ProofByt
 With --addr the request goes to a running daemon instead (unix:///path, or host:port with
 --token and --cacert as every client command): the daemon proves and verifies it, the proof is
 written, and --public is filled after checking the proof with --params-dir's verifying key.
+A non-interactive PoRep's proof is its partitions' aggregate, checked with the SnarkPack SRS of
+--params-dir (--dev-srs: the development one a --dev daemon aggregates with when it has no SRS
+file; never for mainnet).
 
   cuzk prove --request req.json --out proof.bin --public seal.json --params-dir ./params
   cuzk prove --addr unix:///tmp/cuzk.sock --request req.json --out proof.bin --public seal.json`
@@ -70,6 +74,9 @@ func newProveCmd() *cobra.Command {
 				if err := notWith(cmd, "request", "circuit", "constraints", "inputs", "seed", "params", "checked"); err != nil {
 					return err
 				}
+				if o.devSRS && o.public == "" {
+					return fmt.Errorf("--dev-srs goes with --public (it checks a non-interactive PoRep's aggregate before the file is filled)")
+				}
 				if o.remote.addr != "" {
 					if err := notWith(cmd, "addr", "device", "budget"); err != nil {
 						return err
@@ -78,7 +85,7 @@ func newProveCmd() *cobra.Command {
 				}
 				return o.runRequest(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
-			for _, n := range []string{"public", "params-dir", "device", "budget", "addr"} {
+			for _, n := range []string{"public", "dev-srs", "params-dir", "device", "budget", "addr"} {
 				if cmd.Flags().Changed(n) {
 					return fmt.Errorf("--%s goes with --request", n)
 				}
@@ -93,6 +100,7 @@ func newProveCmd() *cobra.Command {
 	f.BoolVar(&o.checked, "checked", false, "subgroup-check every parameter point while loading")
 	f.StringVar(&o.request, "request", "", "a request file (protobuf JSON of cuzk.v1.SubmitProofRequest)")
 	f.StringVar(&o.public, "public", "", "with --request: public data JSON whose proof to fill (SealVerifyInfo, Winning/WindowPoStVerifyInfo, ReplicaUpdateInfo)")
+	f.BoolVar(&o.devSRS, "dev-srs", false, "with --public of a non-interactive PoRep: check its aggregate with the development SnarkPack SRS a --dev daemon uses without an SRS file (never for mainnet)")
 	f.StringVar(&o.paramsDir, "params-dir", "", "with --request: the parameter directory (default $FIL_PROOFS_PARAMETER_CACHE, else "+config.DefaultParamCache+")")
 	f.StringVar(&o.device, "device", "cpu", "with --request: cpu, or cuda (every visible GPU)")
 	f.Float64Var(&o.budgetGiB, "budget", 0, "with --request: memory budget in GiB (0: MemTotal − 5 GiB)")
@@ -189,7 +197,7 @@ func (o *proveOptions) runRequest(ctx context.Context, stdout, stderr io.Writer)
 	if req.Kind == engine.KindWindowPoStPartition {
 		partition = int(req.PartitionIndex)
 	}
-	return fillPublic(stdout, o.public, public, partition, r.Proof, dir)
+	return fillPublic(stdout, o.public, public, partition, r.Proof, dir, o.devSRS)
 }
 
 // engine is the in-process engine of --request: the daemon's own engine
@@ -248,8 +256,10 @@ func (o *proveOptions) verifyingKey(d publicData) (*groth16.VerifyingKey, error)
 // fillPublic checks proof against the public data of path (the public
 // data of another sector fails here) and writes it into the file's proof:
 // the whole proof, or with partition ≥ 0 (a WindowPoSt partition) that
-// partition's 192 bytes of it, the others kept (zero until proven).
-func fillPublic(w io.Writer, path string, d publicData, partition int, proof []byte, dir string) error {
+// partition's 192 bytes of it, the others kept (zero until proven). A
+// non-interactive PoRep's aggregate is checked with dir's SnarkPack SRS,
+// or the development one (devSRS).
+func fillPublic(w io.Writer, path string, d publicData, partition int, proof []byte, dir string, devSRS bool) error {
 	_, vkFile := d.circuit()
 	vk, err := groth16.ReadVerifyingKey(filepath.Join(dir, vkFile))
 	if err != nil {
@@ -259,7 +269,7 @@ func fillPublic(w io.Writer, path string, d publicData, partition int, proof []b
 	if v, ok := nonInteractiveSeal(d); ok { // the proof is the aggregate of its partitions
 		seal := *v
 		seal.Proof = proof
-		check = func() error { return circuits.VerifyNIPoRep(aggregationSRS(dir, false), vk, &seal) }
+		check = func() error { return circuits.VerifyNIPoRep(aggregationSRS(dir, devSRS), vk, &seal) }
 	}
 	if err := check(); err != nil {
 		return fmt.Errorf("the proof does not verify against %s (the public data of another proof?): %w", path, err)

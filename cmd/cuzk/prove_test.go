@@ -119,3 +119,21 @@ func FuzzDecodeInputs(f *testing.F) {
 		}
 	})
 }
+
+// TestProveDevSRSFlag: --dev-srs checks a non-interactive PoRep's
+// aggregate before --public is filled, so it goes with --public (and that
+// with --request); refused before anything is read.
+func TestProveDevSRSFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"prove", "--dev-srs"}, "--dev-srs goes with --request"},
+		{[]string{"prove", "--request", "no-such.json", "--dev-srs"}, "--dev-srs goes with --public"},
+	} {
+		out, code := run(t, tc.args...)
+		if code == 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, %q; want a refusal saying %q", tc.args, code, out, tc.want)
+		}
+	}
+}

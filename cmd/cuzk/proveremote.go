@@ -66,5 +66,5 @@ func (o *proveOptions) runRemote(ctx context.Context, stdout, stderr io.Writer) 
 	if req.Kind == engine.KindWindowPoStPartition {
 		partition = int(req.PartitionIndex)
 	}
-	return fillPublic(stdout, o.public, public, partition, r.Proof, paramsDir(o.paramsDir))
+	return fillPublic(stdout, o.public, public, partition, r.Proof, paramsDir(o.paramsDir), o.devSRS)
 }
