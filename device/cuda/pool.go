@@ -50,9 +50,10 @@ var keptIdle = time.Minute
 // behind it: freed while a bulk Run computes, it holds up a CRITICAL
 // lane's Run by the rest of that Run (0.8 s measured on the H200). So what
 // the pool lets go while a Run is in flight on the device (runStart, runEnd)
-// waits, still counted, until a Run ends with nothing else in flight, and
-// is freed then (under the device's lock where the Run was the device's
-// own); EvictKept and drain free it at once. Once drained (the device closed) it
+// waits, still counted by its share (one without a share within the cap),
+// until a Run ends with nothing else in flight, and is freed then (under
+// the device's lock where the Run was the device's own); EvictKept and
+// drain free it at once. Once drained (the device closed) it
 // frees what it is given back.
 type pinnedPool struct {
 	keep    *int64                         // the device's PinnedKeep; nil: DefaultPinnedKeep
@@ -68,6 +69,8 @@ type pinnedPool struct {
 	drained bool
 	bg      sync.WaitGroup // freeLater's goroutines
 	dying   []sharedBuf    // let go while a Run was in flight: freed at runEnd (their shares still held)
+	// dyingBare is the bytes of those without a share (at most the cap)
+	dyingBare uint64
 
 	held atomic.Uint64 // bytes of every buffer the pool allocated and has not freed (in use or kept)
 	runs atomic.Int32  // library Runs in flight on the device's contexts (runStart)
@@ -299,16 +302,33 @@ func (p *pinnedPool) putKept(b pinned, share *memory.Reservation, kind keptKind,
 	p.mu.Unlock()
 }
 
-// retire lets bufs go: while a Run is in flight they are kept, still
-// counted, until runEnd (or EvictKept, drain) and retire returns none;
-// else it returns them, for the caller to free (not under mu). Called
-// with mu held.
+// retire lets bufs go: while a Run is in flight they are kept until
+// runEnd (or EvictKept, drain), those with a share still counted by it,
+// those without within the cap (beyond it host memory no reservation
+// counts would grow: those are freed at once); it returns what is to be
+// freed now, for the caller to free (not under mu). Called with mu held.
 func (p *pinnedPool) retire(bufs []sharedBuf) (now []sharedBuf) {
-	if len(bufs) > 0 && p.runs.Load() > 0 {
-		p.dying = append(p.dying, bufs...)
-		return nil
+	if len(bufs) == 0 || p.runs.Load() == 0 {
+		return bufs
 	}
-	return bufs
+	for _, b := range bufs {
+		if b.share == nil && p.dyingBare+b.b.n > p.limit() {
+			now = append(now, b)
+			continue
+		}
+		if b.share == nil {
+			p.dyingBare += b.b.n
+		}
+		p.dying = append(p.dying, b)
+	}
+	return now
+}
+
+// takeDying takes out the retired buffers. Called with mu held.
+func (p *pinnedPool) takeDying() []sharedBuf {
+	d := p.dying
+	p.dying, p.dyingBare = nil, 0
+	return d
 }
 
 // runStart tells the pool a library Run is in flight on the device.
@@ -324,8 +344,7 @@ func (p *pinnedPool) runEnd(own bool) {
 		return
 	}
 	p.mu.Lock()
-	dying := p.dying
-	p.dying = nil
+	dying := p.takeDying()
 	if !own {
 		p.freeLater(dying)
 	}
@@ -385,8 +404,8 @@ func (p *pinnedPool) overBound(kind keptKind, class uint8) []sharedBuf {
 // and closes the shares; it returns the bytes they gave back to the budget.
 func (p *pinnedPool) evictShared() (freed uint64) {
 	p.mu.Lock()
-	out := append(p.shared, p.dying...)
-	p.shared, p.dying = nil, nil
+	out := append(p.shared, p.takeDying()...)
+	p.shared = nil
 	p.mu.Unlock()
 	for _, s := range out {
 		freed += held(s.share)
@@ -430,8 +449,8 @@ func (p *pinnedPool) freeShared(bufs []sharedBuf) {
 // it returns once the frees begun off the callers' paths are done.
 func (p *pinnedPool) drain() {
 	p.mu.Lock()
-	free, shared := p.free, append(p.shared, p.dying...)
-	p.free, p.kept, p.shared, p.dying, p.drained = nil, 0, nil, nil, true
+	free, shared := p.free, append(p.shared, p.takeDying()...)
+	p.free, p.kept, p.shared, p.drained = nil, 0, nil, true
 	p.mu.Unlock()
 	for _, b := range free {
 		p.freeBuf(b)

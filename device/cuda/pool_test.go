@@ -569,7 +569,7 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 		{"drain", func(p *pinnedPool) int64 { p.drain(); return -1 }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			keep := int64(1 << 10)
+			keep := int64(3 << 30)
 			var freed []uint64
 			p := fakePool(&keep, &freed)
 			p.workers.Store(1)
@@ -582,16 +582,23 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 			putStaging()
 			p.runStart() // the device's Run
 			b, _ := p.get(big)
-			putStaging()                                                 // the first taken: a new one beside b
-			share, _ := budget.TryReserve(b.n)                           //
+			putStaging() // the first taken: a new one beside b
+			share, _ := budget.TryReserve(b.n)
 			p.putKept(b, share, keptWitness, p.newSet(), sizeClass(big)) // over the bound: retired
-			small, _ := p.get(4096)
-			p.put(pinned{small.p, 2 << 30}) // over the cap, unshared: retired too
+			// unshared, within the cap: the second given back evicts one
+			// from the free list, retired
+			x1, _ := p.get(2 << 30)
+			x2, _ := p.get(2 << 30)
+			p.put(x1)
+			p.put(x2)
+			huge, _ := p.get(4 << 30)
+			p.put(huge) // unshared, over the cap: freed at once, not held uncounted
 			p.bg.Wait()
-			if len(freed) != 0 || budget.Used() != 2*big || p.sharedBytes() != 2*big {
-				t.Fatalf("while running: freed %v, budget %d, kept shares %d; want nothing freed, both stagings counted",
+			if !slices.Equal(freed, []uint64{4 << 30}) || budget.Used() != 2*big || p.sharedBytes() != 2*big {
+				t.Fatalf("while running: freed %v, budget %d, kept shares %d; want only the buffer over the cap freed, both stagings counted",
 					freed, budget.Used(), p.sharedBytes())
 			}
+			freed = freed[:0]
 			gave := tc.end(p)
 			p.bg.Wait()
 			if !tc.wantFree {
@@ -602,7 +609,10 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 			}
 			want := []uint64{big, 2 << 30} // the retired ones
 			if tc.name == "drain" || tc.name == "EvictKept" {
-				want = append(want, big) // and the kept one
+				want = append(want, big) // and the kept staging
+			}
+			if tc.name == "drain" {
+				want = append(want, 2<<30) // and the free list's
 			}
 			slices.Sort(freed)
 			slices.Sort(want)
