@@ -466,6 +466,14 @@ func TestPinnedPoolBound(t *testing.T) {
 	}
 }
 
+// giveBack gets a buffer of n bytes from p and gives it back with a share
+// of budget that covers it, as part set of a staging of kind and class.
+func giveBack(p *pinnedPool, budget *memory.Budget, n uint64, kind keptKind, set uint64, class uint8) {
+	b, _ := p.get(n)
+	share, _ := budget.TryReserve(b.n)
+	p.putKept(b, share, kind, set, class)
+}
+
 // TestPinnedPoolBoundKinds: the bound counts each kind apart: a worker's
 // a, b staging, splits and witness staging are all kept together.
 func TestPinnedPoolBoundKinds(t *testing.T) {
@@ -474,18 +482,14 @@ func TestPinnedPoolBoundKinds(t *testing.T) {
 	p := fakePool(&keep, &freed)
 	p.workers.Store(1)
 	budget := memory.New(1 << 50)
-	put := func(kind keptKind, n uint64, set uint64) {
-		b, _ := p.get(n)
-		share, _ := budget.TryReserve(b.n)
-		p.putKept(b, share, kind, set, sizeClass(n))
-	}
-	put(keptAB, 8<<30, p.newSet())
+	giveBack(p, budget, 8<<30, keptAB, p.newSet(), sizeClass(8<<30))
 	for q := range splitBufs {
-		put(keptSplit, 1<<20+uint64(q)<<10, 0)
+		n := 1<<20 + uint64(q)<<10
+		giveBack(p, budget, n, keptSplit, 0, sizeClass(n))
 	}
-	w := p.newSet()
-	put(keptWitness, 4<<30, w)
-	put(keptWitness, 64<<20, w)
+	w, class := p.newSet(), sizeClass(4<<30+64<<20)
+	giveBack(p, budget, 4<<30, keptWitness, w, class)
+	giveBack(p, budget, 64<<20, keptWitness, w, class)
 	p.bg.Wait()
 	if len(p.shared) != 1+splitBufs+2 || len(freed) != 0 {
 		t.Fatalf("kept %d buffers, freed %v; want all %d kept", len(p.shared), freed, 1+splitBufs+2)
@@ -502,9 +506,7 @@ func TestPinnedPoolBoundClasses(t *testing.T) {
 	p.workers.Store(1)
 	budget := memory.New(1 << 50)
 	put := func(n uint64) {
-		b, _ := p.get(n)
-		share, _ := budget.TryReserve(b.n)
-		p.putKept(b, share, keptWitness, p.newSet(), sizeClass(n))
+		giveBack(p, budget, n, keptWitness, p.newSet(), sizeClass(n))
 		p.bg.Wait()
 	}
 	porep, snap := uint64(1<<30), uint64(32<<20)
@@ -574,11 +576,7 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 			p := fakePool(&keep, &freed)
 			p.workers.Store(1)
 			budget := memory.New(1 << 50)
-			putStaging := func() {
-				b, _ := p.get(big)
-				share, _ := budget.TryReserve(b.n)
-				p.putKept(b, share, keptWitness, p.newSet(), sizeClass(big))
-			}
+			putStaging := func() { giveBack(p, budget, big, keptWitness, p.newSet(), sizeClass(big)) }
 			putStaging()
 			p.runStart() // the device's Run
 			b, _ := p.get(big)
