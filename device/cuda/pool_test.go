@@ -438,9 +438,7 @@ func TestPinnedPoolBound(t *testing.T) {
 					if j == 0 {
 						order = append(order, n)
 					}
-					b, _ := p.get(n)
-					share, _ := budget.TryReserve(b.n)
-					p.putKept(b, share, tc.st.kind, set, sizeClass(tc.st.n))
+					giveBack(p, budget, n, tc.st.kind, set, sizeClass(tc.st.n))
 				}
 			}
 			p.bg.Wait()
