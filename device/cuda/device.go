@@ -567,16 +567,20 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 
 // KernelPhases lists the timed parts of the Run (groth16.RunReport):
 // those the Run had (a phase of 0 did not happen: B_G2 on the host, the
-// classic run's SpMV and split).
+// classic run's SpMV and split). A Run that streamed parameters adds
+// stream_read (the host's reads of them from the file, while the kernels
+// ran), stream_copy (their uploads, summed) and stream_stall (the part of
+// the uploads no computation hid).
 func (p *Partial) KernelPhases() []timeline.Phase {
-	t := p.Timing
+	t, s := p.Timing, p.Stream
 	var out []timeline.Phase
 	for _, x := range [...]struct {
 		name string
 		d    time.Duration
 	}{{"total", t.Total}, {"h2d", t.H2D}, {"spmv", t.SpMV}, {"split", t.Split}, {"ntt", t.NTT},
 		{"msm_h", t.MSMH}, {"msm_l", t.MSML}, {"msm_a", t.MSMA}, {"msm_b", t.MSMB}, {"msm_b2", t.MSMB2},
-		{"host_pre", t.HostPre}, {"gpu_wait", t.GPUWait}} {
+		{"host_pre", t.HostPre}, {"gpu_wait", t.GPUWait},
+		{"stream_read", msDur(s.ReadMS)}, {"stream_copy", msDur(s.CopyMS)}, {"stream_stall", msDur(s.StallMS)}} {
 		if x.d > 0 {
 			out = append(out, timeline.Phase{Name: x.name, D: x.d})
 		}

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,9 +82,14 @@ func TestHostTimes(t *testing.T) {
 			2 * time.Millisecond, 1202 * time.Millisecond, []string{"total", "host_pre", "gpu_wait"}},
 		{"no wait", cResult{HostPre: 1, Host: 50}, 60 * time.Millisecond,
 			time.Millisecond, 0, []string{"total", "host_pre"}},
+		{"streamed from the file", cResult{HostPre: 1, Host: 3315}, 3314 * time.Millisecond,
+			time.Millisecond, 0, []string{"total", "host_pre", "stream_read", "stream_copy", "stream_stall"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Partial{Timing: Timing{Total: tc.total}}
+			if strings.HasPrefix(tc.name, "streamed") {
+				p.Stream = StreamStats{Bytes: 30 << 30, Chunks: 40, CopyMS: 2100, StallMS: 900, ReadMS: 2800}
+			}
 			p.Timing.hostTimes(&tc.res)
 			if p.Timing.HostPre != tc.pre || p.Timing.GPUWait != tc.wait {
 				t.Fatalf("HostPre %v GPUWait %v, want %v %v", p.Timing.HostPre, p.Timing.GPUWait, tc.pre, tc.wait)

@@ -291,6 +291,10 @@ func (d *Device) runWitnessPrepared(k *kernels, ctx context.Context, w *witnessP
 	res, rc, end := d.call(k, func(r *cResult) int32 { return wlib.runWitness(k.ctx, w.srs, w.m.h, &w.st.w, r) })
 	var bs *bSplit
 	var err error
+	var stream StreamStats
+	if rc == 0 {
+		stream = k.streamStats()
+	}
 	if rc == 0 && res.HasBG2 == 0 {
 		bs, err = d.readBSplit(k, w.m.nq[2])
 	}
@@ -301,7 +305,7 @@ func (d *Device) runWitnessPrepared(k *kernels, ctx context.Context, w *witnessP
 	if err != nil {
 		return nil, err
 	}
-	r := &Partial{d: d, wp: w, wb: bs, end: end}
+	r := &Partial{d: d, wp: w, wb: bs, end: end, Stream: stream}
 	r.Timing = Timing{Total: msDur(res.Total), H2D: msDur(res.H2D), NTT: msDur(res.NTT), MSMH: msDur(res.MSMH),
 		MSML: msDur(res.MSML), MSMA: msDur(res.MSMA), MSMB: msDur(res.MSMB), SpMV: msDur(res.SpMV), Split: msDur(res.Split)}
 	r.Timing.hostTimes(&res)
