@@ -341,7 +341,7 @@ func runBenchDay(ctx context.Context, out io.Writer, o *benchOptions, d *dayOpti
 	rep := newDayReport(samples, deadlines, d.winningDeadline, solo)
 	rep.Addr, rep.Duration = o.addr, d.duration
 	if o.timelineURL != "" {
-		rep.Timeline = fetchDayTimeline(ctx, out, o.timelineURL, samples)
+		rep.Timeline = fetchDayTimeline(ctx, out, o.timelineURL, samples, d.winningDeadline)
 	}
 	rep.writeText(out)
 	if d.jsonOut != "" {
@@ -381,11 +381,16 @@ func runDaySolo(ctx context.Context, out io.Writer, c *client.Client, d *dayOpti
 }
 
 // fetchDayTimeline is the daemon's timeline of the day's jobs by kind, nil
-// (said on out) where it cannot be read.
-func fetchDayTimeline(ctx context.Context, out io.Writer, url string, samples []daySample) *dayTimeline {
+// (said on out) where it cannot be read; the WinningPoSts over lateOver
+// broken down.
+func fetchDayTimeline(ctx context.Context, out io.Writer, url string, samples []daySample, lateOver time.Duration) *dayTimeline {
 	kindOf := map[string]string{}
+	var late []string
 	for _, s := range samples {
 		kindOf[s.ID] = s.Kind
+		if s.Kind == dayWinning && s.Err == nil && s.latency() > lateOver {
+			late = append(late, s.ID)
+		}
 	}
 	events, dropped, err := fetchTimeline(context.WithoutCancel(ctx), url, time.Minute)
 	if err != nil {
@@ -395,7 +400,7 @@ func fetchDayTimeline(ctx context.Context, out io.Writer, url string, samples []
 	if dropped != "" && dropped != "0" {
 		fmt.Fprintf(out, "note: the daemon's timeline ring dropped %s older events; raise timeline.events for a long day\n", dropped)
 	}
-	return analyzeDay(events, kindOf)
+	return analyzeDay(events, kindOf, late)
 }
 
 // preloadDay makes each circuit's parameters resident before the day, so

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/cuzk-project/cuzk/groth16"
 	cuzkv1 "github.com/cuzk-project/cuzk/proto/cuzk/v1"
+	"github.com/cuzk-project/cuzk/timeline"
 )
 
 const dayMs = time.Millisecond
@@ -444,4 +446,42 @@ func TestBenchDay(t *testing.T) {
 			t.Errorf("exit %d: want the failures and the missed deadline as faults:\n%s", code, out)
 		}
 	})
+}
+
+// TestDayLateRuns: a late WinningPoSt is broken down from its job's
+// intervals: each stage's time, and the wait between the end of its
+// Prepare and the start of its kernels; a job not named, or with no
+// events, is left out.
+func TestDayLateRuns(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	ev := func(at int, k timeline.Kind, job string) timeline.Event {
+		return timeline.Event{At: ms(at), Kind: k, Job: job, Partition: 0, Worker: 2, Device: 0}
+	}
+	var events []timeline.Event
+	for _, j := range []struct {
+		id    string
+		start int
+		wait  int // between Prepare's end and the kernels
+	}{{"w-late", 1000, 1230}, {"w-on-time", 5000, 0}} {
+		s := j.start
+		events = append(events,
+			ev(s, timeline.JobSubmit, j.id), ev(s, timeline.SynthStart, j.id), ev(s+8, timeline.SynthEnd, j.id),
+			ev(s+8, timeline.DevQueue, j.id), ev(s+8, timeline.DevPickup, j.id),
+			ev(s+8, timeline.PrepStart, j.id), ev(s+16, timeline.PrepEnd, j.id),
+			ev(s+16+j.wait, timeline.KernelStart, j.id), ev(s+126+j.wait, timeline.KernelEnd, j.id),
+			ev(s+126+j.wait, timeline.FinishStart, j.id), ev(s+127+j.wait, timeline.FinishEnd, j.id),
+			ev(s+128+j.wait, timeline.JobDone, j.id))
+	}
+	kindOf := map[string]string{"w-late": dayWinning, "w-on-time": dayWinning}
+	d := analyzeDay(events, kindOf, []string{"w-late", "w-missing"})
+	want := []dayLateRun{{ID: "w-late", Job: ms(1358), Synth: ms(8), Prep: ms(8), BeforeKernels: ms(1230),
+		Kernels: ms(110), Finish: ms(1)}}
+	if !slices.Equal(d.Late, want) {
+		t.Fatalf("late runs %+v, want %+v", d.Late, want)
+	}
+	var b strings.Builder
+	d.writeText(&b)
+	if line := "late WinningPoSt w-late: 1358 ms = synth 8 ms, queue 0 ms, prep 8 ms, before its kernels 1230 ms, kernels 110 ms, finish 1 ms"; !strings.Contains(b.String(), line) {
+		t.Errorf("report:\n%s\nwant the line %q", b.String(), line)
+	}
 }

@@ -19,7 +19,23 @@ type dayTimeline struct {
 	Devices   []dayDeviceUse    `json:"devices"`
 	LockWaits []dayLockWait     `json:"lock_waits"`
 	Stalls    []dayStallBetween `json:"stalls"`
+	Late      []dayLateRun      `json:"late_winning,omitempty"`
 	text      string            // writeUtilization of the day's jobs: devices and stages
+}
+
+// dayLateRun is where a late WinningPoSt's time went, from its job's
+// intervals: each stage's time, and the wait between the end of its
+// Prepare and the start of its kernels (the device's clock: a lane Run
+// held up by another thread's CUDA call, or a Run waiting for the lock).
+type dayLateRun struct {
+	ID            string        `json:"id"`
+	Job           time.Duration `json:"job_ns"`
+	Synth         time.Duration `json:"synth_ns"`
+	Queue         time.Duration `json:"queue_ns"`
+	Prep          time.Duration `json:"prep_ns"`
+	BeforeKernels time.Duration `json:"before_kernels_ns"`
+	Kernels       time.Duration `json:"kernels_ns"`
+	Finish        time.Duration `json:"finish_ns"`
 }
 
 type dayDeviceUse struct {
@@ -48,8 +64,9 @@ type dayStallBetween struct {
 }
 
 // analyzeDay reads the events of the day's jobs (kindOf: job id → kind;
-// other jobs' events are left out).
-func analyzeDay(events []timeline.Event, kindOf map[string]string) *dayTimeline {
+// other jobs' events are left out); late names the WinningPoSts to break
+// down (dayLateRun).
+func analyzeDay(events []timeline.Event, kindOf map[string]string, late []string) *dayTimeline {
 	var mine []timeline.Event
 	jobs := map[string]bool{}
 	for _, e := range events {
@@ -107,7 +124,50 @@ func analyzeDay(events []timeline.Event, kindOf map[string]string) *dayTimeline 
 			t.LockWaits = append(t.LockWaits, *w)
 		}
 	}
+	t.Late = lateRuns(ivs, late)
 	return t
+}
+
+// lateRuns breaks down the jobs of ids, in that order, from their
+// intervals (a job with none is left out).
+func lateRuns(ivs []timeline.Interval, ids []string) []dayLateRun {
+	of := map[string][]timeline.Interval{}
+	for _, iv := range ivs {
+		of[iv.Job] = append(of[iv.Job], iv)
+	}
+	var out []dayLateRun
+	for _, id := range ids {
+		if len(of[id]) == 0 {
+			continue
+		}
+		r := dayLateRun{ID: id}
+		var prepEnd, kernelStart time.Duration = -1, -1
+		for _, iv := range of[id] {
+			switch iv.Stage {
+			case timeline.StageJob:
+				r.Job += iv.Len()
+			case timeline.StageSynth:
+				r.Synth += iv.Len()
+			case timeline.StageQueue:
+				r.Queue += iv.Len()
+			case timeline.StagePrep:
+				r.Prep += iv.Len()
+				prepEnd = max(prepEnd, iv.End)
+			case timeline.StageKernel:
+				r.Kernels += iv.Len()
+				if kernelStart < 0 || iv.Start < kernelStart {
+					kernelStart = iv.Start
+				}
+			case timeline.StageFinish:
+				r.Finish += iv.Len()
+			}
+		}
+		if prepEnd >= 0 && kernelStart > prepEnd {
+			r.BeforeKernels = kernelStart - prepEnd
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func (t *dayTimeline) writeText(w io.Writer) {
@@ -125,6 +185,10 @@ func (t *dayTimeline) writeText(w io.Writer) {
 	for _, s := range t.Stalls {
 		fmt.Fprintf(w, "  device idle between a %s kernel and a %s kernel (cross-job stall) %s, total %v\n",
 			s.Before, s.After, times(s.Count), roundShort(s.Total))
+	}
+	for _, l := range t.Late {
+		fmt.Fprintf(w, "  late WinningPoSt %s: %s = synth %s, queue %s, prep %s, before its kernels %s, kernels %s, finish %s\n",
+			l.ID, fmtMs(l.Job), fmtMs(l.Synth), fmtMs(l.Queue), fmtMs(l.Prep), fmtMs(l.BeforeKernels), fmtMs(l.Kernels), fmtMs(l.Finish))
 	}
 }
 
