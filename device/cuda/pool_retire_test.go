@@ -3,8 +3,6 @@ package cuda
 import (
 	"slices"
 	"testing"
-
-	"github.com/cuzk-project/cuzk/memory"
 )
 
 // TestPinnedPoolRetiredWhileRunning: what the pool lets go while a Run is
@@ -48,11 +46,7 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 		{"drain", func(p *pinnedPool) int64 { p.drain(); return -1 }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			keep := int64(3 << 30)
-			var freed []uint64
-			p := fakePool(&keep, &freed)
-			p.workers.Store(1)
-			budget := memory.New(1 << 50)
+			p, budget, freed := oneWorkerPool(3 << 30)
 			putStaging := func() { giveBack(p, budget, big, keptWitness, p.newSet(), sizeClass(big)) }
 			putStaging()
 			p.runStart() // the device's Run
@@ -69,16 +63,16 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 			huge, _ := p.get(4 << 30)
 			p.put(huge) // unshared, over the cap: freed at once, not held uncounted
 			p.bg.Wait()
-			if !slices.Equal(freed, []uint64{4 << 30}) || budget.Used() != 2*big || p.sharedBytes() != 2*big {
+			if !slices.Equal(*freed, []uint64{4 << 30}) || budget.Used() != 2*big || p.sharedBytes() != 2*big {
 				t.Fatalf("while running: freed %v, budget %d, kept shares %d; want only the buffer over the cap freed, both stagings counted",
-					freed, budget.Used(), p.sharedBytes())
+					*freed, budget.Used(), p.sharedBytes())
 			}
-			freed = freed[:0]
+			*freed = (*freed)[:0]
 			gave := tc.end(p)
 			p.bg.Wait()
 			if !tc.wantFree {
-				if len(freed) != 0 {
-					t.Fatalf("freed %v with a Run still in flight", freed)
+				if len(*freed) != 0 {
+					t.Fatalf("freed %v with a Run still in flight", *freed)
 				}
 				return
 			}
@@ -89,10 +83,10 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 			if tc.name == "drain" {
 				want = append(want, 2<<30) // and the free list's
 			}
-			slices.Sort(freed)
+			slices.Sort(*freed)
 			slices.Sort(want)
-			if !slices.Equal(freed, want) {
-				t.Fatalf("freed %v, want %v", freed, want)
+			if !slices.Equal(*freed, want) {
+				t.Fatalf("freed %v, want %v", *freed, want)
 			}
 			if gave >= 0 && uint64(gave) != 2*big {
 				t.Errorf("EvictKept gave back %d bytes, want %d (the kept staging and the retired one)", gave, 2*big)

@@ -464,6 +464,16 @@ func TestPinnedPoolBound(t *testing.T) {
 	}
 }
 
+// oneWorkerPool is a fake pool keeping keep bytes unshared and one
+// staging of each kind and class, the budget its shares come from, and
+// what it frees.
+func oneWorkerPool(keep int64) (*pinnedPool, *memory.Budget, *[]uint64) {
+	freed := new([]uint64)
+	p := fakePool(&keep, freed)
+	p.workers.Store(1)
+	return p, memory.New(1 << 50), freed
+}
+
 // giveBack gets a buffer of n bytes from p and gives it back with a share
 // of budget that covers it, as part set of a staging of kind and class.
 func giveBack(p *pinnedPool, budget *memory.Budget, n uint64, kind keptKind, set uint64, class uint8) {
@@ -475,11 +485,7 @@ func giveBack(p *pinnedPool, budget *memory.Budget, n uint64, kind keptKind, set
 // TestPinnedPoolBoundKinds: the bound counts each kind apart: a worker's
 // a, b staging, splits and witness staging are all kept together.
 func TestPinnedPoolBoundKinds(t *testing.T) {
-	keep := int64(1 << 10)
-	var freed []uint64
-	p := fakePool(&keep, &freed)
-	p.workers.Store(1)
-	budget := memory.New(1 << 50)
+	p, budget, freed := oneWorkerPool(1 << 10)
 	giveBack(p, budget, 8<<30, keptAB, p.newSet(), sizeClass(8<<30))
 	for q := range splitBufs {
 		n := 1<<20 + uint64(q)<<10
@@ -489,8 +495,8 @@ func TestPinnedPoolBoundKinds(t *testing.T) {
 	giveBack(p, budget, 4<<30, keptWitness, w, class)
 	giveBack(p, budget, 64<<20, keptWitness, w, class)
 	p.bg.Wait()
-	if len(p.shared) != 1+splitBufs+2 || len(freed) != 0 {
-		t.Fatalf("kept %d buffers, freed %v; want all %d kept", len(p.shared), freed, 1+splitBufs+2)
+	if len(p.shared) != 1+splitBufs+2 || len(*freed) != 0 {
+		t.Fatalf("kept %d buffers, freed %v; want all %d kept", len(p.shared), *freed, 1+splitBufs+2)
 	}
 }
 
@@ -498,11 +504,7 @@ func TestPinnedPoolBoundKinds(t *testing.T) {
 // (another circuit's, proved in turn) are bounded apart: none frees
 // another's; a third of one class frees the oldest of that class.
 func TestPinnedPoolBoundClasses(t *testing.T) {
-	keep := int64(1 << 10)
-	var freed []uint64
-	p := fakePool(&keep, &freed)
-	p.workers.Store(1)
-	budget := memory.New(1 << 50)
+	p, budget, freed := oneWorkerPool(1 << 10)
 	put := func(n uint64) {
 		giveBack(p, budget, n, keptWitness, p.newSet(), sizeClass(n))
 		p.bg.Wait()
@@ -510,8 +512,8 @@ func TestPinnedPoolBoundClasses(t *testing.T) {
 	porep, snap := uint64(1<<30), uint64(32<<20)
 	put(porep)
 	put(snap + 1) // each a staging of its own class: the gets above found none to take
-	if len(freed) != 0 || len(p.shared) != 2 {
-		t.Fatalf("two classes in turn: freed %v, kept %d; want both kept", freed, len(p.shared))
+	if len(*freed) != 0 || len(p.shared) != 2 {
+		t.Fatalf("two classes in turn: freed %v, kept %d; want both kept", *freed, len(p.shared))
 	}
 	b, _ := p.get(porep) // the next partition of each circuit takes its own class's
 	c, _ := p.get(snap)
@@ -523,7 +525,7 @@ func TestPinnedPoolBoundClasses(t *testing.T) {
 		p.putKept(x, share, keptWitness, p.newSet(), sizeClass(x.n))
 	}
 	put(porep + porep/4) // a third of porep's class (too large to have been taken): the oldest of that class goes
-	if !slices.Equal(freed, []uint64{porep}) {
-		t.Fatalf("freed %v, want only the oldest staging of the class given a third, %d", freed, porep)
+	if !slices.Equal(*freed, []uint64{porep}) {
+		t.Fatalf("freed %v, want only the oldest staging of the class given a third, %d", *freed, porep)
 	}
 }
