@@ -295,13 +295,16 @@ int cuzk_msm_split_g2(cuzk_ctx* ctx, const void* bases, uint64_t nbases, const u
  * over its first n points with random scalars (ms per MSM, median of reps). */
 int cuzk_srs_synthetic_bg2(cuzk_srs* s);
 int cuzk_bench_msm_g2(cuzk_ctx* ctx, cuzk_srs* srs, uint64_t n, int reps, float* ms, uint32_t* window);
-/* --- fixed-base (the setup's G1 queries) --- */
+/* --- fixed-base (the setup's queries) --- */
 /* out[i] = affine([scalars[i]]·base) for i < n: base in gnark's G1Affine layout (the identity
  * (0, 0) or a point of the curve with canonical coordinates, else CUZK_ERR_ARG), scalars
  * Montgomery Fr, out n points in the G1Affine layout, the identity as (0, 0). Host memory in
  * and out; chunks of at most 2^24 points on the device (368 bytes each), a comb of 32 windows
  * of 8 bits built on the device per call. */
 int cuzk_fixed_base_g1(cuzk_ctx* ctx, const void* base, const void* scalars, uint64_t n, void* out);
+/* The same over G2 (B_G2): base and out in gnark's G2Affine layout (192 bytes), chunks of at
+ * most 2^23 points on the device (608 bytes each). */
+int cuzk_fixed_base_g2(cuzk_ctx* ctx, const void* base, const void* scalars, uint64_t n, void* out);
 
 /* --- parameters streamed from their file (helper h29) --- */
 /* A parameter set under a memory limit (lim->limit > 0) whose streamed points stay in its bellperson

@@ -132,11 +132,11 @@ func scalarsOf(c r1cs.Circuit, t *Toxic, opts *SetupOptions, rec *setupRecorder)
 	return sc, nil
 }
 
-// params computes every point of the parameters in memory, the G1 vectors
-// with g1 in chunks of chunk scalars.
-func (sc *setupScalars) params(t *Toxic, g1 FixedBaseG1, chunk int) (*Params, error) {
+// params computes every point of the parameters in memory with fb, in
+// chunks of chunk scalars.
+func (sc *setupScalars) params(t *Toxic, fb FixedBase, chunk int) (*Params, error) {
 	p := &Params{}
-	vk, err := sc.verifyingKey(t, g1)
+	vk, err := sc.verifyingKey(t, fb)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func (sc *setupScalars) params(t *Toxic, g1 FixedBaseG1, chunk int) (*Params, er
 		buf := make([]fr.Element, min(chunk, len(out)))
 		for lo := 0; lo < len(out); lo += chunk {
 			hi := min(lo+chunk, len(out))
-			if err := g1.MulG1(gen1, q.src.chunk(lo, hi, buf), out[lo:hi]); err != nil {
+			if err := fb.MulG1(gen1, q.src.chunk(lo, hi, buf), out[lo:hi]); err != nil {
 				return nil, fmt.Errorf("setup: %s: %w", q.name, err)
 			}
 		}
@@ -155,17 +155,18 @@ func (sc *setupScalars) params(t *Toxic, g1 FixedBaseG1, chunk int) (*Params, er
 	}
 	b := concatScalars{sc.b[0], sc.b[1]}
 	p.BG2 = make([]bls12381.G2Affine, b.Len())
-	table := newCombG2(&gen2)
 	buf := make([]fr.Element, min(chunk, b.Len()))
 	for lo := 0; lo < b.Len(); lo += chunk {
 		hi := min(lo+chunk, b.Len())
-		table.mulInto(b.chunk(lo, hi, buf), p.BG2[lo:hi])
+		if err := fb.MulG2(gen2, b.chunk(lo, hi, buf), p.BG2[lo:hi]); err != nil {
+			return nil, fmt.Errorf("setup: b_g2: %w", err)
+		}
 	}
 	return p, nil
 }
 
-// verifyingKey computes the six fixed points and ic (with g1).
-func (sc *setupScalars) verifyingKey(t *Toxic, g1 FixedBaseG1) (*VerifyingKey, error) {
+// verifyingKey computes the six fixed points and ic (with fb).
+func (sc *setupScalars) verifyingKey(t *Toxic, fb FixedBase) (*VerifyingKey, error) {
 	_, _, gen1, gen2 := bls12381.Generators()
 	vk := &VerifyingKey{}
 	fixed1 := newCombG1(&gen1).mul([]fr.Element{t.Alpha, t.Beta, t.Delta})
@@ -173,7 +174,7 @@ func (sc *setupScalars) verifyingKey(t *Toxic, g1 FixedBaseG1) (*VerifyingKey, e
 	vk.AlphaG1, vk.BetaG1, vk.DeltaG1 = fixed1[0], fixed1[1], fixed1[2]
 	vk.BetaG2, vk.GammaG2, vk.DeltaG2 = fixed2[0], fixed2[1], fixed2[2]
 	vk.IC = make([]bls12381.G1Affine, len(sc.ic))
-	if err := g1.MulG1(gen1, sc.ic, vk.IC); err != nil {
+	if err := fb.MulG1(gen1, sc.ic, vk.IC); err != nil {
 		return nil, fmt.Errorf("setup: ic: %w", err)
 	}
 	return vk, nil

@@ -9,10 +9,10 @@ import (
 
 // SetupOptions tune WriteSetup. The zero value is the CPU setup.
 type SetupOptions struct {
-	// G1 computes the G1 fixed-base multiplications (ic, h, l, a, b_g1);
-	// nil: CPUFixedBase. B_G2 is always the CPU's comb, on all cores,
-	// beside the G1 queries.
-	G1 FixedBaseG1
+	// FixedBase computes the fixed-base multiplications of every query
+	// (ic, h, l, a, b_g1 in turn; b_g2 beside them, on a goroutine of its
+	// own); nil: CPUFixedBase.
+	FixedBase FixedBase
 	// Shape, when set, is the circuit's size: the counting pass (one
 	// synthesis) is skipped, and a circuit that differs from it fails.
 	Shape *r1cs.Shape
@@ -51,7 +51,7 @@ type SetupProgress struct {
 //	evaluate  the Lagrange basis at τ and the synthesis accumulating u, v, w
 //	scalars   ic and l from u, v, w; a and b filtered by density
 //	ic        the verifying key
-//	h, l, a, b_g1, b_g2  the queries; b_g2 runs on the CPU beside the others
+//	h, l, a, b_g1, b_g2  the queries; b_g2 runs beside the others
 type SetupReport struct {
 	Phases []SetupPhase
 	Total  time.Duration

@@ -23,9 +23,9 @@ import (
 // FOR DEVELOPMENT AND TESTS ONLY, as Setup.
 //
 // Every vector's offset is known once the circuit is evaluated, so each is
-// written at its place: the G1 queries h, l, a, b_g1 in turn (opts.G1
+// written at its place: the G1 queries h, l, a, b_g1 in turn (opts.FixedBase
 // multiplies a chunk while the previous one is encoded and written) and
-// b_g2 on the CPU's comb beside them. Memory: the evaluations u, v, w
+// b_g2 beside them. Memory: the evaluations u, v, w
 // (32 bytes per variable each; ic, l, a and b are made from them in
 // place), the Lagrange basis (32 bytes per row) while evaluating, and a
 // few chunks of points. Each query's scalars are freed once it is written.
@@ -40,14 +40,14 @@ func WriteSetup(ctx context.Context, w io.WriterAt, c r1cs.Circuit, seed []byte,
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	g1 := opts.G1
-	if g1 == nil {
-		g1 = &CPUFixedBase{}
+	fb := opts.FixedBase
+	if fb == nil {
+		fb = &CPUFixedBase{}
 	}
 	chunk := opts.chunk()
 
 	ph := rec.begin("ic", len(sc.ic))
-	vk, err := sc.verifyingKey(t, g1)
+	vk, err := sc.verifyingKey(t, fb)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,18 +67,19 @@ func WriteSetup(ctx context.Context, w io.WriterAt, c r1cs.Circuit, seed []byte,
 	b := concatScalars{sc.b[0], sc.b[1]}
 	size := off + 4 + int64(b.Len())*G2Size
 
-	// B_G2 on the CPU from the start; a failure on either side stops both.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	g2Err := startG2Query(ctx, cancel, w, off, b, max(chunk/2, 1), rec.begin("b_g2", b.Len()))
+	// B_G2 from the start; the first failure on either side stops both
+	// and is the setup's error (the other side then sees a cancelled
+	// context).
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	g2Done := startG2Query(ctx, cancel, w, off, b, fb, max(chunk/2, 1), rec.begin("b_g2", b.Len()))
 	_, _, gen1, _ := bls12381.Generators()
-	mul1 := func(s []fr.Element, out []bls12381.G1Affine) error { return g1.MulG1(gen1, s, out) }
+	mul1 := func(s []fr.Element, out []bls12381.G1Affine) error { return fb.MulG1(gen1, s, out) }
 	for i := range queries {
 		q := &queries[i]
 		err = writeQuery(ctx, w, offsets[i], q.src, mul1, EncodeG1, G1Size, chunk, rec.begin(q.name, q.src.Len()))
 		if err != nil {
-			err = fmt.Errorf("setup: %s: %w", q.name, err)
-			cancel()
+			cancel(fmt.Errorf("setup: %s: %w", q.name, err))
 			break
 		}
 		q.src = nil // its scalars are garbage now (b's stay for b_g2)
@@ -89,10 +90,8 @@ func WriteSetup(ctx context.Context, w io.WriterAt, c r1cs.Circuit, seed []byte,
 			sc.a = [2][]fr.Element{}
 		}
 	}
-	if e := <-g2Err; err == nil && e != nil {
-		err = fmt.Errorf("setup: b_g2: %w", e)
-	}
-	if err != nil {
+	<-g2Done
+	if err := context.Cause(ctx); err != nil {
 		return nil, nil, err
 	}
 	rep := rec.report()
@@ -112,22 +111,20 @@ func writeVKHeader(w io.WriterAt, vk *VerifyingKey) (int64, error) {
 	return int64(hdr.Len()), nil
 }
 
-// startG2Query writes B_G2 (b's scalars times the G2 generator, by the
-// comb table) at off on its own goroutine, calling cancel when it fails,
-// and delivers its error on the returned channel.
-func startG2Query(ctx context.Context, cancel func(), w io.WriterAt, off int64, b scalarSource, chunk int, ph *phaseRecorder) <-chan error {
-	g2Err := make(chan error, 1)
+// startG2Query writes B_G2 (b's scalars times the G2 generator, by fb) at
+// off on its own goroutine, cancelling ctx with its error when it fails,
+// and closes the returned channel when it is done.
+func startG2Query(ctx context.Context, cancel context.CancelCauseFunc, w io.WriterAt, off int64, b scalarSource, fb FixedBase, chunk int, ph *phaseRecorder) <-chan struct{} {
+	done := make(chan struct{})
 	go func() {
 		_, _, _, gen2 := bls12381.Generators()
-		table := newCombG2(&gen2)
-		mul := func(s []fr.Element, out []bls12381.G2Affine) error { table.mulInto(s, out); return nil }
-		err := writeQuery(ctx, w, off, b, mul, EncodeG2, G2Size, chunk, ph)
-		if err != nil {
-			cancel()
+		mul := func(s []fr.Element, out []bls12381.G2Affine) error { return fb.MulG2(gen2, s, out) }
+		defer close(done)
+		if err := writeQuery(ctx, w, off, b, mul, EncodeG2, G2Size, chunk, ph); err != nil {
+			cancel(fmt.Errorf("setup: b_g2: %w", err))
 		}
-		g2Err <- err
 	}()
-	return g2Err
+	return done
 }
 
 // writeQuery writes one vector at off: its u32 length, then the points of

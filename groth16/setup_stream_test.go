@@ -113,19 +113,35 @@ func firstDiff(a, b []byte) int {
 	return min(len(a), len(b))
 }
 
-// failingG1 fails its k-th call.
-type failingG1 struct {
-	k, calls int
+// failingFixedBase fails its k1-th G1 call and its k2-th G2 call (0: none).
+type failingFixedBase struct {
+	CPUFixedBase
+	mu             sync.Mutex
+	k1, k2, n1, n2 int
 }
 
 var errFixedBase = errors.New("fixed-base failed")
 
-func (f *failingG1) MulG1(base bls12381.G1Affine, s []fr.Element, out []bls12381.G1Affine) error {
-	f.calls++
-	if f.calls == f.k {
+func (f *failingFixedBase) MulG1(base bls12381.G1Affine, s []fr.Element, out []bls12381.G1Affine) error {
+	f.mu.Lock()
+	f.n1++
+	fail := f.n1 == f.k1
+	f.mu.Unlock()
+	if fail {
 		return errFixedBase
 	}
-	return (&CPUFixedBase{}).MulG1(base, s, out)
+	return f.CPUFixedBase.MulG1(base, s, out)
+}
+
+func (f *failingFixedBase) MulG2(base bls12381.G2Affine, s []fr.Element, out []bls12381.G2Affine) error {
+	f.mu.Lock()
+	f.n2++
+	fail := f.n2 == f.k2
+	f.mu.Unlock()
+	if fail {
+		return errFixedBase
+	}
+	return f.CPUFixedBase.MulG2(base, s, out)
 }
 
 // failingFile fails writes at or past off.
@@ -158,8 +174,9 @@ func TestWriteSetupErrors(t *testing.T) {
 		opts SetupOptions
 		want error
 	}{
-		{"fixed-base ic", context.Background(), &memFile{}, SetupOptions{G1: &failingG1{k: 1}}, errFixedBase},
-		{"fixed-base l", context.Background(), &memFile{}, SetupOptions{G1: &failingG1{k: 5}, Chunk: 16}, errFixedBase},
+		{"fixed-base ic", context.Background(), &memFile{}, SetupOptions{FixedBase: &failingFixedBase{k1: 1}}, errFixedBase},
+		{"fixed-base l", context.Background(), &memFile{}, SetupOptions{FixedBase: &failingFixedBase{k1: 5}, Chunk: 16}, errFixedBase},
+		{"fixed-base b_g2", context.Background(), &memFile{}, SetupOptions{FixedBase: &failingFixedBase{k2: 3}, Chunk: 16}, errFixedBase},
 		{"write", context.Background(), &failingFile{off: 2000}, SetupOptions{Chunk: 8}, errDisk},
 		{"cancelled", cancelled, &memFile{}, SetupOptions{}, context.Canceled},
 		{"shape", context.Background(), &memFile{}, SetupOptions{Shape: &wrong}, nil},
@@ -173,8 +190,9 @@ func TestWriteSetupErrors(t *testing.T) {
 	}
 }
 
-// TestCPUFixedBase compares MulG1 with gnark's scalar multiplication, for
-// two bases in turn (the cached table is replaced) and the identity.
+// TestCPUFixedBase compares MulG1 and MulG2 with gnark's scalar
+// multiplication, for two bases in turn (the cached table is replaced) and
+// the identity.
 func TestCPUFixedBase(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	s := make([]fr.Element, 70)
@@ -214,5 +232,31 @@ func TestCPUFixedBase(t *testing.T) {
 	off.Y.SetOne()
 	if err := fb.MulG1(off, s[:1], make([]bls12381.G1Affine, 1)); err == nil {
 		t.Error("MulG1 accepted a base off the curve")
+	}
+
+	_, _, _, g2 := bls12381.Generators()
+	var g27 bls12381.G2Affine
+	g27.ScalarMultiplication(&g2, big.NewInt(7))
+	for _, base := range []bls12381.G2Affine{g2, g27, g2, {}} {
+		out := make([]bls12381.G2Affine, len(s))
+		if err := fb.MulG2(base, s, out); err != nil {
+			t.Fatal(err)
+		}
+		for i := range s {
+			var want bls12381.G2Affine
+			var k big.Int
+			want.ScalarMultiplication(&base, s[i].BigInt(&k))
+			if out[i] != want {
+				t.Fatalf("G2 base %v: s[%d]·base differs", base.IsInfinity(), i)
+			}
+		}
+	}
+	if err := fb.MulG2(g2, s, make([]bls12381.G2Affine, 3)); err == nil {
+		t.Error("MulG2 accepted 70 scalars for 3 outputs")
+	}
+	off2 := g2
+	off2.Y.A0.SetOne()
+	if err := fb.MulG2(off2, s[:1], make([]bls12381.G2Affine, 1)); err == nil {
+		t.Error("MulG2 accepted a base off the curve")
 	}
 }

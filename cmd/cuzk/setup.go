@@ -148,7 +148,7 @@ func (o *setupOptions) setupOptions() (opts groth16.SetupOptions, closeDev func(
 			return opts, nil, fmt.Errorf("--device cuda: %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
 		}
 		// Chunks of 2^24 points: the library's own, 1.5 GiB of points each.
-		return groth16.SetupOptions{G1: d, Chunk: 1 << 24}, func() { d.Close() }, nil
+		return groth16.SetupOptions{FixedBase: d, Chunk: 1 << 24}, func() { d.Close() }, nil
 	}
 	return opts, nil, fmt.Errorf("--device %q: want cpu or cuda", o.device)
 }

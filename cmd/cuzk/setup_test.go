@@ -20,7 +20,7 @@ func TestSetupStreamed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("setup: %d %s", code, out)
 	}
-	for _, want := range []string{"phase", "evaluate", "b_g2", "b_g1", "total", "G1 fixed-base on cpu"} {
+	for _, want := range []string{"phase", "evaluate", "b_g2", "b_g1", "total", "fixed-base on cpu"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}

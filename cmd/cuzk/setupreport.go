@@ -116,6 +116,6 @@ func printSetupReport(w io.Writer, rep *groth16.SetupReport, device string) {
 	if rep.Bytes >= 1e9 {
 		size = fmt.Sprintf("%.2f GB", float64(rep.Bytes)/1e9)
 	}
-	fmt.Fprintf(w, "total %v, .params %s; G1 fixed-base on %s, b_g2 on the CPU beside the G1 queries\n",
+	fmt.Fprintf(w, "total %v, .params %s; fixed-base on %s, b_g2 beside the G1 queries\n",
 		rep.Total.Round(time.Millisecond), size, device)
 }
