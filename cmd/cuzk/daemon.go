@@ -370,8 +370,14 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 			if isSynthetic(id) {
 				return src.Size
 			}
-			return loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) },
+			n := loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) },
 				func() bool { return makeDeviceRoom(cache, log) })
+			if n > budget.Limit() {
+				log.Warn("the GPUs cannot hold the parameters whole and their decoded host copy exceeds the memory budget: "+
+					"set device.stream_from_file = true to stream them from their file, or raise memory.total_budget",
+					"circuit_id", id, "bytes", n, "budget", budget.Limit())
+			}
+			return n
 		}
 	}
 	cache = srs.New(srs.Config{

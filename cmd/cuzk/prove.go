@@ -208,20 +208,9 @@ func (o *proveOptions) runRequest(ctx context.Context, stdout, stderr io.Writer)
 // counting what it holds and the Go heap held within it. Warnings (a
 // compiled system that cannot be cached) go to stderr.
 func (o *proveOptions) engine(ctx context.Context, dir string, stderr io.Writer) (*engine.Engine, error) {
-	if o.device != "cpu" && o.device != "cuda" {
-		return nil, fmt.Errorf("--device %q: want cpu or cuda", o.device)
-	}
-	cfg := config.Default()
-	cfg.Device.Kind = o.device
-	cfg.SRS.ParamCache = dir
-	cfg.Timeline.Events = 0
-	switch {
-	case !(o.budgetGiB >= 0) || o.budgetGiB*(1<<30) >= math.MaxUint64:
-		return nil, fmt.Errorf("--budget %v: want a size in GiB, below 2^34", o.budgetGiB)
-	case o.budgetGiB > 0:
-		cfg.Memory.TotalBudget = config.Budget{Bytes: config.Size(o.budgetGiB * (1 << 30))}
-	default:
-		cfg.Memory.TotalBudget = config.Budget{Auto: true}
+	cfg, err := o.config(dir)
+	if err != nil {
+		return nil, err
 	}
 	limit, err := cfg.MemoryBudget()
 	if err != nil {
@@ -232,6 +221,33 @@ func (o *proveOptions) engine(ctx context.Context, dir string, stderr io.Writer)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	e, _, _, err := newDaemonEngine(cfg, log, heap)
 	return e, err
+}
+
+// config is the daemon configuration of the one-shot engine. With CUDA
+// the streamed points of a set the GPU cannot hold whole are read from
+// the parameter file at every partition (device.stream_from_file), never
+// decoded into host memory: a one-shot process loads its set once, and
+// the decoded copy (44 GiB for a 32 GiB PoRep on an 80 GB card) would not
+// fit the budget beside a partition. A GPU that holds the set whole
+// reads the file into its memory once either way.
+func (o *proveOptions) config(dir string) (config.Config, error) {
+	cfg := config.Default()
+	if o.device != "cpu" && o.device != "cuda" {
+		return cfg, fmt.Errorf("--device %q: want cpu or cuda", o.device)
+	}
+	cfg.Device.Kind = o.device
+	cfg.Device.StreamFromFile = o.device == "cuda"
+	cfg.SRS.ParamCache = dir
+	cfg.Timeline.Events = 0
+	switch {
+	case !(o.budgetGiB >= 0) || o.budgetGiB*(1<<30) >= math.MaxUint64:
+		return cfg, fmt.Errorf("--budget %v: want a size in GiB, below 2^34", o.budgetGiB)
+	case o.budgetGiB > 0:
+		cfg.Memory.TotalBudget = config.Budget{Bytes: config.Size(o.budgetGiB * (1 << 30))}
+	default:
+		cfg.Memory.TotalBudget = config.Budget{Auto: true}
+	}
+	return cfg, nil
 }
 
 // readPublicFor reads --public, which must be the public data of req's

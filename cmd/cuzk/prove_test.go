@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cuzk-project/cuzk/config"
 )
 
 // run executes the root command with args and returns stdout and the exit
@@ -134,6 +136,46 @@ func TestProveDevSRSFlag(t *testing.T) {
 		out, code := run(t, tc.args...)
 		if code == 0 || !strings.Contains(out, tc.want) {
 			t.Errorf("%v: exit %d, %q; want a refusal saying %q", tc.args, code, out, tc.want)
+		}
+	}
+}
+
+// TestProveConfig: the one-shot engine's configuration: the device, the
+// budget, and with CUDA the streamed points read from the parameter file
+// (a set the GPU cannot hold whole is never decoded into host memory).
+func TestProveConfig(t *testing.T) {
+	for _, tc := range []struct {
+		device   string
+		budget   float64
+		fromFile bool
+		bytes    config.Size
+		err      string
+	}{
+		{"cpu", 0, false, 0, ""},
+		{"cuda", 32, true, 32 << 30, ""},
+		{"cuda", 0, true, 0, ""},
+		{"tpu", 0, false, 0, `--device "tpu"`},
+		{"cpu", -1, false, 0, "--budget -1"},
+	} {
+		o := proveOptions{device: tc.device, budgetGiB: tc.budget}
+		cfg, err := o.config("/params")
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s, budget %v: error %v, want one naming %s", tc.device, tc.budget, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s, budget %v: %v", tc.device, tc.budget, err)
+		}
+		if cfg.Device.Kind != tc.device || cfg.Device.StreamFromFile != tc.fromFile || cfg.SRS.ParamCache != "/params" {
+			t.Errorf("%s: kind %q, stream_from_file %v, param_cache %q", tc.device, cfg.Device.Kind, cfg.Device.StreamFromFile, cfg.SRS.ParamCache)
+		}
+		if tc.budget > 0 && cfg.Memory.TotalBudget.Bytes != tc.bytes {
+			t.Errorf("%s: budget %v bytes, want %v", tc.device, cfg.Memory.TotalBudget.Bytes, tc.bytes)
+		}
+		if tc.budget == 0 && !cfg.Memory.TotalBudget.Auto {
+			t.Errorf("%s: budget 0 is not the automatic one", tc.device)
 		}
 	}
 }
