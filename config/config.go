@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -68,7 +69,7 @@ type Daemon struct {
 // Memory is the byte budget that synthesized assignments and resident
 // parameters are charged to.
 type Memory struct {
-	TotalBudget     Budget   `toml:"total_budget"`      // "auto" = MemTotal − SafetyMargin
+	TotalBudget     Budget   `toml:"total_budget"`      // "auto" = MemTotal − Shmem − SafetyMargin
 	SafetyMargin    Size     `toml:"safety_margin"`     // used by "auto" only
 	EvictionMinIdle Duration `toml:"eviction_min_idle"` // parameters idle this long may be evicted
 }
@@ -455,21 +456,25 @@ func checkListen(addr string, unixOK bool) error {
 }
 
 // MemoryBudget resolves memory.total_budget to bytes: the explicit size
-// (refused with ErrBudgetOverMemory above MemTotal), or for "auto" the
-// machine's MemTotal minus memory.safety_margin.
+// (refused with ErrBudgetOverMemory above the machine's usable memory,
+// MemTotal less Shmem), or for "auto" the usable memory minus
+// memory.safety_margin. Shmem is read when the daemon starts: parameter
+// files in /dev/shm take the same RAM as the daemon, and a budget that
+// counts on it gets the daemon killed by the kernel instead of a job
+// refused.
 func (c *Config) MemoryBudget() (uint64, error) {
-	total, err := MemTotal()
+	m, err := ReadMeminfo()
 	if !c.Memory.TotalBudget.Auto {
 		b := uint64(c.Memory.TotalBudget.Bytes)
 		if err != nil { // no /proc/meminfo: nothing to check against
 			return b, nil
 		}
-		return b, checkBudget(b, total)
+		return b, checkBudget(b, m)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("memory.total_budget = \"auto\": %w", err)
 	}
-	return AutoBudget(total, uint64(c.Memory.SafetyMargin))
+	return AutoBudget(m.Usable(), uint64(c.Memory.SafetyMargin))
 }
 
 // AutoBudget is total − margin; it fails when the margin leaves nothing.
@@ -489,35 +494,66 @@ func Threads(n int) int {
 	return n
 }
 
-// MemTotal reads the machine's memory size from /proc/meminfo.
-func MemTotal() (uint64, error) {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, fmt.Errorf("reading MemTotal: %w", err)
-	}
-	defer f.Close()
-	return parseMemTotal(f)
+// Meminfo is what the memory budget needs of /proc/meminfo: the
+// machine's memory and, of it, what shared memory holds (Shmem: files in
+// RAM disks such as /dev/shm, System V and shared anonymous memory), which
+// no process can take back and the kernel does not reclaim.
+type Meminfo struct {
+	Total, Shmem uint64
 }
 
-func parseMemTotal(f io.Reader) (uint64, error) {
+// Usable is the memory a daemon's budget may count on: Total less Shmem.
+func (m Meminfo) Usable() uint64 {
+	if m.Shmem >= m.Total {
+		return 0
+	}
+	return m.Total - m.Shmem
+}
+
+// ReadMeminfo reads MemTotal and Shmem from /proc/meminfo.
+func ReadMeminfo() (Meminfo, error) {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return Meminfo{}, fmt.Errorf("reading MemTotal: %w", err)
+	}
+	defer f.Close()
+	return parseMeminfo(f)
+}
+
+// parseMeminfo reads MemTotal (required) and Shmem (0 when absent).
+func parseMeminfo(f io.Reader) (Meminfo, error) {
+	var m Meminfo
+	seen := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemTotal:" {
-			kb, err := strconv.ParseUint(fields[1], 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("MemTotal %q: %w", fields[1], err)
-			}
-			if len(fields) > 2 && fields[2] != "kB" {
-				return 0, fmt.Errorf("MemTotal unit %q, want kB", fields[2])
-			}
-			return kb << 10, nil
+		if len(fields) < 2 || (fields[0] != "MemTotal:" && fields[0] != "Shmem:") {
+			continue
+		}
+		name := strings.TrimSuffix(fields[0], ":")
+		kb, err := strconv.ParseUint(fields[1], 10, 64)
+		if err != nil {
+			return Meminfo{}, fmt.Errorf("%s %q: %w", name, fields[1], err)
+		}
+		if len(fields) > 2 && fields[2] != "kB" {
+			return Meminfo{}, fmt.Errorf("%s unit %q, want kB", name, fields[2])
+		}
+		if kb > math.MaxUint64>>10 {
+			return Meminfo{}, fmt.Errorf("%s %d kB: too large", name, kb)
+		}
+		if name == "MemTotal" {
+			m.Total, seen = kb<<10, true
+		} else {
+			m.Shmem = kb << 10
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return 0, err
+		return Meminfo{}, err
 	}
-	return 0, errors.New("no MemTotal line in /proc/meminfo")
+	if !seen {
+		return Meminfo{}, errors.New("no MemTotal line in /proc/meminfo")
+	}
+	return m, nil
 }
 
 // Encode writes c as TOML in the example file's layout.

@@ -145,9 +145,9 @@ sim_run = "1s"
 	if c.Engine.ResultTTL.D() != DefaultResultTTL || c.Logging.Level != "info" {
 		t.Errorf("defaults lost: %+v", c)
 	}
-	if total, err := MemTotal(); err == nil && total < 200<<30 {
+	if m, err := ReadMeminfo(); err == nil && m.Usable() < 200<<30 {
 		if _, err := c.MemoryBudget(); !errors.Is(err, ErrBudgetOverMemory) {
-			t.Errorf("explicit budget of 200 GiB on a machine of %d bytes: %v, want ErrBudgetOverMemory", total, err)
+			t.Errorf("explicit budget of 200 GiB on a machine of %+v: %v, want ErrBudgetOverMemory", m, err)
 		}
 	} else if b, err := c.MemoryBudget(); err != nil || b != 200<<30 {
 		t.Errorf("explicit budget: %d %v", b, err)
@@ -222,13 +222,59 @@ func TestAutoBudget(t *testing.T) {
 	}
 }
 
-func TestParseMemTotal(t *testing.T) {
-	got, err := parseMemTotal(strings.NewReader("MemFree: 1 kB\nMemTotal:       24576000 kB\n"))
-	if err != nil || got != 24576000<<10 {
-		t.Errorf("parseMemTotal: %d %v", got, err)
+func TestParseMeminfo(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       Meminfo
+		err        string
+	}{
+		{"total only", "MemFree: 1 kB\nMemTotal:       24576000 kB\n", Meminfo{Total: 24576000 << 10}, ""},
+		{"shmem", "MemTotal: 131072000 kB\nMemFree: 5 kB\nShmem:  63504384 kB\nShmemHugePages: 0 kB\n",
+			Meminfo{Total: 131072000 << 10, Shmem: 63504384 << 10}, ""},
+		{"no total", "Shmem: 3 kB\nnothing\n", Meminfo{}, "no MemTotal"},
+		{"bad number", "MemTotal: lots kB\n", Meminfo{}, "MemTotal"},
+		{"bad unit", "MemTotal: 5 MB\n", Meminfo{}, "unit"},
+		{"bad shmem", "MemTotal: 5 kB\nShmem: -1 kB\n", Meminfo{}, "Shmem"},
+		{"overflow", "MemTotal: 18446744073709551615 kB\n", Meminfo{}, "too large"},
+	} {
+		got, err := parseMeminfo(strings.NewReader(tc.text))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %v, want an error naming %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %+v %v, want %+v", tc.name, got, err, tc.want)
+		}
 	}
-	if _, err := parseMemTotal(strings.NewReader("nothing\n")); err == nil {
-		t.Error("missing MemTotal accepted")
+}
+
+// TestCheckBudget: an explicit budget is refused above MemTotal less the
+// shared memory (files in /dev/shm take the daemon's RAM), and the
+// refusal names the shared memory where there is some.
+func TestCheckBudget(t *testing.T) {
+	const gib = 1 << 30
+	for _, tc := range []struct {
+		budget uint64
+		m      Meminfo
+		ok     bool
+		names  string
+	}{
+		{100 * gib, Meminfo{Total: 125 * gib}, true, ""},
+		{125 * gib, Meminfo{Total: 125 * gib}, true, ""},
+		{126 * gib, Meminfo{Total: 125 * gib}, false, "MemTotal"},
+		{60 * gib, Meminfo{Total: 125 * gib, Shmem: 65 * gib}, true, ""},
+		{110 * gib, Meminfo{Total: 125 * gib, Shmem: 65 * gib}, false, "Shmem"},
+		{1, Meminfo{Total: 4 * gib, Shmem: 5 * gib}, false, "Shmem"},
+	} {
+		err := checkBudget(tc.budget, tc.m)
+		if tc.ok != (err == nil) || (err != nil && (!errors.Is(err, ErrBudgetOverMemory) || !strings.Contains(err.Error(), tc.names))) {
+			t.Errorf("budget %d of %+v: %v (want ok %v, naming %q)", tc.budget, tc.m, err, tc.ok, tc.names)
+		}
+	}
+	if u := (Meminfo{Total: 125 * gib, Shmem: 65 * gib}).Usable(); u != 60*gib {
+		t.Errorf("usable %d, want 60 GiB", u)
 	}
 }
 

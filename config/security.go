@@ -76,10 +76,15 @@ func (c *Config) validateSecurity() []error {
 // would kill the daemon first.
 var ErrBudgetOverMemory = errors.New("memory.total_budget exceeds the machine's memory")
 
-// checkBudget refuses an explicit budget above total (MemTotal).
-func checkBudget(budget, total uint64) error {
-	if budget > total {
-		return fmt.Errorf("%w: %s > MemTotal %s; lower it or use \"auto\"", ErrBudgetOverMemory, Size(budget).Human(), Size(total).Human())
+// checkBudget refuses an explicit budget above m's usable memory
+// (MemTotal less Shmem).
+func checkBudget(budget uint64, m Meminfo) error {
+	if budget <= m.Usable() {
+		return nil
 	}
-	return nil
+	if m.Shmem == 0 {
+		return fmt.Errorf("%w: %s > MemTotal %s; lower it or use \"auto\"", ErrBudgetOverMemory, Size(budget).Human(), Size(m.Total).Human())
+	}
+	return fmt.Errorf("%w: %s > MemTotal %s less the %s that shared memory holds (Shmem: RAM disks such as /dev/shm); lower it, free the RAM disk, or use \"auto\"",
+		ErrBudgetOverMemory, Size(budget).Human(), Size(m.Total).Human(), Size(m.Shmem).Human())
 }

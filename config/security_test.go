@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"strings"
 	"testing"
 )
@@ -43,11 +42,3 @@ secret_file = "/etc/cuzk/secret"
 	}
 }
 
-func TestCheckBudget(t *testing.T) {
-	if err := checkBudget(8<<30, 16<<30); err != nil {
-		t.Error(err)
-	}
-	if err := checkBudget(32<<30, 16<<30); !errors.Is(err, ErrBudgetOverMemory) {
-		t.Errorf("budget over memory: %v", err)
-	}
-}

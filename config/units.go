@@ -173,7 +173,7 @@ func (d *Duration) UnmarshalTOML(v any) error {
 	return fmt.Errorf("duration: want a string like \"5m\" or seconds, got %T", v)
 }
 
-// Budget is the memory budget: "auto" (MemTotal minus the safety margin)
+// Budget is the memory budget: "auto" (MemTotal less Shmem and the safety margin)
 // or an explicit Size.
 type Budget struct {
 	Auto  bool
