@@ -41,4 +41,3 @@ secret_file = "/etc/cuzk/secret"
 		}
 	}
 }
-
