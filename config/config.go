@@ -127,6 +127,8 @@ type Device struct {
 	// PoRep), so that the host holds only its page cache of the file; each
 	// GPU context adds two page-locked chunk slots (≈ 1.6 GB at 16 GiB,
 	// outside the memory budget). The file must not change while loaded.
+	// A set whose decoded copy could never fit memory.total_budget streams
+	// from its file whatever this says.
 	StreamFromFile bool `toml:"stream_from_file"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`

@@ -363,19 +363,24 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	var reserve func(string, srs.Source) uint64
 	var cache *srs.Cache
 	if len(gpus) > 0 {
-		fromFile := cfg.Device.StreamFromFile
-		files, unload = cuda.ParamsLoaderWith(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams,
-			cuda.LoaderOptions{StreamFromFile: fromFile, MakeRoom: func() bool { return makeDeviceRoom(cache, log) }})
+		// A set the GPUs cannot hold whole streams from its file where
+		// device.stream_from_file says so, and also where its decoded host
+		// copy could never fit the budget (instead of being refused).
+		lo := cuda.LoaderOptions{StreamFromFile: cfg.Device.StreamFromFile, StreamFromFileAbove: int64(min(budget.Limit(), math.MaxInt64)),
+			MakeRoom: func() bool { return makeDeviceRoom(cache, log) }}
+		files, unload = cuda.ParamsLoaderWith(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams, lo)
 		reserve = func(id string, src srs.Source) uint64 {
 			if isSynthetic(id) {
 				return src.Size
 			}
+			size := srcSize(src)
+			fromFile := lo.StreamsFromFile(size)
 			n := loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) },
 				func() bool { return makeDeviceRoom(cache, log) })
-			if n > budget.Limit() {
-				log.Warn("the GPUs cannot hold the parameters whole and their decoded host copy exceeds the memory budget: "+
-					"set device.stream_from_file = true to stream them from their file, or raise memory.total_budget",
-					"circuit_id", id, "bytes", n, "budget", budget.Limit())
+			if fromFile && !cfg.Device.StreamFromFile && n == cuda.FillBytes && !gpusHoldWhole(gpus, src.Path) {
+				log.Info("the GPUs cannot hold the parameters whole and their decoded host copy would exceed the memory budget: "+
+					"they stream from their file at every partition (device.stream_from_file)",
+					"circuit_id", id, "bytes", size, "budget", budget.Limit())
 			}
 			return n
 		}
@@ -400,6 +405,18 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	budget.SetEvictor(cache.EvictIdle)
 	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
 	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus, systems: systems}, devDir
+}
+
+// srcSize is src's size: given, else its file's (0 where it cannot be read).
+func srcSize(src srs.Source) int64 {
+	if src.Size > 0 {
+		return int64(min(src.Size, math.MaxInt64))
+	}
+	fi, err := os.Stat(src.Path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // makeDeviceRoom evicts the cache's least recently used idle set so that a

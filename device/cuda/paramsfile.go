@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -221,6 +222,13 @@ type LoaderOptions struct {
 	// points are decoded once at load with the subgroup check (the device
 	// checks the encoding and the curve at every Run).
 	StreamFromFile bool
+	// StreamFromFileAbove (bytes; 0: no such rule) makes a set whose
+	// parameter file is larger stream from its file as with
+	// StreamFromFile. The daemon gives its memory budget: a set whose
+	// decoded host copy could never fit the budget (the 32 GiB PoRep on an
+	// 80 GB card under a 40 GiB budget) streams from its file instead of
+	// being refused.
+	StreamFromFileAbove int64
 	// MakeRoom, when set, is called where a device cannot hold a set whole,
 	// before the set is streamed: it evicts one idle set (its Unload frees
 	// the devices' copies) and reports whether it did, and the load tries
@@ -229,6 +237,12 @@ type LoaderOptions struct {
 	// idle set (srs.Cache.EvictLRU: never one in use, kept for urgent work
 	// or younger than memory.eviction_min_idle).
 	MakeRoom func() bool
+}
+
+// StreamsFromFile reports whether a set whose parameter file is size bytes
+// streams from its file where a device cannot hold it whole.
+func (lo LoaderOptions) StreamsFromFile(size int64) bool {
+	return lo.StreamFromFile || (lo.StreamFromFileAbove > 0 && size > lo.StreamFromFileAbove)
 }
 
 // retainMakingRoom runs retain, and again after each set makeRoom evicted
@@ -257,9 +271,9 @@ func ParamsLoader(devs []*Device, opts groth16.ReadOptions, check func(id string
 	return ParamsLoaderWith(devs, opts, check, LoaderOptions{})
 }
 
-// ParamsLoaderWith is ParamsLoader with lo's switches: with
-// lo.StreamFromFile a set that a device cannot hold whole streams from its
-// file (RetainFromFile) instead of being read into host memory.
+// ParamsLoaderWith is ParamsLoader with lo's switches: a set that a device
+// cannot hold whole and that lo.StreamsFromFile streams from its file
+// (RetainFromFile) instead of being read into host memory.
 func ParamsLoaderWith(devs []*Device, opts groth16.ReadOptions, check func(id string, p *groth16.Params) error, lo LoaderOptions) (
 	load func(ctx context.Context, id, path string) (*groth16.Params, error),
 	unload func(id string, p *groth16.Params),
@@ -294,7 +308,7 @@ func ParamsLoaderWith(devs []*Device, opts groth16.ReadOptions, check func(id st
 			}
 			return p, nil
 		}
-		if lo.StreamFromFile {
+		if lo.StreamsFromFile(fileSize(path)) {
 			if err := streamFromFile(ctx, devs, p, opts, retainAll); err != nil {
 				return nil, err
 			}
@@ -335,4 +349,14 @@ func streamFromFile(ctx context.Context, devs []*Device, p *groth16.Params, opts
 		return err
 	}
 	return nil
+}
+
+// fileSize is the size of the file at path, 0 where it cannot be read
+// (opening it fails later with the reason).
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }

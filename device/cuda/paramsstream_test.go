@@ -175,19 +175,44 @@ func TestStreamFromFileSums(t *testing.T) {
 	}
 }
 
-// TestStreamFromFileLoader: ParamsLoaderWith's StreamFromFile keeps a set
-// that does not fit whole deferred (no host copy), its proof verifies,
-// and unload frees it. GPU.
+// TestStreamsFromFile: which sets a loader streams from their file.
+func TestStreamsFromFile(t *testing.T) {
+	for _, tc := range []struct {
+		lo   LoaderOptions
+		size int64
+		want bool
+	}{
+		{LoaderOptions{}, 1 << 40, false},
+		{LoaderOptions{StreamFromFile: true}, 0, true},
+		{LoaderOptions{StreamFromFileAbove: 40 << 30}, 47_373_928_632, true},
+		{LoaderOptions{StreamFromFileAbove: 40 << 30}, 40 << 30, false},
+		{LoaderOptions{StreamFromFileAbove: 40 << 30}, 0, false},
+		{LoaderOptions{StreamFromFile: true, StreamFromFileAbove: 40 << 30}, 1, true},
+	} {
+		if got := tc.lo.StreamsFromFile(tc.size); got != tc.want {
+			t.Errorf("%+v, %d bytes: %v, want %v", tc.lo, tc.size, got, tc.want)
+		}
+	}
+}
+
+// TestStreamFromFileLoader: ParamsLoaderWith's StreamFromFile, and its
+// StreamFromFileAbove below the file's size, keep a set that does not fit
+// whole deferred (no host copy), its proof verifies, and unload frees it.
+// GPU.
 func TestStreamFromFileLoader(t *testing.T) {
 	if !Available() {
 		t.Skip(skipReason())
 	}
 	sp := newStreamParams(t, synthetic.Config{Constraints: 5000, Inputs: 4, BoolFraction: 0.75, ADensity: 1, BDensity: 0.25, Seed: 34})
 	ctx := context.Background()
-	for _, checked := range []bool{false, true} {
-		t.Run(fmt.Sprint("checked=", checked), func(t *testing.T) {
+	for _, tc := range []struct {
+		checked bool
+		lo      LoaderOptions
+	}{{false, LoaderOptions{StreamFromFile: true}}, {true, LoaderOptions{StreamFromFile: true}}, {false, LoaderOptions{StreamFromFileAbove: 1}}} {
+		checked := tc.checked
+		t.Run(fmt.Sprintf("checked=%v/above=%d", checked, tc.lo.StreamFromFileAbove), func(t *testing.T) {
 			d := limited(t, 8, func(min, all uint64) uint64 { return min + (all-min)/3 })
-			load, unload := ParamsLoaderWith([]*Device{d}, groth16.ReadOptions{Checked: checked}, nil, LoaderOptions{StreamFromFile: true})
+			load, unload := ParamsLoaderWith([]*Device{d}, groth16.ReadOptions{Checked: checked}, nil, tc.lo)
 			lp, err := load(ctx, "test", sp.path)
 			if err != nil {
 				t.Fatal(err)
