@@ -27,11 +27,9 @@ type FixedBase interface {
 // last base of each group (783 KB for G1, 1.57 MB for G2). The zero value
 // is ready; it is safe for concurrent use.
 type CPUFixedBase struct {
-	mu     sync.Mutex
-	base1  bls12381.G1Affine
-	table1 combG1
-	base2  bls12381.G2Affine
-	table2 combG2
+	mu sync.Mutex
+	g1 lastComb[bls12381.G1Affine, combG1]
+	g2 lastComb[bls12381.G2Affine, combG2]
 }
 
 var _ FixedBase = (*CPUFixedBase)(nil)
@@ -39,44 +37,47 @@ var _ FixedBase = (*CPUFixedBase)(nil)
 // MulG1 implements FixedBase. The base must lie in G1 (the comb's
 // additions rely on its prime order); it is checked to lie on the curve.
 func (c *CPUFixedBase) MulG1(base bls12381.G1Affine, scalars []fr.Element, out []bls12381.G1Affine) error {
-	if len(out) != len(scalars) {
-		return fmt.Errorf("groth16: fixed-base G1: %d scalars, %d outputs", len(scalars), len(out))
-	}
-	if base.IsInfinity() {
-		clear(out)
-		return nil
-	}
-	if !base.IsOnCurve() {
-		return fmt.Errorf("groth16: fixed-base G1: the base is not on the curve")
-	}
-	c.mu.Lock()
-	if c.table1 == nil || !c.base1.Equal(&base) {
-		c.base1, c.table1 = base, newCombG1(&base)
-	}
-	table := c.table1
-	c.mu.Unlock()
-	table.mulInto(scalars, out)
-	return nil
+	return mulComb[bls12381.G1Affine, *bls12381.G1Affine](&c.mu, &c.g1, newCombG1, "G1", base, scalars, out)
 }
 
 // MulG2 implements FixedBase, as MulG1 over G2.
 func (c *CPUFixedBase) MulG2(base bls12381.G2Affine, scalars []fr.Element, out []bls12381.G2Affine) error {
+	return mulComb[bls12381.G2Affine, *bls12381.G2Affine](&c.mu, &c.g2, newCombG2, "G2", base, scalars, out)
+}
+
+// lastComb is the comb table of the last base of one group.
+type lastComb[A any, T any] struct {
+	base  A
+	table T
+	ok    bool
+}
+
+// mulComb is MulG1 and MulG2 over affine points A with comb tables T: the
+// checks, then the table of base (kept in last, under mu) into out.
+func mulComb[A any, PA interface {
+	*A
+	IsInfinity() bool
+	IsOnCurve() bool
+	Equal(*A) bool
+}, T interface{ mulInto([]fr.Element, []A) }](mu *sync.Mutex, last *lastComb[A, T], newTable func(*A) T,
+	group string, base A, scalars []fr.Element, out []A,
+) error {
 	if len(out) != len(scalars) {
-		return fmt.Errorf("groth16: fixed-base G2: %d scalars, %d outputs", len(scalars), len(out))
+		return fmt.Errorf("groth16: fixed-base %s: %d scalars, %d outputs", group, len(scalars), len(out))
 	}
-	if base.IsInfinity() {
+	if PA(&base).IsInfinity() {
 		clear(out)
 		return nil
 	}
-	if !base.IsOnCurve() {
-		return fmt.Errorf("groth16: fixed-base G2: the base is not on the curve")
+	if !PA(&base).IsOnCurve() {
+		return fmt.Errorf("groth16: fixed-base %s: the base is not on the curve", group)
 	}
-	c.mu.Lock()
-	if c.table2 == nil || !c.base2.Equal(&base) {
-		c.base2, c.table2 = base, newCombG2(&base)
+	mu.Lock()
+	if !last.ok || !PA(&last.base).Equal(&base) {
+		last.base, last.table, last.ok = base, newTable(&base), true
 	}
-	table := c.table2
-	c.mu.Unlock()
+	table := last.table
+	mu.Unlock()
 	table.mulInto(scalars, out)
 	return nil
 }

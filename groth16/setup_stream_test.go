@@ -123,25 +123,26 @@ type failingFixedBase struct {
 var errFixedBase = errors.New("fixed-base failed")
 
 func (f *failingFixedBase) MulG1(base bls12381.G1Affine, s []fr.Element, out []bls12381.G1Affine) error {
-	f.mu.Lock()
-	f.n1++
-	fail := f.n1 == f.k1
-	f.mu.Unlock()
-	if fail {
+	if f.failNow(&f.n1, f.k1) {
 		return errFixedBase
 	}
 	return f.CPUFixedBase.MulG1(base, s, out)
 }
 
 func (f *failingFixedBase) MulG2(base bls12381.G2Affine, s []fr.Element, out []bls12381.G2Affine) error {
-	f.mu.Lock()
-	f.n2++
-	fail := f.n2 == f.k2
-	f.mu.Unlock()
-	if fail {
+	if f.failNow(&f.n2, f.k2) {
 		return errFixedBase
 	}
 	return f.CPUFixedBase.MulG2(base, s, out)
+}
+
+// failNow counts a call of one group (calls) and reports whether it is
+// the k-th.
+func (f *failingFixedBase) failNow(calls *int, k int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	*calls++
+	return *calls == k
 }
 
 // failingFile fails writes at or past off.
@@ -207,56 +208,46 @@ func TestCPUFixedBase(t *testing.T) {
 			s[i] = randElement(rng)
 		}
 	}
-	_, _, g1, _ := bls12381.Generators()
-	var g7 bls12381.G1Affine
-	g7.ScalarMultiplication(&g1, big.NewInt(7))
-	var fb CPUFixedBase
-	for _, base := range []bls12381.G1Affine{g1, g7, g1, {}} {
-		out := make([]bls12381.G1Affine, len(s))
-		if err := fb.MulG1(base, s, out); err != nil {
-			t.Fatal(err)
-		}
-		for i := range s {
-			var want bls12381.G1Affine
-			var k big.Int
-			want.ScalarMultiplication(&base, s[i].BigInt(&k))
-			if out[i] != want {
-				t.Fatalf("base %v: s[%d]·base differs", base.IsInfinity(), i)
-			}
-		}
-	}
-	if err := fb.MulG1(g1, s, make([]bls12381.G1Affine, 3)); err == nil {
-		t.Error("MulG1 accepted 70 scalars for 3 outputs")
-	}
-	off := g1
-	off.Y.SetOne()
-	if err := fb.MulG1(off, s[:1], make([]bls12381.G1Affine, 1)); err == nil {
-		t.Error("MulG1 accepted a base off the curve")
-	}
-
-	_, _, _, g2 := bls12381.Generators()
+	_, _, g1, g2 := bls12381.Generators()
+	var g17 bls12381.G1Affine
+	g17.ScalarMultiplication(&g1, big.NewInt(7))
 	var g27 bls12381.G2Affine
 	g27.ScalarMultiplication(&g2, big.NewInt(7))
-	for _, base := range []bls12381.G2Affine{g2, g27, g2, {}} {
-		out := make([]bls12381.G2Affine, len(s))
-		if err := fb.MulG2(base, s, out); err != nil {
+	off1, off2 := g1, g2
+	off1.Y.SetOne()
+	off2.Y.A0.SetOne()
+	var fb CPUFixedBase
+	t.Run("G1", func(t *testing.T) { checkCPUFixedBase(t, fb.MulG1, s, g1, g17, off1) })
+	t.Run("G2", func(t *testing.T) { checkCPUFixedBase(t, fb.MulG2, s, g2, g27, off2) })
+}
+
+// checkCPUFixedBase compares mul with gnark's scalar multiplication for
+// gen, g7, gen again (the cached table is replaced twice) and the
+// identity, and checks that a short output and a base off the curve are
+// refused.
+func checkCPUFixedBase[A any, PA interface {
+	*A
+	ScalarMultiplication(*A, *big.Int) *A
+}](t *testing.T, mul func(A, []fr.Element, []A) error, s []fr.Element, gen, g7, off A) {
+	var zero A
+	for bi, base := range []A{gen, g7, gen, zero} {
+		out := make([]A, len(s))
+		if err := mul(base, s, out); err != nil {
 			t.Fatal(err)
 		}
 		for i := range s {
-			var want bls12381.G2Affine
+			var want A
 			var k big.Int
-			want.ScalarMultiplication(&base, s[i].BigInt(&k))
-			if out[i] != want {
-				t.Fatalf("G2 base %v: s[%d]·base differs", base.IsInfinity(), i)
+			PA(&want).ScalarMultiplication(&base, s[i].BigInt(&k))
+			if any(out[i]) != any(want) {
+				t.Fatalf("base %d: s[%d]·base differs", bi, i)
 			}
 		}
 	}
-	if err := fb.MulG2(g2, s, make([]bls12381.G2Affine, 3)); err == nil {
-		t.Error("MulG2 accepted 70 scalars for 3 outputs")
+	if err := mul(gen, s, make([]A, 3)); err == nil {
+		t.Errorf("accepted %d scalars for 3 outputs", len(s))
 	}
-	off2 := g2
-	off2.Y.A0.SetOne()
-	if err := fb.MulG2(off2, s[:1], make([]bls12381.G2Affine, 1)); err == nil {
-		t.Error("MulG2 accepted a base off the curve")
+	if err := mul(off, s[:1], make([]A, 1)); err == nil {
+		t.Error("accepted a base off the curve")
 	}
 }
