@@ -377,8 +377,8 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 			fromFile := lo.StreamsFromFile(size)
 			n := loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) },
 				func() bool { return makeDeviceRoom(cache, log) })
-			if fromFile && !cfg.Device.StreamFromFile && n == cuda.FillBytes && !gpusHoldWhole(gpus, src.Path) {
-				log.Info("the GPUs cannot hold the parameters whole and their decoded host copy would exceed the memory budget: "+
+			if fromFile && !cfg.Device.StreamFromFile {
+				log.Info("parameters larger than the memory budget: where the GPUs cannot hold them whole, "+
 					"they stream from their file at every partition (device.stream_from_file)",
 					"circuit_id", id, "bytes", size, "budget", budget.Limit())
 			}
