@@ -129,6 +129,7 @@ type SRSStatus struct {
 	SizeBytes uint64
 	RefCount  uint32
 	OnDevice  bool   // the points are in the devices' memory (the host keeps the verifying key)
+	FromFile  bool   // OnDevice, but part of the points are read from their file at every proof
 	Kept      string // why the set is not evicted for other work (Engine.Urgent), "" when nothing keeps it
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/bits"
 	"os"
+	"sync/atomic"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 )
@@ -43,15 +44,23 @@ var ErrDeferred = errors.New("the proving queries are not decoded in host memory
 // them so, and the host never holds a decoded copy. The file must not
 // change while the Deferred is in use; each read opens it anew.
 type Deferred struct {
-	path    string
-	chk     pointCheck
-	workers int
-	n       [numQueries]int
-	off     [numQueries]int64 // file offset of each query's first point
+	path     string
+	chk      pointCheck
+	workers  int
+	n        [numQueries]int
+	off      [numQueries]int64 // file offset of each query's first point
+	streamed atomic.Bool
 }
 
 // Path is the file the queries are read from.
 func (d *Deferred) Path() string { return d.path }
+
+// MarkStreamed records that a device reads some of the points from the
+// file at every proof (it cannot hold them all), for status reports.
+func (d *Deferred) MarkStreamed() { d.streamed.Store(true) }
+
+// Streamed reports whether MarkStreamed was called.
+func (d *Deferred) Streamed() bool { return d.streamed.Load() }
 
 // Len is the number of points of query q.
 func (d *Deferred) Len(q Query) int { return d.n[q] }

@@ -42,7 +42,7 @@ type srsJSON struct {
 	Tier      string `json:"tier"`
 	SizeBytes uint64 `json:"size_bytes"`
 	RefCount  uint32 `json:"ref_count"`
-	Where     string `json:"where"`          // "devices" (the points in GPU memory) or "host"
+	Where     string `json:"where"`          // "devices" (the points in GPU memory), "devices+file" (part of them read from the file at every proof) or "host"
 	Kept      string `json:"kept,omitempty"` // why it is not evicted for other work
 }
 
@@ -70,7 +70,10 @@ func statusDocument(s engine.Snapshot, now time.Time) statusJSON {
 	}
 	for _, e := range s.SRS {
 		where := "host"
-		if e.OnDevice {
+		switch {
+		case e.FromFile:
+			where = "devices+file"
+		case e.OnDevice:
 			where = "devices"
 		}
 		doc.SRS = append(doc.SRS, srsJSON{e.CircuitID, tierLabel(e.Tier), e.SizeBytes, e.RefCount, where, e.Kept})

@@ -602,6 +602,9 @@ type Entry struct {
 	// read into its own memory (groth16.Params.Deferred): the set is
 	// resident on the devices, the host holds its verifying key.
 	OnDevice bool
+	// FromFile: OnDevice, but the devices hold only part of the points
+	// and read the rest from the file at every proof (Deferred.Streamed).
+	FromFile bool
 }
 
 // Status lists every registered circuit, ordered by id.
@@ -618,6 +621,7 @@ func (c *Cache) Status() []Entry {
 		if e.params != nil {
 			s.Tier = Hot
 			s.OnDevice = e.params.Deferred != nil
+			s.FromFile = s.OnDevice && e.params.Deferred.Streamed()
 		}
 		s.Kept = c.kept(e.id)
 		out = append(out, s)

@@ -711,3 +711,39 @@ func TestParamsBytesOfDeferred(t *testing.T) {
 		t.Fatalf("ParamsBytes(deferred) = %d, want %d (the verifying key only)", got, want)
 	}
 }
+
+// TestStatusWhere: Status says where a loaded set's points are: decoded on
+// the host, on the devices (deferred), or on the devices with part of them
+// read from the file at every proof (deferred and marked streamed).
+func TestStatusWhere(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		deferred, streamed bool
+		onDevice, fromFile bool
+	}{
+		{"host copy", false, false, false, false},
+		{"on the devices", true, false, true, false},
+		{"streamed from the file", true, true, true, true},
+	} {
+		c := New(Config{
+			Circuits: map[string]Source{"a": {Size: unit}},
+			Load: func(context.Context, string, string) (*groth16.Params, error) {
+				p := fakeParams(1000)
+				if tc.deferred {
+					p.H, p.Deferred = nil, &groth16.Deferred{}
+					if tc.streamed {
+						p.Deferred.MarkStreamed()
+					}
+				}
+				return p, nil
+			},
+		})
+		if _, _, err := c.Preload(context.Background(), "a"); err != nil {
+			t.Fatal(err)
+		}
+		st := c.Status()
+		if len(st) != 1 || st[0].Tier != Hot || st[0].OnDevice != tc.onDevice || st[0].FromFile != tc.fromFile {
+			t.Errorf("%s: status %+v, want on device %v, from file %v", tc.name, st, tc.onDevice, tc.fromFile)
+		}
+	}
+}

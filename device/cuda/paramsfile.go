@@ -339,6 +339,7 @@ func streamFromFile(ctx context.Context, devs []*Device, p *groth16.Params, opts
 	if err := retainAll(ctx, p, true); err != nil {
 		return err
 	}
+	p.Deferred.MarkStreamed()
 	if !opts.Checked {
 		return nil
 	}
