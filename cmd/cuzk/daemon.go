@@ -373,14 +373,13 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 			if isSynthetic(id) {
 				return src.Size
 			}
-			size := srcSize(src)
-			fromFile := lo.StreamsFromFile(size)
+			fromFile := lo.StreamsFromFileAt(src.Path)
 			n := loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) },
 				func() bool { return makeDeviceRoom(cache, log) })
 			if fromFile && !cfg.Device.StreamFromFile {
 				log.Info("parameters larger than the memory budget: where the GPUs cannot hold them whole, "+
 					"they stream from their file at every partition (device.stream_from_file)",
-					"circuit_id", id, "bytes", size, "budget", budget.Limit())
+					"circuit_id", id, "budget", budget.Limit())
 			}
 			return n
 		}
@@ -405,18 +404,6 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	budget.SetEvictor(cache.EvictIdle)
 	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
 	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus, systems: systems}, devDir
-}
-
-// srcSize is src's size: given, else its file's (0 where it cannot be read).
-func srcSize(src srs.Source) int64 {
-	if src.Size > 0 {
-		return int64(min(src.Size, math.MaxInt64))
-	}
-	fi, err := os.Stat(src.Path)
-	if err != nil {
-		return 0
-	}
-	return fi.Size()
 }
 
 // makeDeviceRoom evicts the cache's least recently used idle set so that a

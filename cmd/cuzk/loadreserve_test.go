@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cuzk-project/cuzk/device/cuda"
@@ -50,26 +48,6 @@ func TestLoadReserve(t *testing.T) {
 		if got != tc.want || asked != tc.src.Path || evicted != tc.evictions {
 			t.Errorf("%s: reserves %d (asked about %q) after %d evictions, want %d (about %q) after %d",
 				tc.name, got, asked, evicted, tc.want, tc.src.Path, tc.evictions)
-		}
-	}
-}
-
-// TestSrcSize: a source's size is the one given, else its file's, else 0.
-func TestSrcSize(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "p.params")
-	if err := os.WriteFile(path, make([]byte, 1234), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		src  srs.Source
-		want int64
-	}{
-		{srs.Source{Path: path, Size: 47_373_928_632}, 47_373_928_632},
-		{srs.Source{Path: path}, 1234},
-		{srs.Source{Path: path + ".missing"}, 0},
-	} {
-		if got := srcSize(tc.src); got != tc.want {
-			t.Errorf("%+v: %d, want %d", tc.src, got, tc.want)
 		}
 	}
 }

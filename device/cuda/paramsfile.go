@@ -245,6 +245,17 @@ func (lo LoaderOptions) StreamsFromFile(size int64) bool {
 	return lo.StreamFromFile || (lo.StreamFromFileAbove > 0 && size > lo.StreamFromFileAbove)
 }
 
+// StreamsFromFileAt is StreamsFromFile for the parameter file at path (its
+// size 0 where it cannot be read: opening it fails later with the reason).
+func (lo LoaderOptions) StreamsFromFileAt(path string) bool {
+	if !lo.StreamFromFile && lo.StreamFromFileAbove > 0 {
+		if fi, err := os.Stat(path); err == nil {
+			return lo.StreamsFromFile(fi.Size())
+		}
+	}
+	return lo.StreamFromFile
+}
+
 // retainMakingRoom runs retain, and again after each set makeRoom evicted
 // while it fails with ErrDoesNotFit (makeRoom nil: once).
 func retainMakingRoom(retain func() error, makeRoom func() bool) error {
@@ -308,7 +319,7 @@ func ParamsLoaderWith(devs []*Device, opts groth16.ReadOptions, check func(id st
 			}
 			return p, nil
 		}
-		if lo.StreamsFromFile(fileSize(path)) {
+		if lo.StreamsFromFileAt(path) {
 			if err := streamFromFile(ctx, devs, p, opts, retainAll); err != nil {
 				return nil, err
 			}
@@ -350,14 +361,4 @@ func streamFromFile(ctx context.Context, devs []*Device, p *groth16.Params, opts
 		return err
 	}
 	return nil
-}
-
-// fileSize is the size of the file at path, 0 where it cannot be read
-// (opening it fails later with the reason).
-func fileSize(path string) int64 {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0
-	}
-	return fi.Size()
 }
