@@ -17,6 +17,7 @@ import (
 	"github.com/cuzk-project/cuzk/circuits"
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/config"
+	"github.com/cuzk-project/cuzk/device/cuda"
 	"github.com/cuzk-project/cuzk/engine"
 	"github.com/cuzk-project/cuzk/memory"
 )
@@ -119,6 +120,20 @@ func TestAdmissionPlanner(t *testing.T) {
 	_, err = admissionPlanner{Planner: planOf{"porep-2k", 1<<30 - 1<<20}, params: params}.Plan(context.Background(), &engine.Request{})
 	if !errors.Is(err, engine.ErrNoMemory) || !strings.Contains(err.Error(), "beside its parameters") {
 		t.Errorf("a partition that fits alone but not beside its parameters: %v, want ErrNoMemory", err)
+	}
+	// A file larger than the budget: refused beside it, unless the GPUs'
+	// loader streams it from the file, which decodes nothing of it into
+	// host memory (the partition fits beside the load's buffers).
+	if err := os.Truncate(path, 2<<30); err != nil { // sparse
+		t.Fatal(err)
+	}
+	_, err = admissionPlanner{Planner: planOf{"porep-2k", 1 << 20}, params: params}.Plan(context.Background(), &engine.Request{})
+	if !errors.Is(err, engine.ErrNoMemory) {
+		t.Errorf("parameters larger than the budget: %v, want ErrNoMemory", err)
+	}
+	params.streams = func(p string) bool { return p == path }
+	if _, err := (admissionPlanner{Planner: planOf{"porep-2k", 1<<30 - cuda.FillBytes}, params: params}).Plan(context.Background(), &engine.Request{}); err != nil {
+		t.Errorf("parameters streamed from their file: %v", err)
 	}
 	cfg.Daemon.Dev = true // the file would be generated
 	devParams, _ := newDaemonParams(cfg, memory.New(1<<30), log)

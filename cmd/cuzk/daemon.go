@@ -361,6 +361,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	}
 	var unload func(string, *groth16.Params)
 	var reserve func(string, srs.Source) uint64
+	var streams func(path string) bool
 	var cache *srs.Cache
 	if len(gpus) > 0 {
 		// A set the GPUs cannot hold whole streams from its file where
@@ -369,6 +370,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 		lo := cuda.LoaderOptions{StreamFromFile: cfg.Device.StreamFromFile, StreamFromFileAbove: int64(min(budget.Limit(), math.MaxInt64)),
 			MakeRoom: func() bool { return makeDeviceRoom(cache, log) }}
 		files, unload = cuda.ParamsLoaderWith(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams, lo)
+		streams = lo.StreamsFromFileAt
 		reserve = func(id string, src srs.Source) uint64 {
 			if isSynthetic(id) {
 				return src.Size
@@ -403,7 +405,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	})
 	budget.SetEvictor(cache.EvictIdle)
 	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
-	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus, systems: systems}, devDir
+	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus, streams: streams, systems: systems}, devDir
 }
 
 // makeDeviceRoom evicts the cache's least recently used idle set so that a
@@ -565,6 +567,11 @@ type daemonParams struct {
 	// gpus read parameter files into their own memory where the sets fit
 	// them whole (cuda.ParamsLoader)
 	gpus []*cuda.Device
+	// streams reports whether the GPUs' loader streams the parameter file
+	// at path from the file where they cannot hold it whole (the
+	// loader's own rule: cuda.LoaderOptions.StreamsFromFileAt; nil
+	// without GPUs)
+	streams func(path string) bool
 	// systems, with witness-only synthesis, are the registry's compiled
 	// systems: Preload prepares the id's too
 	systems *circuits.Systems
