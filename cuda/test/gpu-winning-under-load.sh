@@ -31,6 +31,7 @@ echo "=== winning under the $BULK load: ${WIN_COUNT:-25} one after the other"
 curl -s http://127.0.0.1:9821/metrics > $OUT/metrics-before-$T.txt
 $B --request $P/winning.json --count ${WIN_COUNT:-25} -j 1 > $OUT/winload-$T.txt 2>&1
 curl -s http://127.0.0.1:9821/metrics > $OUT/metrics-after-$T.txt
+bin/cuzk timeline --url http://127.0.0.1:9821/timeline --csv $OUT/timeline-win-$T.csv > /dev/null 2>&1  # before the bulk drains
 grep -E "latency|wall|synth|prep|kernel|finish" $OUT/winload-$T.txt | head -8
 echo "WinningPoSt kernel phases under the load (mean per Run):"
 phase_delta kernel $OUT/metrics-before-$T.txt $OUT/metrics-after-$T.txt | grep winning
