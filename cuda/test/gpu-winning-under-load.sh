@@ -21,12 +21,14 @@ echo "=== winning alone (warm-up + 10)"; $B --request $P/winning.json --preload 
 $B --request $P/winning.json --count 10 -j 1 2>&1 | grep -E "latency|wall"
 echo "=== $BULK load: ${BULK_COUNT:-5} jobs 2 at a time, in the background (lane ${LANE:-auto})"
 $B --request $P/req.json --preload $BULK-32g --count ${BULK_COUNT:-5} -j 2 > $OUT/bulkload-$T.txt 2>&1 & spid=$!
-# the WinningPoSts start once the bulk set is loaded and its partitions run (a first compile of its
+# the WinningPoSts start once the bulk set is loaded and WARM_RUNS (default 3) of its partitions
+# ran, so that they meet the steady state, not the first Runs' allocations (a first compile of its
 # constraint system takes minutes)
 for i in $(seq ${WAIT_S:-400}); do
-  curl -s http://127.0.0.1:9821/metrics | grep -q "^cuzk_device_kernel_phase_runs_total{circuit=\"$BULK-32g\"" && break; sleep 1
+  n=$(curl -s http://127.0.0.1:9821/metrics | awk -v c="circuit=\"$BULK-32g\"" 'index($0, "cuzk_device_kernel_phase_runs_total{" c) && /phase="total"/ { print $NF }')
+  [ "${n:-0}" -ge "${WARM_RUNS:-3}" ] && break; sleep 1
 done
-echo "bulk Runs began after $i s"
+echo "bulk Runs: ${n:-0} after $i s"
 echo "=== winning under the $BULK load: ${WIN_COUNT:-25} one after the other"
 curl -s http://127.0.0.1:9821/metrics > $OUT/metrics-before-$T.txt
 $B --request $P/winning.json --count ${WIN_COUNT:-25} -j 1 > $OUT/winload-$T.txt 2>&1
