@@ -472,16 +472,71 @@ func TestDayLateRuns(t *testing.T) {
 			ev(s+126+j.wait, timeline.FinishStart, j.id), ev(s+127+j.wait, timeline.FinishEnd, j.id),
 			ev(s+128+j.wait, timeline.JobDone, j.id))
 	}
-	kindOf := map[string]string{"w-late": dayWinning, "w-on-time": dayWinning}
+	// PoRep Runs under the device lock (workers 0 and 1): one ends at 976,
+	// 40 ms before w-late's Prepare ends at 1016, the next holds the lock
+	// from 986 to 2400; w-on-time's ends at 5016, 516 ms into a Run and
+	// 1,516 ms after the last one ended.
+	for _, r := range []struct {
+		job        string
+		worker     int
+		start, end int
+	}{{"p-a", 0, 0, 976}, {"p-b", 1, 986, 2400}, {"p-c", 0, 2410, 3500}, {"p-d", 1, 4500, 6000}} {
+		events = append(events,
+			timeline.Event{At: ms(r.start), Kind: timeline.LockHeld, Job: r.job, Worker: r.worker, Device: 0},
+			timeline.Event{At: ms(r.end), Kind: timeline.LockFree, Job: r.job, Worker: r.worker, Device: 0})
+	}
+	kindOf := map[string]string{"w-late": dayWinning, "w-on-time": dayWinning, "p-a": dayPoRep, "p-b": dayPoRep, "p-c": dayPoRep, "p-d": dayPoRep}
 	d := analyzeDay(events, kindOf, []string{"w-late", "w-missing"})
 	want := []dayLateRun{{ID: "w-late", Job: ms(1358), Synth: ms(8), Prep: ms(8), BeforeKernels: ms(1230),
-		Kernels: ms(110), Finish: ms(1)}}
+		Kernels: ms(110), Finish: ms(1), Arrival: dayArrival{InRun: dayPoRep, IntoRun: ms(30), RunLeft: ms(1384), Ended: dayPoRep, SinceEnd: ms(40)}}}
 	if !slices.Equal(d.Late, want) {
 		t.Fatalf("late runs %+v, want %+v", d.Late, want)
 	}
+	if d.OnTime.Count != 1 || d.OnTime.ElsewhereRuns != 1 || len(d.OnTime.AfterRunEnd) != 0 {
+		t.Errorf("on time %+v: want the one, not just after a Run's end", d.OnTime)
+	}
 	var b strings.Builder
 	d.writeText(&b)
-	if line := "late WinningPoSt w-late: 1358 ms = synth 8 ms, queue 0 ms, prep 8 ms, before its kernels 1230 ms, kernels 110 ms, finish 1 ms"; !strings.Contains(b.String(), line) {
-		t.Errorf("report:\n%s\nwant the line %q", b.String(), line)
+	for _, line := range []string{
+		"late WinningPoSt w-late: 1358 ms = synth 8 ms, queue 0 ms, prep 8 ms, before its kernels 1230 ms, kernels 110 ms, finish 1 ms; " +
+			"arrived 30 ms into a porep Run (1384 ms left), 40 ms after a porep Run ended",
+		"the 1 on time arrived 1 elsewhere",
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("report:\n%s\nwant the line %q", b.String(), line)
+		}
+	}
+}
+
+// TestDayArrivals: WinningPoSts are counted by the kind of the Run that
+// ended just before they arrived.
+func TestDayArrivals(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	runs := []timeline.Interval{
+		{Job: "p", Stage: timeline.StageLock, Start: 0, End: ms(1000)},
+		{Job: "s", Stage: timeline.StageLock, Start: ms(1010), End: ms(2000)},
+	}
+	kindOf := map[string]string{"p": dayPoRep, "s": daySnap}
+	var a dayArrivals
+	for _, tc := range []struct {
+		at   int
+		want dayArrival
+	}{
+		{500, dayArrival{InRun: dayPoRep, IntoRun: ms(500), RunLeft: ms(500)}},
+		{1005, dayArrival{Ended: dayPoRep, SinceEnd: ms(5)}},
+		{1100, dayArrival{InRun: daySnap, IntoRun: ms(90), RunLeft: ms(900), Ended: dayPoRep, SinceEnd: ms(100)}},
+		{2200, dayArrival{Ended: daySnap, SinceEnd: ms(200)}},
+	} {
+		got := arrivalAt(ms(tc.at), runs, kindOf)
+		if got != tc.want {
+			t.Errorf("at %d ms: %+v, want %+v", tc.at, got, tc.want)
+		}
+		a.add(got)
+	}
+	if a.Count != 4 || a.AfterRunEnd[dayPoRep] != 2 || a.ElsewhereRuns != 2 {
+		t.Errorf("arrivals %+v: want 2 just after a porep Run, 2 elsewhere", a)
+	}
+	if s := a.String(); s != "2 within 150 ms after a porep Run ended, 2 elsewhere" {
+		t.Errorf("%q", s)
 	}
 }

@@ -20,7 +20,64 @@ type dayTimeline struct {
 	LockWaits []dayLockWait     `json:"lock_waits"`
 	Stalls    []dayStallBetween `json:"stalls"`
 	Late      []dayLateRun      `json:"late_winning,omitempty"`
-	text      string            // writeUtilization of the day's jobs: devices and stages
+	// OnTime is where the WinningPoSts that were not late arrived, to
+	// compare with the late ones' Arrival.
+	OnTime dayArrivals `json:"on_time_winning"`
+	text   string      // writeUtilization of the day's jobs: devices and stages
+}
+
+// dayArrival is what the other kinds' Runs were doing when a
+// WinningPoSt's Prepare ended (the moment its own Run could begin): the
+// Run holding a device lock then and how long it had run, and the last
+// Run that had ended before and how long before. A Run is a LOCK
+// interval (LOCK_HELD → LOCK_FREE) of a job of another kind.
+type dayArrival struct {
+	InRun    string        `json:"in_run,omitempty"` // that Run's kind; empty: none held a lock
+	IntoRun  time.Duration `json:"into_run_ns"`
+	RunLeft  time.Duration `json:"run_left_ns"`
+	Ended    string        `json:"ended,omitempty"` // the kind of the last Run ended before; empty: none
+	SinceEnd time.Duration `json:"since_end_ns"`
+}
+
+// dayArrivals counts WinningPoSts by where they arrived: within
+// afterRunEnd of another kind's Run's end (by that kind), or not.
+type dayArrivals struct {
+	Count         int            `json:"count"`
+	AfterRunEnd   map[string]int `json:"after_run_end,omitempty"`
+	ElsewhereRuns int            `json:"elsewhere"`
+}
+
+// afterRunEnd is how soon after another Run's end an arrival counts as
+// "just after" it: a worker's Finish and its next Prepare follow a Run's
+// end by up to ≈ 150 ms (a 32 GiB PoRep partition's).
+const afterRunEnd = 150 * time.Millisecond
+
+func (a *dayArrivals) add(r dayArrival) {
+	a.Count++
+	if r.Ended != "" && r.SinceEnd <= afterRunEnd {
+		if a.AfterRunEnd == nil {
+			a.AfterRunEnd = map[string]int{}
+		}
+		a.AfterRunEnd[r.Ended]++
+		return
+	}
+	a.ElsewhereRuns++
+}
+
+// arrivalAt is the dayArrival of a moment at, from the LOCK intervals of
+// the jobs of kinds other than WinningPoSt.
+func arrivalAt(at time.Duration, runs []timeline.Interval, kindOf map[string]string) dayArrival {
+	var r dayArrival
+	lastEnd := time.Duration(-1)
+	for _, iv := range runs {
+		switch {
+		case iv.Start <= at && at < iv.End:
+			r.InRun, r.IntoRun, r.RunLeft = kindOf[iv.Job], at-iv.Start, iv.End-at
+		case iv.End <= at && iv.End > lastEnd:
+			lastEnd, r.Ended, r.SinceEnd = iv.End, kindOf[iv.Job], at-iv.End
+		}
+	}
+	return r
 }
 
 // dayLateRun is where a late WinningPoSt's time went, from its job's
@@ -36,6 +93,7 @@ type dayLateRun struct {
 	BeforeKernels time.Duration `json:"before_kernels_ns"`
 	Kernels       time.Duration `json:"kernels_ns"`
 	Finish        time.Duration `json:"finish_ns"`
+	Arrival       dayArrival    `json:"arrival"`
 }
 
 type dayDeviceUse struct {
@@ -125,6 +183,26 @@ func analyzeDay(events []timeline.Event, kindOf map[string]string, late []string
 		}
 	}
 	t.Late = lateRuns(ivs, late)
+	var runs []timeline.Interval
+	prepEnd := map[string]time.Duration{}
+	for _, iv := range ivs {
+		switch {
+		case iv.Stage == timeline.StageLock && kindOf[iv.Job] != dayWinning:
+			runs = append(runs, iv)
+		case iv.Stage == timeline.StagePrep && kindOf[iv.Job] == dayWinning:
+			prepEnd[iv.Job] = max(prepEnd[iv.Job], iv.End)
+		}
+	}
+	for i := range t.Late {
+		if at, ok := prepEnd[t.Late[i].ID]; ok {
+			t.Late[i].Arrival = arrivalAt(at, runs, kindOf)
+		}
+	}
+	for id, at := range prepEnd {
+		if !slices.Contains(late, id) {
+			t.OnTime.add(arrivalAt(at, runs, kindOf))
+		}
+	}
 	return t
 }
 
@@ -187,9 +265,38 @@ func (t *dayTimeline) writeText(w io.Writer) {
 			s.Before, s.After, times(s.Count), roundShort(s.Total))
 	}
 	for _, l := range t.Late {
-		fmt.Fprintf(w, "  late WinningPoSt %s: %s = synth %s, queue %s, prep %s, before its kernels %s, kernels %s, finish %s\n",
-			l.ID, fmtMs(l.Job), fmtMs(l.Synth), fmtMs(l.Queue), fmtMs(l.Prep), fmtMs(l.BeforeKernels), fmtMs(l.Kernels), fmtMs(l.Finish))
+		fmt.Fprintf(w, "  late WinningPoSt %s: %s = synth %s, queue %s, prep %s, before its kernels %s, kernels %s, finish %s; %s\n",
+			l.ID, fmtMs(l.Job), fmtMs(l.Synth), fmtMs(l.Queue), fmtMs(l.Prep), fmtMs(l.BeforeKernels), fmtMs(l.Kernels), fmtMs(l.Finish), l.Arrival)
 	}
+	if len(t.Late) > 0 && t.OnTime.Count > 0 {
+		fmt.Fprintf(w, "  the %d on time arrived %s\n", t.OnTime.Count, t.OnTime)
+	}
+}
+
+// String says where a WinningPoSt arrived, for the report.
+func (a dayArrival) String() string {
+	var parts []string
+	if a.InRun != "" {
+		parts = append(parts, fmt.Sprintf("arrived %s into a %s Run (%s left)", fmtMs(a.IntoRun), a.InRun, fmtMs(a.RunLeft)))
+	} else {
+		parts = append(parts, "arrived with no Run holding a device lock")
+	}
+	if a.Ended != "" {
+		parts = append(parts, fmt.Sprintf("%s after a %s Run ended", fmtMs(a.SinceEnd), a.Ended))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// String says where WinningPoSts arrived, for the report.
+func (a dayArrivals) String() string {
+	var parts []string
+	for _, k := range dayKindOrder {
+		if n := a.AfterRunEnd[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d within %s after a %s Run ended", n, fmtMs(afterRunEnd), k))
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%d elsewhere", a.ElsewhereRuns))
+	return strings.Join(parts, ", ")
 }
 
 func times(n int) string {
