@@ -2,6 +2,7 @@ package circuits
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 
@@ -36,7 +37,9 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 	if err != nil {
 		return nil, invalid(err)
 	}
-	if err := v.Verify(); err != nil {
+	// Every check but the given openings' path hashes, which synthesis
+	// computes anyway and fails on with the same error (CheckRoot).
+	if err := v.VerifyUnhashed(); err != nil {
 		return nil, invalid(err)
 	}
 	shape, err := cpost.ConfigFor(info).Shape()
@@ -45,6 +48,9 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 	}
 	circuit := func() (r1cs.Circuit, r1cs.Shape, error) {
 		c, err := cpost.NewPartition(v)
+		if err == nil {
+			c.CheckRoot = nil // the compiled system is the circuit's structure alone
+		}
 		return c, shape, err
 	}
 	part := footprint(shape)
@@ -60,7 +66,7 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		// parallel, the sequential system value for value.
 		pa, err := c.Assign(runtime.GOMAXPROCS(0))
 		if err != nil {
-			return nil, err
+			return nil, badVanilla(err)
 		}
 		return groth16.FromProvingAssignment(pa), nil
 	}
@@ -70,7 +76,8 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 			return nil, err
 		}
 		c.Ctx = ctx
-		return c.Witness(part.WitnessThreads)
+		w, err := c.Witness(part.WitnessThreads)
+		return w, badVanilla(err)
 	}
 	plan := &engine.Plan{
 		CircuitID:    info.CircuitID(),
@@ -82,4 +89,14 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 		plan.System = r.systems.provider(plan.CircuitID, circuit)
 	}
 	return plan, nil
+}
+
+// badVanilla is err, an invalid request where it is a vanilla proof's
+// fault (a path the circuit hashed that does not reach its root): the job
+// fails as its submission would have.
+func badVanilla(err error) error {
+	if errors.Is(err, fpost.ErrBadVanillaProof) {
+		return invalid(err)
+	}
+	return err
 }

@@ -155,3 +155,37 @@ func TestPlanPoStAndSnap(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanPoStPathLeftToSynthesis: a WindowPoSt request one of whose
+// openings does not hash to its comm_r_last plans (the planner leaves the
+// given openings' hashes to the circuit, which computes them anyway), and
+// its unit's synthesis, witness-only and whole, fails as an invalid
+// request naming the sector, the challenge and the path.
+func TestPlanPoStPathLeftToSynthesis(t *testing.T) {
+	ctx := context.Background()
+	_, wdp, _ := generated2KPoStSnap(t)
+	req := postRequest(engine.KindWindowPoStPartition, wdp.Request)
+	s, err := fpost.DecodeSectorProof(req.VanillaProofs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Inclusion[6].Base[1].Siblings[3][0] ^= 1
+	b, err := s.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.VanillaProofs = append([][]byte{b}, req.VanillaProofs[1:]...)
+	plan, err := New().Plan(ctx, &req)
+	if err != nil {
+		t.Fatalf("plan: %v, want it planned (the circuit hashes the path)", err)
+	}
+	part := plan.Partitions[0]
+	_, werr := part.Witness(ctx)
+	_, serr := part.Synthesize(ctx)
+	for name, err := range map[string]error{"witness": werr, "synthesis": serr} {
+		if !errors.Is(err, engine.ErrInvalidRequest) || !errors.Is(err, fpost.ErrBadVanillaProof) ||
+			!strings.Contains(err.Error(), "challenge 6: inclusion_proofs[6]: the path hashes to") {
+			t.Errorf("%s: %v, want an invalid request naming challenge 6's path", name, err)
+		}
+	}
+}

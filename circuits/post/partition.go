@@ -26,6 +26,12 @@ type Partition struct {
 	// partition synthesizes 125 M rows. Synthesis then returns an error
 	// wrapping Ctx.Err().
 	Ctx context.Context
+
+	// CheckRoot, when set, is given the root each opening's path hashes
+	// to (circuit sector i, challenge j) as synthesis computes it; its
+	// error ends the synthesis (NewPartition sets it: the vanilla proofs'
+	// paths are hashed here, not before, fpost.Partition.VerifyUnhashed).
+	CheckRoot func(i, j int, root fr.Element) error
 }
 
 // Sector is what the circuit takes from one sector's vanilla proof
@@ -92,15 +98,20 @@ func (p *Partition) synthesize(cs r1cs.ConstraintSystem, from, to int) error {
 				return fmt.Errorf("post: before sector %d: %w", i, err)
 			}
 		}
-		if err := p.sector(i).synthesize(cs); err != nil {
+		var check func(j int, root fr.Element) error
+		if p.CheckRoot != nil {
+			check = func(j int, root fr.Element) error { return p.CheckRoot(i, j, root) }
+		}
+		if err := p.sector(i).synthesize(cs, check); err != nil {
 			return fmt.Errorf("post: sector %d: %w", i, err)
 		}
 	}
 	return nil
 }
 
-// synthesize writes one circuit sector (circuit.rs Sector::synthesize).
-func (s *Sector) synthesize(cs r1cs.ConstraintSystem) error {
+// synthesize writes one circuit sector (circuit.rs Sector::synthesize),
+// each challenge's computed root given to check (when set).
+func (s *Sector) synthesize(cs r1cs.ConstraintSystem, check func(j int, root fr.Element) error) error {
 	commRLast := num.Alloc(cs, s.CommRLast)
 	commC := num.Alloc(cs, s.CommC)
 	commR := num.Alloc(cs, s.CommR)
@@ -119,6 +130,9 @@ func (s *Sector) synthesize(cs r1cs.ConstraintSystem) error {
 			Path:    s.Challenges[j].Path,
 			Root:    gmerkle.RootVar(commRLast),
 			Private: true,
+		}
+		if check != nil {
+			por.CheckRoot = func(root fr.Element) error { return check(j, root) }
 		}
 		if err := por.Synthesize(cs); err != nil {
 			return fmt.Errorf("challenge %d inclusion: %w", j, err)

@@ -27,8 +27,10 @@ func Blank(info fpost.Info) *Partition { return BlankConfig(ConfigFor(info)) }
 // repeated sectors of a short WindowPoSt partition are not converted: the
 // circuit repeats the last given one. Shapes and canonical values are
 // checked, and that every opening opens the leaf its challenge names (the
-// path is the public input); the hashes are fpost.Partition.Verify's.
-// Errors wrap fpost.ErrBadVanillaProof.
+// path is the public input). The openings' paths are hashed by the
+// circuit's synthesis, which fails with fpost.Partition.CheckRoot's error
+// where one does not reach comm_r_last (CheckRoot); the other hashes are
+// fpost.Partition.VerifyUnhashed's. Errors wrap fpost.ErrBadVanillaProof.
 func NewPartition(v *fpost.Partition) (*Partition, error) {
 	cfg := ConfigFor(v.Info)
 	if v.Given < 1 || v.Given > len(v.Sectors) || len(v.Challenges) < v.Given {
@@ -46,6 +48,7 @@ func NewPartition(v *fpost.Partition) (*Partition, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", fpost.ErrBadVanillaProof, err)
 	}
+	p.CheckRoot = func(i, j int, root fr.Element) error { return v.CheckRoot(i, j, hash.DomainOf(&root)) }
 	return p, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/cuzk-project/cuzk/filecoin/c1"
 	"github.com/cuzk-project/cuzk/filecoin/post"
 	"github.com/cuzk-project/cuzk/hash"
+	"github.com/cuzk-project/cuzk/hash/merkle"
 )
 
 // The real WindowPoSt vanilla proof in testdata (curio
@@ -114,7 +115,8 @@ func TestGolden(t *testing.T) {
 
 // TestGoldenTampered changes one thing in the real proof or its public
 // data at a time; each must be refused with the sector, challenge and
-// field named.
+// field named, by Verify and, but for what only hashing a given sector's
+// path finds (left to the circuit: CheckRoot), by VerifyUnhashed.
 func TestGoldenTampered(t *testing.T) {
 	_, orig, _ := golden(t)
 	info, _ := post.StackedDrgWindow32GiBV1.Info()
@@ -180,13 +182,51 @@ func TestGoldenTampered(t *testing.T) {
 			k := 0
 			tc.edit(s, &rand, &k)
 			p, err := post.NewWindow(info, rand, []*post.SectorProof{s}, k)
-			if err == nil {
-				err = p.Verify()
+			if err != nil {
+				if !errors.Is(err, post.ErrBadVanillaProof) || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("got %v\nwant ErrBadVanillaProof with %q", err, tc.want)
+				}
+				return
 			}
+			err = p.Verify()
 			if !errors.Is(err, post.ErrBadVanillaProof) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v\nwant ErrBadVanillaProof with %q", err, tc.want)
 			}
+			unhashed := p.VerifyUnhashed()
+			if pathOnly := strings.Contains(tc.want, "the path hashes to"); pathOnly {
+				if unhashed != nil {
+					t.Fatalf("VerifyUnhashed: %v, want nil (the circuit hashes the path)", unhashed)
+				}
+			} else if unhashed == nil || unhashed.Error() != err.Error() {
+				t.Fatalf("VerifyUnhashed: %v, want Verify's %v", unhashed, err)
+			}
 		})
+	}
+}
+
+// TestCheckRoot: the root each opening of the real proof hashes to is
+// accepted, another refused as Verify refuses it.
+func TestCheckRoot(t *testing.T) {
+	_, s, _ := golden(t)
+	info, _ := post.StackedDrgWindow32GiBV1_1.Info()
+	p, err := post.NewWindow(info, [32]byte{}, []*post.SectorProof{s}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := s.Inclusion[2].Native().ComputeRoot(merkle.Poseidon{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CheckRoot(0, 2, root); err != nil {
+		t.Errorf("the path's own root: %v", err)
+	}
+	root[0] ^= 1
+	err = p.CheckRoot(0, 2, root)
+	if !errors.Is(err, post.ErrBadVanillaProof) || !strings.Contains(err.Error(), "sector 0 (number 1) challenge 2: inclusion_proofs[2]: the path hashes to") {
+		t.Errorf("another root: %v", err)
+	}
+	if err := p.CheckRoot(len(p.Sectors), 0, root); !errors.Is(err, post.ErrBadVanillaProof) {
+		t.Errorf("a circuit sector past the partition: %v", err)
 	}
 }
 
@@ -223,6 +263,11 @@ func TestPartitionTampered(t *testing.T) {
 			err = p.Verify()
 			if !errors.Is(err, post.ErrBadVanillaProof) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v\nwant ErrBadVanillaProof with %q", err, tc.want)
+			}
+			// A padding sector is never synthesized: its openings are
+			// hashed before, unless they are the last given sector's.
+			if unhashed := p.VerifyUnhashed(); unhashed == nil || unhashed.Error() != err.Error() {
+				t.Fatalf("VerifyUnhashed: %v, want Verify's %v", unhashed, err)
 			}
 		})
 	}

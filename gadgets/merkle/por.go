@@ -113,6 +113,14 @@ type PoRCircuit struct {
 	Path    []PathElement
 	Root    Root
 	Private bool
+
+	// CheckRoot, when set, is given the value of the root the path hashes
+	// to, before the constraint that it equals Root: an error from it ends
+	// the synthesis, so that a witness whose path does not reach its root
+	// fails with what is wrong, instead of leaving an unsatisfied row
+	// behind (the hashes are then computed once, here, not also by a
+	// native check beforehand). It has no effect on the constraints.
+	CheckRoot func(computed fr.Element) error
 }
 
 // NewPoRCircuit builds the circuit of a native proof with its values.
@@ -180,6 +188,11 @@ func (c *PoRCircuit) Synthesize(cs r1cs.ConstraintSystem) error {
 	computed, pathBits, err := ascend(cs, c.Hasher, value, c.Path)
 	if err != nil {
 		return err
+	}
+	if c.CheckRoot != nil {
+		if err := c.CheckRoot(computed.Value); err != nil {
+			return err
+		}
 	}
 	multipack.PackIntoInputs(cs, pathBits)
 	rt := c.Root.allocated(cs)
