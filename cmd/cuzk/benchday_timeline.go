@@ -183,6 +183,13 @@ func analyzeDay(events []timeline.Event, kindOf map[string]string, late []string
 		}
 	}
 	t.Late = lateRuns(ivs, late)
+	t.arrivals(ivs, kindOf, late)
+	return t
+}
+
+// arrivals sets where each WinningPoSt arrived (the end of its Prepare):
+// the late ones' Arrival, and the count of those on time.
+func (t *dayTimeline) arrivals(ivs []timeline.Interval, kindOf map[string]string, late []string) {
 	var runs []timeline.Interval
 	prepEnd := map[string]time.Duration{}
 	for _, iv := range ivs {
@@ -203,7 +210,6 @@ func analyzeDay(events []timeline.Event, kindOf map[string]string, late []string
 			t.OnTime.add(arrivalAt(at, runs, kindOf))
 		}
 	}
-	return t
 }
 
 // lateRuns breaks down the jobs of ids, in that order, from their
