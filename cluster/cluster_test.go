@@ -65,7 +65,10 @@ func (f *fakeEngine) Submit(ctx context.Context, r engine.Request) (string, int,
 		f.mu.Unlock()
 		if fail != nil {
 			if msg := fail(r); msg != "" {
-				res = engine.Result{JobID: r.RequestID, Status: engine.StatusFailed, Error: msg}
+				// "invalid request: …" is a failure of the request's own
+				// fault, as an engine reports one found past Submit.
+				res = engine.Result{JobID: r.RequestID, Status: engine.StatusFailed, Error: msg,
+					Invalid: strings.HasPrefix(msg, "invalid request")}
 			}
 		}
 		j.end(res)
@@ -280,6 +283,9 @@ func TestCluster(t *testing.T) {
 			if r.RequestID == "bad" {
 				return "always broken"
 			}
+			if r.RequestID == "invalid" {
+				return "invalid request: a path does not reach its root"
+			}
 			return ""
 		})
 		startCluster(t, url, w, nil)
@@ -291,9 +297,17 @@ func TestCluster(t *testing.T) {
 		if err != nil || res.Status != engine.StatusFailed || res.Error != "always broken" {
 			t.Errorf("bad: %+v %v", res, err)
 		}
+		// A failure of the request's own fault is not tried elsewhere.
+		res, err = front.Prove(ctx, postReq("invalid", 0, "i"))
+		if err != nil || res.Status != engine.StatusFailed || res.Error != "invalid request: a path does not reach its root" {
+			t.Errorf("invalid: %+v %v", res, err)
+		}
 		mu.Lock()
 		if tries["bad"] != 2 {
 			t.Errorf("bad tried %d times, want 2", tries["bad"])
+		}
+		if tries["invalid"] != 1 {
+			t.Errorf("invalid tried %d times, want 1", tries["invalid"])
 		}
 		mu.Unlock()
 		// Curio retries a failed request under its id: a new job.

@@ -97,6 +97,9 @@ func (w *proofWorker) Work(ctx context.Context, job *river.Job[ProofArgs]) error
 		}
 		return fmt.Errorf("cluster: worker %s: local job cancelled: %s", c.id, res.Error)
 	}
+	if res.Invalid { // the request's own fault, found past Submit: no other attempt can succeed
+		return c.giveUp(ctx, a.RequestID, errors.New(res.Error))
+	}
 	if job.Attempt >= job.MaxAttempts {
 		if _, err := c.store(ctx, a.RequestID, engine.Result{Status: engine.StatusFailed, Error: res.Error}); err != nil {
 			return err

@@ -66,6 +66,11 @@ type Result struct {
 	Status Status
 	Proof  []byte // 192 bytes per partition, in partition order (or what Plan.Finalize made of them: a non-interactive PoRep's aggregate); verified
 	Error  string
+	// Invalid: FAILED through the request's own fault (its error wraps
+	// ErrInvalidRequest, e.g. a vanilla proof whose path the synthesis
+	// found not to reach its root): no retry, here or elsewhere, can
+	// succeed.
+	Invalid bool
 	// The parts of Total, which add up to at most Total (the rest is
 	// "other": device Prepare/Finish, proof assembly, verification):
 	// each moment counts once, for the most advanced thing a partition

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -49,6 +50,7 @@ func (e *Engine) conclude(j *job, st Status, proof []byte, cause error, counted 
 	}
 	if cause != nil {
 		r.Error = cause.Error()
+		r.Invalid = st == StatusFailed && errors.Is(cause, ErrInvalidRequest)
 	}
 	j.result = r
 	// What only a running job needs goes now; the result stays for the TTL.

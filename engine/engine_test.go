@@ -285,6 +285,35 @@ func TestFailureInjection(t *testing.T) {
 	}
 }
 
+// TestFailedInvalid: a job that fails through its request's own fault,
+// found past Submit (its unit's error wraps ErrInvalidRequest), says so
+// in its result, so that a cluster does not try it elsewhere; any other
+// failure does not.
+func TestFailedInvalid(t *testing.T) {
+	dcfg := sim.Config{Run: time.Millisecond, Fail: func(s sim.Step, a *groth16.Assignment) bool {
+		return s == sim.StepRun && isUnit(a, 3, 0)
+	}}
+	env := newTestEnv(t, dcfg, nil)
+	for _, tc := range []struct {
+		id      string
+		job     testJob
+		invalid bool
+		err     string
+	}{
+		{"bad-input", testJob{Tag: 1, Parts: 2, FailSynth: 2, BadInput: true}, true, "invalid request: injected: a path does not reach its root"},
+		{"synthesis", testJob{Tag: 2, Parts: 2, FailSynth: 2}, false, "injected synthesis failure"},
+		{"device", testJob{Tag: 3, Parts: 2}, false, "partition 0: run"},
+	} {
+		r := env.await(t, env.submit(t, tc.id, KindWindowPoStPartition, 0, tc.job))
+		if r.Status != StatusFailed || r.Invalid != tc.invalid || !strings.Contains(r.Error, tc.err) {
+			t.Errorf("%s: %v invalid=%v %q, want FAILED invalid=%v with %q", tc.id, r.Status, r.Invalid, r.Error, tc.invalid, tc.err)
+		}
+	}
+	if r := env.await(t, env.submit(t, "fine", KindWindowPoStPartition, 0, testJob{Tag: 4, Parts: 2})); r.Status != StatusCompleted || r.Invalid {
+		t.Errorf("fine: %v invalid=%v", r.Status, r.Invalid)
+	}
+}
+
 func TestIdempotentRequestID(t *testing.T) {
 	env := newTestEnv(t, sim.Config{}, nil)
 	tj := testJob{Tag: 5, Parts: 2, Gate: "g"}

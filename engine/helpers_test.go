@@ -31,6 +31,7 @@ type testJob struct {
 	Parts     int    `json:"parts"`
 	SynthMS   int    `json:"synth_ms"`
 	FailSynth int    `json:"fail_synth"` // 1 + the partition whose synthesis fails, 0 none
+	BadInput  bool   `json:"bad_input"`  // that failure is the request's fault (ErrInvalidRequest)
 	Gate      string `json:"gate"`       // name of a gate partition 0 waits on
 	PlanGate  string `json:"plan_gate"`  // name of a gate Plan waits on
 	FailPlan  bool   `json:"fail_plan"`  // Plan rejects the request
@@ -110,6 +111,9 @@ func (p *testPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
 					panic("test synthesizer panics")
 				}
 				if i+1 == tj.FailSynth {
+					if tj.BadInput {
+						return nil, fmt.Errorf("%w: injected: a path does not reach its root", ErrInvalidRequest)
+					}
 					return nil, errors.New("injected synthesis failure")
 				}
 				return testAssignment(tj.Tag, i), nil
