@@ -1,0 +1,64 @@
+#!/bin/bash
+# One device call's worth of steps, in order, each only where its estimated time still fits before
+# DEADLINE_S (default 570) seconds from the start; then $OUT packed into one file, out.tgz (the
+# device tool brings back only a few files). A step cut by its own timeout or skipped for time is
+# said in the log; the next call names the steps left. Steps (their estimate, on the H200):
+#   porep-setup   the 32 GiB PoRep set and request under /dev/shm/p32-day (gpu-kind32.sh)   150 s
+#   oneshot       cuzk prove --request --device cuda on it (gpu-oneshot.sh)                  180 s
+#   winning       WinningPoSt beside 2 PoRep jobs, steady state (gpu-winning-under-load.sh)  200 s
+#   day-setup     the day's other sets: WinningPoSt 32 GiB, WindowPoSt and SnapDeals 512 MiB 120 s
+#   day           cuzk bench day (gpu-day.sh STAGE=day)                                      420 s
+#   wpost-setup   the 32 GiB WindowPoSt set (the PoRep set removed from /dev/shm first)       200 s
+#   wpost         the 32 GiB WindowPoSt through the daemon, 2 alone, 4 two at a time         300 s
+#   ni            the NI-PoRep stand-in: 13 proofs of the 32 GiB PoRep request              330 s
+#   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
+# Usage: STEPS="porep-setup oneshot winning" bash cuda/test/gpu-plan.sh
+#        DRY=1 prints the plan without running it (each step taking its estimate).
+OUT=${OUT:-/tmp/out}; export OUT
+STEPS=${STEPS:-"porep-setup oneshot winning"}
+DEADLINE=$(( $(date +%s) + ${DEADLINE_S:-570} ))
+P32=/dev/shm/p32-day
+mkdir -p "$OUT"
+T=cuda/test
+
+estimate() {
+  case "$1" in
+  porep-setup) echo 150;; oneshot) echo 180;; winning) echo 200;; day-setup) echo 120;; day) echo 420;;
+  wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;; *) echo 0;;
+  esac
+}
+
+run_step() {
+  local left=$1
+  case "$2" in
+  porep-setup) KIND=porep STAGE=setup P=$P32 SETUP_S=$left timeout "$left" bash $T/gpu-kind32.sh 2>&1 | grep -E "setup:|gen-vanilla:|rror" | head -5;;
+  oneshot) KIND=porep P=$P32 timeout "$left" bash $T/gpu-oneshot.sh 2>&1 | tail -8;;
+  winning) TAG=steady BULK=porep P=$P32 WIN_COUNT=20 BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
+    bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
+  day-setup) STAGE=setup P=$P32 timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -12;;
+  day) STAGE=day P=$P32 DAY_S=150 SOLO_S=35 WIN_EVERY=8s timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -70;;
+  wpost-setup) rm -rf "$P32"; KIND=wpost STAGE=setup timeout "$left" bash $T/gpu-kind32.sh 2>&1 | grep -E "setup:|gen-vanilla:|rror" | head -5;;
+  wpost) KIND=wpost STAGE=prove ALONE=2 COUNT=4 JOBS=2 timeout "$left" bash $T/gpu-kind32.sh 2>&1 | tail -60;;
+  ni) KIND=porep STAGE=prove P=$P32 ALONE=0 COUNT=13 JOBS=3 BENCH_S=$(( left - 100 )) timeout "$left" bash $T/gpu-kind32.sh 2>&1 | tail -40;;
+  ncu) timeout "$left" /usr/local/cuda/bin/ncu -k regex:msm_acc_chunks -c 1 --section SpeedOfLight \
+    --section ComputeWorkloadAnalysis --section WarpStateStats --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active \
+    bin/local/cuzk_harness bench msm 24 24 24 2>&1 | grep -vE "^==PROF==" | tail -60;;
+  *) echo "unknown step $2"; return 2;;
+  esac
+}
+
+dry_spent=0  # DRY: the estimates of the steps planned so far stand for their time
+for s in $STEPS; do
+  now=$(( $(date +%s) + dry_spent )); left=$(( DEADLINE - now )); need=$(estimate "$s")
+  if [ "$need" -eq 0 ]; then echo "=== $s: unknown step"; continue; fi
+  if [ "$left" -lt "$need" ]; then echo "=== $s: skipped ($left s left, it needs ≈ $need s)"; continue; fi
+  echo "=== $s ($left s left) $(date -u +%T)"
+  if [ -n "$DRY" ]; then dry_spent=$(( dry_spent + need )); continue; fi
+  t0=$(date +%s)
+  run_step "$left" "$s"
+  echo "=== $s: $(( $(date +%s) - t0 )) s"
+done
+if [ -z "$DRY" ]; then
+  (cd "$OUT" && tar czf out.tgz --exclude out.tgz --exclude log -- * 2>/dev/null && find . -type f ! -name out.tgz ! -name log -delete)
+  ls -la "$OUT"
+fi
