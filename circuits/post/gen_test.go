@@ -165,20 +165,28 @@ func sectorRange(from, to uint64) []uint64 {
 	return s
 }
 
-// TestNewPartitionErrors feeds NewPartition vanilla partitions that do not
-// fit the circuit.
-func TestNewPartitionErrors(t *testing.T) {
-	w, err := gen.GenerateWindowPoSt(context.Background(), gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1_1, Seed: 7, Miner: 1000})
+// generatedWindow2K generates a 2 KiB WindowPoSt partition from seed and
+// returns a function that builds a fresh vanilla partition of it, for a
+// test to edit.
+func generatedWindow2K(t *testing.T, seed uint64) func() *fpost.Partition {
+	t.Helper()
+	w, err := gen.GenerateWindowPoSt(context.Background(), gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1_1, Seed: seed, Miner: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := func() *fpost.Partition {
+	return func() *fpost.Partition {
 		v, err := fpost.NewWindow(w.Info, w.Randomness, w.Proofs, w.Partition)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return v
 	}
+}
+
+// TestNewPartitionErrors feeds NewPartition vanilla partitions that do not
+// fit the circuit.
+func TestNewPartitionErrors(t *testing.T) {
+	fresh := generatedWindow2K(t, 7)
 	for _, tc := range []struct {
 		name string
 		f    func(v *fpost.Partition)

@@ -1,12 +1,10 @@
 package post
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/cuzk-project/cuzk/filecoin/gen"
 	fpost "github.com/cuzk-project/cuzk/filecoin/post"
 	"github.com/cuzk-project/cuzk/r1cs"
 )
@@ -18,17 +16,7 @@ import (
 // synthesizes, and a partition without CheckRoot (what setup and the
 // compiled system synthesize) is not checked.
 func TestPathCheckedBySynthesis(t *testing.T) {
-	w, err := gen.GenerateWindowPoSt(context.Background(), gen.WindowOptions{Proof: fpost.StackedDrgWindow2KiBV1_1, Seed: 9, Miner: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := func() *fpost.Partition {
-		v, err := fpost.NewWindow(w.Info, w.Randomness, w.Proofs, w.Partition)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	fresh := generatedWindow2K(t, 9)
 	if p, err := NewPartition(fresh()); err != nil {
 		t.Fatal(err)
 	} else if _, err := p.Witness(2); err != nil {

@@ -51,11 +51,9 @@ func (d *daemonParams) checkFile(id string) error {
 
 // sizeOf is what the parameters of id take in host memory, as far as it
 // is known before they are loaded: the cache's figure, else the bound of
-// a synthetic id, else the load's buffers for a file the GPUs will hold
-// whole (its header read, their plans made) or stream from the file
-// where they cannot (the loader's rule: nothing of it is decoded into
-// host memory), else the size of the parameter file (points are stored
-// uncompressed, as in memory); 0 when unknown.
+// a synthetic id, else the load's buffers for a file the GPUs load
+// without a host copy (noHostCopy), else the size of the parameter file
+// (points are stored uncompressed, as in memory); 0 when unknown.
 func (d *daemonParams) sizeOf(id string) uint64 {
 	for _, e := range d.cache.Status() {
 		if e.CircuitID == id && e.SizeBytes > 0 {
@@ -70,7 +68,7 @@ func (d *daemonParams) sizeOf(id string) uint64 {
 	if err != nil {
 		return 0
 	}
-	if (d.streams != nil && d.streams(path)) || (len(d.gpus) > 0 && gpusHoldWhole(d.gpus, path)) {
+	if d.noHostCopy != nil && d.noHostCopy(path) {
 		return cuda.FillBytes
 	}
 	if fi, err := os.Stat(path); err == nil {

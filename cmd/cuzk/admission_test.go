@@ -131,7 +131,7 @@ func TestAdmissionPlanner(t *testing.T) {
 	if !errors.Is(err, engine.ErrNoMemory) {
 		t.Errorf("parameters larger than the budget: %v, want ErrNoMemory", err)
 	}
-	params.streams = func(p string) bool { return p == path }
+	params.noHostCopy = func(p string) bool { return p == path }
 	if _, err := (admissionPlanner{Planner: planOf{"porep-2k", 1<<30 - cuda.FillBytes}, params: params}).Plan(context.Background(), &engine.Request{}); err != nil {
 		t.Errorf("parameters streamed from their file: %v", err)
 	}

@@ -361,7 +361,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	}
 	var unload func(string, *groth16.Params)
 	var reserve func(string, srs.Source) uint64
-	var streams func(path string) bool
+	var noHostCopy func(path string) bool
 	var cache *srs.Cache
 	if len(gpus) > 0 {
 		// A set the GPUs cannot hold whole streams from its file where
@@ -370,15 +370,13 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 		lo := cuda.LoaderOptions{StreamFromFile: cfg.Device.StreamFromFile, StreamFromFileAbove: int64(min(budget.Limit(), math.MaxInt64)),
 			MakeRoom: func() bool { return makeDeviceRoom(cache, log) }}
 		files, unload = cuda.ParamsLoaderWith(gpus, groth16.ReadOptions{}, circuits.CheckFilecoinParams, lo)
-		streams = lo.StreamsFromFileAt
+		noHostCopy = func(path string) bool { return lo.StreamsFromFileAt(path) || gpusHoldWhole(gpus, path) }
 		reserve = func(id string, src srs.Source) uint64 {
 			if isSynthetic(id) {
 				return src.Size
 			}
-			fromFile := lo.StreamsFromFileAt(src.Path)
-			n := loadReserve(src, func(path string) bool { return fromFile || gpusHoldWhole(gpus, path) },
-				func() bool { return makeDeviceRoom(cache, log) })
-			if fromFile && !cfg.Device.StreamFromFile {
+			n := loadReserve(src, noHostCopy, func() bool { return makeDeviceRoom(cache, log) })
+			if !cfg.Device.StreamFromFile && lo.StreamsFromFileAt(src.Path) {
 				log.Info("parameters larger than the memory budget: where the GPUs cannot hold them whole, "+
 					"they stream from their file at every partition (device.stream_from_file)",
 					"circuit_id", id, "budget", budget.Limit())
@@ -405,7 +403,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 	})
 	budget.SetEvictor(cache.EvictIdle)
 	fc := &circuits.FilecoinFiles{Dir: cfg.SRS.ParamCache, Dev: cfg.Daemon.Dev, Log: log}
-	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), gpus: gpus, streams: streams, systems: systems}, devDir
+	return &daemonParams{dev: dev, files: fc, cache: cache, budget: budget.Limit(), noHostCopy: noHostCopy, systems: systems}, devDir
 }
 
 // makeDeviceRoom evicts the cache's least recently used idle set so that a
@@ -420,21 +418,21 @@ func makeDeviceRoom(cache *srs.Cache, log *slog.Logger) bool {
 }
 
 // loadReserve is what the load of a parameter file src reserves with CUDA
-// devices: one fill's buffers where every device holds the set whole (the
-// file goes straight to their memory) or streams it from the file
-// (device.stream_from_file), else the whole set (src.Size, 0:
+// devices: one fill's buffers where noHostCopy says they load it without a
+// host copy (every device holds the set whole, the file going straight to
+// their memory, or streams it from the file), else the whole set (src.Size, 0:
 // the file's size), since the loader then decodes it into host memory for
 // the devices to stream (44 GiB at 32 GiB PoRep under a 16 or 24 GiB limit,
 // counted only once decoded before). Where the devices cannot hold it whole
 // beside the sets they hold, it first has makeRoom evict idle sets, one at a
 // time, as the loader would before streaming: a set that fits once they are
 // gone reserves one fill's buffers, not its decoded size.
-func loadReserve(src srs.Source, holdWhole func(path string) bool, makeRoom func() bool) uint64 {
-	whole := holdWhole(src.Path)
-	for !whole && makeRoom() {
-		whole = holdWhole(src.Path)
+func loadReserve(src srs.Source, noHostCopy func(path string) bool, makeRoom func() bool) uint64 {
+	none := noHostCopy(src.Path)
+	for !none && makeRoom() {
+		none = noHostCopy(src.Path)
 	}
-	if whole {
+	if none {
 		return cuda.FillBytes
 	}
 	return src.Size
@@ -564,14 +562,13 @@ type daemonParams struct {
 	cache  *srs.Cache
 	budget uint64 // the memory budget's limit
 	devIDs devIDs // synthetic ids registered (bounded)
-	// gpus read parameter files into their own memory where the sets fit
-	// them whole (cuda.ParamsLoader)
-	gpus []*cuda.Device
-	// streams reports whether the GPUs' loader streams the parameter file
-	// at path from the file where they cannot hold it whole (the
-	// loader's own rule: cuda.LoaderOptions.StreamsFromFileAt; nil
-	// without GPUs)
-	streams func(path string) bool
+	// noHostCopy reports whether the GPUs load the parameter file at path
+	// without a decoded host copy: they hold the set whole (its header
+	// read, their plans made), or stream it from the file where they
+	// cannot (the loader's rule, cuda.LoaderOptions.StreamsFromFileAt).
+	// The load then reserves its buffers only (loadReserve, sizeOf); nil
+	// without GPUs.
+	noHostCopy func(path string) bool
 	// systems, with witness-only synthesis, are the registry's compiled
 	// systems: Preload prepares the id's too
 	systems *circuits.Systems
