@@ -138,8 +138,11 @@ typedef struct {
      first event (ms_host_pre: checks, scratch, the streamed set's setup)
      and to its return (ms_host): ms_host - ms_host_pre - ms_total is the
      time the GPU took beyond the run's own events (its queues behind other
-     work, the final copies). */
+     work, the final copies). ms_host_synced: from the call to the return of
+     the run's last synchronization (its results in host memory), before the
+     reads of its checks' words: ms_host - ms_host_synced is those reads. */
   float ms_host_pre, ms_host;
+  float ms_host_synced;
 } cuzk_result;
 
 int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res);

@@ -210,7 +210,7 @@ int run_h_sequence(cuzk_ctx* ctx, uint32_t lgn, cudaEvent_t* ready, bool c_ab) {
   return 0;
 }
 
-int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res) {
+int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res, const host_clock& clk) {
   const run_events& ev = ctx->run_ev;
   const uint64_t m = 1ull << lgn;
   cudaStream_t st = ctx->main;
@@ -227,6 +227,7 @@ int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res
   CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
   if (bg2) CK(cudaMemcpyAsync(res->bg2, ctx->points_g2.get(), sizeof(g2_xyzz), cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
+  res->ms_host_synced = clk.ms();
   TRY(stream_end(ctx));
   run_times(ev, res);
   res->has_bg2 = bg2;
@@ -255,7 +256,7 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   cudaEvent_t ready[3] = {nullptr, ev.b_in, ev.c_in};
   TRY(run_h_sequence(ctx, job->lgn, ready, !job->c));
   TRY(run_parts(ctx, srs, tails));
-  TRY(run_h_msm(ctx, srs, job->lgn, res));
+  TRY(run_h_msm(ctx, srs, job->lgn, res, clk));
   res->ms_host_pre = pre;
   res->ms_host = clk.ms();
   return 0;

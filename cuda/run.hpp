@@ -79,4 +79,4 @@ int run_h_sequence(cuzk_ctx* ctx, uint32_t lgn, cudaEvent_t* ready, bool c_ab);
 // to ev.done), the four points to res, a synchronization, the event times,
 // and stream_end (the run must have called stream_begin before its first
 // MSM: msm/stream.hpp).
-int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res);
+int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res, const host_clock& clk);

@@ -6,6 +6,7 @@
 #   porep-setup   the 32 GiB PoRep set and request under /dev/shm/p32-day (gpu-kind32.sh)   150 s
 #   oneshot       cuzk prove --request --device cuda on it (gpu-oneshot.sh)                  180 s
 #   winning       WinningPoSt beside 2 PoRep jobs, steady state (gpu-winning-under-load.sh)  200 s
+#   winning14     the same with the daemon on 14 of the 16 cores (GOMAXPROCS=14)              200 s
 #   day-setup     the day's other sets: WinningPoSt 32 GiB, WindowPoSt and SnapDeals 512 MiB 120 s
 #   day           cuzk bench day (gpu-day.sh STAGE=day)                                      420 s
 #   wpost-setup   the 32 GiB WindowPoSt set (the PoRep set removed from /dev/shm first)       200 s
@@ -23,7 +24,7 @@ T=cuda/test
 
 estimate() {
   case "$1" in
-  porep-setup) echo 150;; oneshot) echo 180;; winning) echo 200;; day-setup) echo 120;; day) echo 420;;
+  porep-setup) echo 150;; oneshot) echo 180;; winning|winning14) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;; *) echo 0;;
   esac
 }
@@ -34,6 +35,8 @@ run_step() {
   porep-setup) KIND=porep STAGE=setup P=$P32 SETUP_S=$left timeout "$left" bash $T/gpu-kind32.sh 2>&1 | grep -E "setup:|gen-vanilla:|rror" | head -5;;
   oneshot) KIND=porep P=$P32 timeout "$left" bash $T/gpu-oneshot.sh 2>&1 | tail -8;;
   winning) TAG=steady BULK=porep P=$P32 WIN_COUNT=20 BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
+    bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
+  winning14) GOMAXPROCS=14 TAG=gomax14 BULK=porep P=$P32 WIN_COUNT=20 BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
     bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
   day-setup) STAGE=setup P=$P32 timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -12;;
   day) STAGE=day P=$P32 DAY_S=150 SOLO_S=35 WIN_EVERY=8s timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -70;;

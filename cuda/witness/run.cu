@@ -30,7 +30,8 @@
 #include "witness.hpp"
 
 // The layout the Go mirrors (device/cuda, TestWitnessLayout) assume.
-static_assert(sizeof(cuzk_result) == 1208 && offsetof(cuzk_result, ms_host_pre) == 1200 && offsetof(cuzk_result, ms_spmv) == 800 && offsetof(cuzk_result, bg2) == 808 &&
+static_assert(sizeof(cuzk_result) == 1212 && offsetof(cuzk_result, ms_host_pre) == 1200 &&
+                  offsetof(cuzk_result, ms_host_synced) == 1208 && offsetof(cuzk_result, ms_spmv) == 800 && offsetof(cuzk_result, bg2) == 808 &&
                   offsetof(cuzk_result, has_bg2) == 1192 && offsetof(cuzk_result, ms_msm_b2) == 1196,
               "cuzk_result layout");
 static_assert(sizeof(cuzk_witness) == 72 && offsetof(cuzk_witness, nothers) == 48 &&
@@ -191,7 +192,7 @@ extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrice
   TRY(run_parts(ctx, srs, t));
   // (run_parts runs B_G2 over the B split too where the srs holds it, and
   // run_h_msm reports it: has_bg2.)
-  TRY(run_h_msm(ctx, srs, w->lgn, res));
+  TRY(run_h_msm(ctx, srs, w->lgn, res, clk));
   res->ms_spmv = elapsed_ms(ws.spmv_start, ws.spmv_done);
   res->ms_split = elapsed_ms(ws.split_start, ws.split_done);
   for (int q = 0; q < 3; q++) {

@@ -33,7 +33,8 @@ func TestResultLayout(t *testing.T) {
 		{"MSMB2", unsafe.Offsetof(r.MSMB2), 1196},
 		{"HostPre", unsafe.Offsetof(r.HostPre), 1200},
 		{"Host", unsafe.Offsetof(r.Host), 1204},
-		{"size", unsafe.Sizeof(r), 1208},
+		{"HostSynced", unsafe.Offsetof(r.HostSynced), 1208},
+		{"size", unsafe.Sizeof(r), 1212},
 	} {
 		if f.got != f.want {
 			t.Errorf("cResult.%s at %d, want %d", f.name, f.got, f.want)

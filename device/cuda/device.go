@@ -205,14 +205,22 @@ type Timing struct {
 	HostBG2                                 time.Duration // witness runs: Finish's B_G2 on the CPU, where Run did not
 	// HostPre is the host time from the library call to its first event
 	// (checks, scratch); GPUWait what the call took beyond HostPre and the
-	// events' Total (the GPU's queues behind other work, the final copies).
-	HostPre, GPUWait time.Duration
+	// events' Total until its last synchronization returned (the GPU's
+	// queues behind other work, the final copies); HostEnd the rest of the
+	// call after it (the reads of the run's check words).
+	HostPre, GPUWait, HostEnd time.Duration
 }
 
-// hostTimes sets t's HostPre and GPUWait from a library result.
+// hostTimes sets t's HostPre, GPUWait and HostEnd from a library result
+// (one without HostSynced: GPUWait to the call's return).
 func (t *Timing) hostTimes(res *cResult) {
 	t.HostPre = msDur(res.HostPre)
-	t.GPUWait = max(0, msDur(res.Host)-t.HostPre-t.Total)
+	synced := msDur(res.HostSynced)
+	if res.HostSynced == 0 || res.HostSynced > res.Host {
+		synced = msDur(res.Host)
+	}
+	t.GPUWait = max(0, synced-t.HostPre-t.Total)
+	t.HostEnd = max(0, msDur(res.Host)-synced)
 }
 
 // Partial is the state between Run and Finish; it reports its kernel
@@ -567,7 +575,9 @@ func (d *Device) Finish(ctx context.Context, rp groth16.Partial) (*groth16.Sums,
 
 // KernelPhases lists the timed parts of the Run (groth16.RunReport):
 // those the Run had (a phase of 0 did not happen: B_G2 on the host, the
-// classic run's SpMV and split). A Run that streamed parameters adds
+// classic run's SpMV and split); host_pre, gpu_wait and host_end are the
+// call's host time before its first event, beyond its events until its
+// last synchronization returned, and after that. A Run that streamed parameters adds
 // stream_read (the host's reads of them from the file, while the kernels
 // ran), stream_copy (their uploads, summed) and stream_stall (the part of
 // the uploads no computation hid).
@@ -579,7 +589,7 @@ func (p *Partial) KernelPhases() []timeline.Phase {
 		d    time.Duration
 	}{{"total", t.Total}, {"h2d", t.H2D}, {"spmv", t.SpMV}, {"split", t.Split}, {"ntt", t.NTT},
 		{"msm_h", t.MSMH}, {"msm_l", t.MSML}, {"msm_a", t.MSMA}, {"msm_b", t.MSMB}, {"msm_b2", t.MSMB2},
-		{"host_pre", t.HostPre}, {"gpu_wait", t.GPUWait},
+		{"host_pre", t.HostPre}, {"gpu_wait", t.GPUWait}, {"host_end", t.HostEnd},
 		{"stream_read", msDur(s.ReadMS)}, {"stream_copy", msDur(s.CopyMS)}, {"stream_stall", msDur(s.StallMS)}} {
 		if x.d > 0 {
 			out = append(out, timeline.Phase{Name: x.name, D: x.d})

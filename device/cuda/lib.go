@@ -113,6 +113,7 @@ type cResult struct {
 	HasBG2                                        int32
 	MSMB2                                         float32
 	HostPre, Host                                 float32 // host ms: call to first event, call to return
+	HostSynced                                    float32 // host ms: call to its last synchronization's return
 }
 
 type cPart struct {

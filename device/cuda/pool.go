@@ -51,6 +51,10 @@ type pinnedPool struct {
 	workers atomic.Int32                   // SetWorkers; 0: DefaultWorkers
 	alloc   func(n uint64) (pinned, error) // nil: allocPinned (tests: memory of their own)
 	release func(pinned)                   // nil: pinned.free
+	// inFlightFree is told of every buffer freed while a Run is in flight
+	// (nil: a debug log line): every CUDA call on the GPU waits for such a
+	// free until the GPU is idle.
+	inFlightFree func(n uint64)
 
 	mu      sync.Mutex
 	free    []pinned // sorted by size
@@ -400,6 +404,9 @@ func (p *pinnedPool) drain() {
 
 func (p *pinnedPool) freeBuf(b pinned) {
 	p.held.Add(-b.n)
+	if p.runs.Load() > 0 {
+		p.freedInFlight(b.n)
+	}
 	if p.release != nil {
 		p.release(b)
 		return

@@ -1,5 +1,7 @@
 package cuda
 
+import "log/slog"
+
 // A free of page-locked memory (cudaFreeHost) waits until the whole GPU
 // has finished its queued work, and every other thread's CUDA call waits
 // behind it: freed while a bulk Run computes, it holds up a CRITICAL
@@ -60,4 +62,14 @@ func (p *pinnedPool) runEnd(own bool) {
 	if own {
 		p.freeShared(dying)
 	}
+}
+
+// freedInFlight tells of a buffer of n bytes freed while a Run is in
+// flight (inFlightFree): one beyond the cap, EvictKept or drain.
+func (p *pinnedPool) freedInFlight(n uint64) {
+	if p.inFlightFree != nil {
+		p.inFlightFree(n)
+		return
+	}
+	slog.Debug("page-locked memory freed while a Run is in flight: every CUDA call on the GPU waits until the GPU is idle", "bytes", n)
 }

@@ -47,6 +47,8 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, budget, freed := oneWorkerPool(3 << 30)
+			var inFlight []uint64
+			p.inFlightFree = func(n uint64) { inFlight = append(inFlight, n) }
 			putStaging := func() { giveBack(p, budget, big, keptWitness, p.newSet(), sizeClass(big)) }
 			putStaging()
 			p.runStart() // the device's Run
@@ -66,6 +68,9 @@ func TestPinnedPoolRetiredWhileRunning(t *testing.T) {
 			if !slices.Equal(*freed, []uint64{4 << 30}) || budget.Used() != 2*big || p.sharedBytes() != 2*big {
 				t.Fatalf("while running: freed %v, budget %d, kept shares %d; want only the buffer over the cap freed, both stagings counted",
 					*freed, budget.Used(), p.sharedBytes())
+			}
+			if !slices.Equal(inFlight, []uint64{4 << 30}) {
+				t.Fatalf("frees told while a Run is in flight: %v, want the one over the cap", inFlight)
 			}
 			*freed = (*freed)[:0]
 			gave := tc.end(p)

@@ -67,23 +67,28 @@ func TestProfileComplete(t *testing.T) {
 	}
 }
 
-// TestHostTimes: a Run's host times become its HostPre and GPUWait (the
-// call beyond HostPre and the events' Total), and phases of those names
-// where they are not zero.
+// TestHostTimes: a Run's host times become its HostPre, GPUWait (the call
+// beyond HostPre and the events' Total to its last synchronization) and
+// HostEnd (the call after it), and phases of those names where they are
+// not zero.
 func TestHostTimes(t *testing.T) {
 	for _, tc := range []struct {
-		name      string
-		res       cResult
-		total     time.Duration
-		pre, wait time.Duration
-		phases    []string
+		name           string
+		res            cResult
+		total          time.Duration
+		pre, wait, end time.Duration
+		phases         []string
 	}{
-		{"run late on the GPU", cResult{HostPre: 2, Host: 1330}, 126 * time.Millisecond,
-			2 * time.Millisecond, 1202 * time.Millisecond, []string{"total", "host_pre", "gpu_wait"}},
-		{"no wait", cResult{HostPre: 1, Host: 50}, 60 * time.Millisecond,
-			time.Millisecond, 0, []string{"total", "host_pre"}},
-		{"streamed from the file", cResult{HostPre: 1, Host: 3315}, 3314 * time.Millisecond,
-			time.Millisecond, 0, []string{"total", "host_pre", "stream_read", "stream_copy", "stream_stall"}},
+		{"run late on the GPU", cResult{HostPre: 2, Host: 1330, HostSynced: 1329}, 126 * time.Millisecond,
+			2 * time.Millisecond, 1201 * time.Millisecond, time.Millisecond, []string{"total", "host_pre", "gpu_wait", "host_end"}},
+		{"late after its synchronization", cResult{HostPre: 2, Host: 1330, HostSynced: 128}, 126 * time.Millisecond,
+			2 * time.Millisecond, 0, 1202 * time.Millisecond, []string{"total", "host_pre", "host_end"}},
+		{"a library without HostSynced", cResult{HostPre: 2, Host: 1330}, 126 * time.Millisecond,
+			2 * time.Millisecond, 1202 * time.Millisecond, 0, []string{"total", "host_pre", "gpu_wait"}},
+		{"no wait", cResult{HostPre: 1, Host: 50, HostSynced: 50}, 60 * time.Millisecond,
+			time.Millisecond, 0, 0, []string{"total", "host_pre"}},
+		{"streamed from the file", cResult{HostPre: 1, Host: 3315, HostSynced: 3315}, 3314 * time.Millisecond,
+			time.Millisecond, 0, 0, []string{"total", "host_pre", "stream_read", "stream_copy", "stream_stall"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Partial{Timing: Timing{Total: tc.total}}
@@ -91,8 +96,9 @@ func TestHostTimes(t *testing.T) {
 				p.Stream = StreamStats{Bytes: 30 << 30, Chunks: 40, CopyMS: 2100, StallMS: 900, ReadMS: 2800}
 			}
 			p.Timing.hostTimes(&tc.res)
-			if p.Timing.HostPre != tc.pre || p.Timing.GPUWait != tc.wait {
-				t.Fatalf("HostPre %v GPUWait %v, want %v %v", p.Timing.HostPre, p.Timing.GPUWait, tc.pre, tc.wait)
+			if p.Timing.HostPre != tc.pre || p.Timing.GPUWait != tc.wait || p.Timing.HostEnd != tc.end {
+				t.Fatalf("HostPre %v GPUWait %v HostEnd %v, want %v %v %v", p.Timing.HostPre, p.Timing.GPUWait,
+					p.Timing.HostEnd, tc.pre, tc.wait, tc.end)
 			}
 			var names []string
 			for _, ph := range p.KernelPhases() {
