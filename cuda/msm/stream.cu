@@ -120,8 +120,9 @@ struct chunk {
 
 // A query as srs_msm_t sees it: n points of type A, the first r resident
 // (dev), the rest read from host in chunks of C, or from the parameter
-// file fd (not -1) where point 0 is at byte foff; q names it in messages
-// (0..3 the G1 queries, 4 B_G2).
+// file fd (not -1) where point 0 is at byte foff, uploaded from its
+// page-locked mapping where map is not NULL; q names it in messages (0..3
+// the G1 queries, 4 B_G2).
 template <class A>
 struct query_view {
   int q;
@@ -130,6 +131,7 @@ struct query_view {
   const A* host;
   int fd;
   uint64_t foff;
+  const char* map;
 };
 
 // The device conversion of a chunk of raw points from the file, on st.
@@ -161,13 +163,16 @@ static int chunk_read(cuzk_ctx* ctx, const query_view<A>& qv, const chunk& c, ho
   return 0;
 }
 
-// The read chunk copied into the device slot and converted there in place,
-// on the uploads stream.
+// The chunk's raw points (src: a read host slot's, copied then records
+// copied, or the file's mapping) copied into the device slot and converted
+// there in place, on the uploads stream.
 template <class A>
-static int chunk_decode(cuzk_ctx* ctx, const query_view<A>& qv, const chunk& c, host_slot& h, stream_slot& sl) {
+static int chunk_decode(cuzk_ctx* ctx, const query_view<A>& qv, const chunk& c, const void* src,
+                        cudaEvent_t copied, stream_slot& sl) {
   cudaStream_t up = ctx->uploads;
-  CK(cudaMemcpyAsync(sl.bases.get(), h.buf.get(), c.len * sizeof(A), cudaMemcpyHostToDevice, up));
-  CK(cudaEventRecord(h.copied, up));
+  CK(cudaMemcpyAsync(sl.bases.get(), src, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
+  if (copied) CK(cudaEventRecord(copied, up));
+  ctx->streamer.from_file = true;
   decode_chunk(sl.bases.as<A>(), c.len, c.o, (uint32_t)qv.q, ctx->streamer.badpt.as<unsigned long long>(), up);
   CKL();
   return 0;
@@ -199,10 +204,12 @@ static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in
   cudaStream_t up = ctx->uploads;
   CK(cudaStreamWaitEvent(up, sl.freed, 0));
   host_slot* h = nullptr;
-  if (qv.fd >= 0) TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
+  if (qv.fd >= 0 && !qv.map) TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
   if (e) CK(cudaEventRecord(e->copy0, up));
-  if (h)
-    TRY(chunk_decode(ctx, qv, c, *h, sl));
+  if (qv.map)
+    TRY(chunk_decode(ctx, qv, c, qv.map + qv.foff + c.o * sizeof(A), nullptr, sl));
+  else if (h)
+    TRY(chunk_decode(ctx, qv, c, h->buf.get(), h->copied, sl));
   else
     CK(cudaMemcpyAsync(sl.bases.get(), qv.host + c.o, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
   S.bytes += c.len * sizeof(A);
@@ -312,7 +319,8 @@ int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_
             cudaStream_t st) {
   const bool file = srs->file_streams(q);
   const query_view<g1_affine> qv = {q,         srs->n[q],      srs->plan.res[q],       srs->plan.chunk(),
-                                    srs->points(q), srs->host[q], file ? srs->file.fd : -1, srs->file.off[q]};
+                                    srs->points(q), srs->host[q], file ? srs->file.fd : -1, srs->file.off[q],
+                                    file ? srs->file.map : nullptr};
   return srs_msm_t(ctx, qv, in, out, tmp, st);
 }
 
@@ -324,7 +332,7 @@ int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyz
                    (unsigned long long)in.ntail);
   const bool file = !srs->host_bg2;
   const query_view<g2_affine> qv = {4,       srs->n[SRS_B_G1], 0, srs->plan.chunk_g2(), nullptr, srs->host_bg2,
-                                    file ? srs->file.fd : -1, srs->file.off[4]};
+                                    file ? srs->file.fd : -1, srs->file.off[4],          file ? srs->file.map : nullptr};
   return srs_msm_t(ctx, qv, in, out, tmp, st);
 }
 

@@ -2,6 +2,8 @@
 // file_source): cuzk_srs_open_file and the chunk reads.
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,6 +70,45 @@ int file_read(int fd, void* dst, uint64_t n, uint64_t off, double* ms) {
   return 0;
 }
 
+bool file_mapping::map(int fd, size_t n) {
+  reset();
+  void* p = n ? mmap(nullptr, n, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+  if (p == MAP_FAILED) return false;
+  p_ = (const char*)p;
+  n_ = n;
+  return true;
+}
+
+void file_mapping::reset() {
+  if (p_) munmap(const_cast<char*>(p_), n_);
+  p_ = nullptr;
+  n_ = 0;
+}
+
+// CUZK_FILE_MAP=1: the files of streamed sets are mapped and page-locked.
+static bool file_map_wanted() {
+  static const bool on = [] {
+    const char* v = getenv("CUZK_FILE_MAP");
+    return v && strcmp(v, "1") == 0;
+  }();
+  return on;
+}
+
+// f's whole file mapped read-only and page-locked in place (f.map), so that
+// every streamed chunk is uploaded straight from the page cache; left
+// unmapped (the chunks read into the context's host slots) where either
+// fails. The page-locked file stays in host memory while the set is open.
+static void map_file(file_source& f) {
+  struct stat st;
+  if (fstat(f.fd, &st) != 0 || st.st_size <= 0) return;
+  if (!f.mapping.map(f.fd, (size_t)st.st_size)) return;
+  if (!f.pin.pin(f.mapping.get(), f.mapping.size())) {
+    f.mapping.reset();
+    return;
+  }
+  f.map = f.mapping.get();
+}
+
 // The resident prefixes of s's plan allocated, points unset (the caller
 // writes them, cuzk_srs_write).
 static int alloc_resident(cuzk_srs* s, const uint64_t* n) {
@@ -127,5 +168,6 @@ extern "C" cuzk_srs* cuzk_srs_open_file(int dev, const uint64_t* n, uint64_t nbg
     return nullptr;
   }
   memcpy(s->file.off, off, sizeof s->file.off);
+  if (file_map_wanted()) map_file(s->file);
   return s.release();
 }

@@ -28,11 +28,31 @@ class host_pin {
   void* p_ = nullptr;
 };
 
+// A read-only mapping of a whole file, unmapped with its owner.
+class file_mapping {
+ public:
+  file_mapping() = default;
+  ~file_mapping() { reset(); }
+  file_mapping(const file_mapping&) = delete;
+  file_mapping& operator=(const file_mapping&) = delete;
+  // fd's first n bytes mapped; false (nothing held) where mmap fails.
+  bool map(int fd, size_t n);
+  void reset();
+  const char* get() const { return p_; }
+  size_t size() const { return n_; }
+
+ private:
+  const char* p_ = nullptr;
+  size_t n_ = 0;
+};
+
 // The parameter file a set's streamed points are read from at every run
 // (cuzk_srs_open_file, srs/file.cu): the library's own descriptor and the
 // byte offset of point 0 of h, l, a, b_g1 and b_g2 in it, points in the
 // file's encoding (uncompressed, big-endian, not Montgomery; G2 c1 first),
-// converted on the device after each chunk's upload (msm/stream.cu).
+// converted on the device after each chunk's upload (msm/stream.cu). With
+// CUZK_FILE_MAP=1 the file is mapped and page-locked in place (map): the
+// chunks are uploaded from the page cache with no host read.
 class file_source {
  public:
   file_source() = default;
@@ -43,6 +63,9 @@ class file_source {
   file_source& operator=(const file_source&) = delete;
   int fd = -1;
   uint64_t off[5] = {};
+  const char* map = nullptr;  // the whole file, page-locked, or NULL: chunks read into host slots
+  file_mapping mapping;       // (declared before pin: unlocked first, then unmapped)
+  host_pin pin;
 };
 
 struct cuzk_srs {

@@ -12,7 +12,12 @@
 #   wpost-setup   the 32 GiB WindowPoSt set (the PoRep set removed from /dev/shm first)       200 s
 #   wpost         the 32 GiB WindowPoSt through the daemon, 2 alone, 4 two at a time         300 s
 #   ni            the NI-PoRep stand-in: 13 proofs of the 32 GiB PoRep request              330 s
+#   limit24       the 32 GiB PoRep under 24 GiB, streamed from the file, 2 workers, 3 proofs 130 s
+#   limit24map    the same with the file mapped and page-locked (CUZK_FILE_MAP=1)            150 s
+#   limit16map    the same under 16 GiB                                                       170 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
+#   gotest        device/cuda's tests of the file stream, the result layout and the witness
+#                 run, once as built and once with the file mapped (CUZK_FILE_MAP=1)        120 s
 # Usage: STEPS="porep-setup oneshot winning" bash cuda/test/gpu-plan.sh
 #        DRY=1 prints the plan without running it (each step taking its estimate).
 OUT=${OUT:-/tmp/out}; export OUT
@@ -25,7 +30,8 @@ T=cuda/test
 estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14) echo 200;; day-setup) echo 120;; day) echo 420;;
-  wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;; *) echo 0;;
+  wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
+  gotest) echo 120;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
   esac
 }
 
@@ -43,6 +49,14 @@ run_step() {
   wpost-setup) rm -rf "$P32"; KIND=wpost STAGE=setup timeout "$left" bash $T/gpu-kind32.sh 2>&1 | grep -E "setup:|gen-vanilla:|rror" | head -5;;
   wpost) KIND=wpost STAGE=prove ALONE=2 COUNT=4 JOBS=2 timeout "$left" bash $T/gpu-kind32.sh 2>&1 | tail -60;;
   ni) KIND=porep STAGE=prove P=$P32 ALONE=0 COUNT=13 JOBS=3 BENCH_S=$(( left - 100 )) timeout "$left" bash $T/gpu-kind32.sh 2>&1 | tail -40;;
+  limit24|limit24map|limit16map)
+    local lim=24GiB map=; [ "$2" = limit16map ] && lim=16GiB; [ "$2" != limit24 ] && map=1
+    CUZK_FILE_MAP=$map STAGE=limit LIMIT=$lim FROMFILE=1 BUDGET=56GiB COUNT=3 JOBS=2 P=$P32 timeout "$left" \
+      bash $T/gpu-porep32.sh 2>&1 | grep -E "wall|latency|utilization|kernel  |stream_|total  |peak RSS|rror" | head -24;;
+  gotest) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
+    for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
+      timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \
+      -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)" | head -40); done;;
   ncu) timeout "$left" /usr/local/cuda/bin/ncu -k regex:msm_acc_chunks -c 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section WarpStateStats --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active \
     bin/local/cuzk_harness bench msm 24 24 24 2>&1 | grep -vE "^==PROF==" | tail -60;;
