@@ -18,6 +18,7 @@
 //   cuzk_harness check-g2       the G2 arithmetic and MSM checks alone (both accumulations)
 //   cuzk_harness bench lane [BULK_LG BULK_NAUX LANE_LG LANE_NAUX RUNS]   a small run's
 //                               wait beside a looping PoRep-shaped run on another context (lane_bench.cuh)
+//   cuzk_harness bench pair [LG NAUX RUNS]   PoRep-shaped runs on one context, then on two at once
 //   cuzk_harness bench bshape NB      B_G1 and B_G2 alone at the partition's B shape
 //   cuzk_harness bench part 27 27 LG NAUX g2   the partition with B_G2 on the device
 //   CUZK_MSM_C=c forces the window of the large MSMs; CUZK_RUN_SERIAL=1
@@ -1313,6 +1314,9 @@ int main(int argc, char** argv) {
       bench_lane(ctx, argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull,
                  argc > 5 ? atoi(argv[5]) : 22, argc > 6 ? strtoull(argv[6], 0, 10) : 3500000ull,
                  argc > 7 ? atoi(argv[7]) : 12);
+    if (!strcmp(what, "pair"))  // bench pair [LG NAUX RUNS]
+      bench_pair(ctx, argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull,
+                 argc > 5 ? atoi(argv[5]) : 8);
     if (!strcmp(what, "bshape")) bench_bshape(ctx, argc > 3 ? strtoull(argv[3], 0, 10) : 33100000ull);
     if (!strcmp(what, "all") || !strcmp(what, "part")) {
       uint32_t lg = argc > 5 ? atoi(argv[5]) : 27;

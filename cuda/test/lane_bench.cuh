@@ -16,6 +16,10 @@
 //              (allocated before the mode) every 100 ms
 //   register   pinned, and a third thread page-locking 64 MiB of malloc'd
 //              memory in place and unlocking it, every 100 ms
+//   devfree    pinned, and a third thread allocating 64 MiB of device memory
+//              and freeing it (cudaFree), every 100 ms (a scratch that grows)
+//   cpuload    pinned, and every core of the host busy in a loop of its own
+//              (a daemon's synthesis beside the runs)
 // MODES (comma-separated names) picks modes; default all.
 #include <atomic>
 #include <thread>
@@ -80,7 +84,8 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
   for (int i = 0; i < 3; i++) OK(cuzk_run(lane_ctx, lane.srs, &lane.job, &r));
   printf("lane run alone: %.1f ms events, %.1f ms host (lg %u, %llu aux)\n", r.ms_total, r.ms_host, lane_lg,
          (unsigned long long)lane_naux);
-  const char* modes[] = {"pageable", "pinned", "lane-only", "hostalloc", "memcpy4", "alloc", "free", "register"};
+  const char* modes[] = {"pageable", "pinned",   "lane-only", "hostalloc", "memcpy4",
+                         "alloc",    "free",     "register",  "devfree",   "cpuload"};
   const int nmodes = sizeof modes / sizeof modes[0];
   const char* pick = getenv("MODES");
   printf("%-10s %6s %9s %9s %9s %9s %9s\n", "mode", "bulk", "p50", "max", "wait_p50", "wait_max", "events");
@@ -105,6 +110,13 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
         nbulk++;
       }
     });
+    std::vector<std::thread> spin;  // cpuload's
+    if (mode == 9)
+      for (unsigned i = 0; i < std::max(1u, std::thread::hardware_concurrency()); i++)
+        spin.emplace_back([&] {
+          volatile uint64_t x = 0;
+          while (!stop) x = x * 6364136223846793005ull + 1;
+        });
     std::thread side([&] {
       void* dev = nullptr;
       if (mode == 4 && cudaMalloc(&dev, 4) != cudaSuccess) exit(3);
@@ -127,6 +139,12 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
             bufs.pop_back();
           }
           std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        } else if (mode == 8) {
+          void* d = nullptr;
+          if (cudaMalloc(&d, buf) != cudaSuccess) exit(3);
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          cudaFree(d);
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
         } else if (mode == 7) {
           void* p = malloc(buf);
           memset(p, 1, buf);
@@ -158,6 +176,7 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
     stop = true;
     bt.join();
     side.join();
+    for (std::thread& t : spin) t.join();
     for (void* p : bufs) cuzk_host_free(p);
     printf("%-10s %6d %9.1f %9.1f %9.1f %9.1f %9.1f\n", modes[mode], nbulk.load(), pct(lat, 0.5), pct(lat, 1),
            pct(wait, 0.5), pct(wait, 1), ev / runs);
@@ -166,4 +185,59 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
   cuzk_host_free(bulk_pin);
   cuzk_host_free(lane_pin);
   cuzk_ctx_free(lane_ctx);
+}
+
+// bench pair: RUNS PoRep-shaped runs of one job on one context, one after
+// the other, then the same count split over two contexts running at once
+// (the same parameters and inputs, each context its own scratch): whether
+// one partition's memory-bound phases (the NTTs, the SpMV) hide under
+// another's compute-bound MSMs. Prints each way's ms a run.
+static void bench_pair(cuzk_ctx* ctx, uint32_t lg, uint64_t naux, int runs) {
+  const cuzk_config cfg = config_from_env();
+  cuzk_ctx* ctx2 = cuzk_ctx_new(0, &cfg);
+  if (!ctx2) {
+    printf("ERROR second ctx: %s\n", cuzk_last_error());
+    exit(2);
+  }
+  bench_job job(lg, naux, 21);
+  cuzk_result* res[2] = {(cuzk_result*)cuzk_host_alloc(sizeof(cuzk_result)),
+                         (cuzk_result*)cuzk_host_alloc(sizeof(cuzk_result))};
+  cuzk_ctx* ctxs[2] = {ctx, ctx2};
+  for (int c = 0; c < 2; c++)
+    if (cuzk_run(ctxs[c], job.srs, &job.job, res[c])) {  // each context's scratch, and a warm-up
+      printf("ERROR warm-up on context %d (both contexts' scratch beside the parameters?): %s\n", c,
+             cuzk_last_error());
+      exit(2);
+    }
+  const auto t0 = std::chrono::steady_clock::now();
+  double ev = 0;
+  for (int i = 0; i < runs; i++) {
+    OK(cuzk_run(ctx, job.srs, &job.job, res[0]));
+    ev += res[0]->ms_total;
+  }
+  const double one = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  printf("pair lg %u, %llu aux: one context, %d runs: %.1f ms a run (events %.1f)\n", lg, (unsigned long long)naux,
+         runs, one / runs, ev / runs);
+  std::atomic<int> failed{0};
+  double evs[2] = {0, 0};
+  const auto t1 = std::chrono::steady_clock::now();
+  std::vector<std::thread> th;
+  for (int c = 0; c < 2; c++)
+    th.emplace_back([&, c] {
+      for (int i = c; i < runs; i += 2) {
+        if (cuzk_run(ctxs[c], job.srs, &job.job, res[c])) {
+          failed++;
+          return;
+        }
+        evs[c] += res[c]->ms_total;
+      }
+    });
+  for (std::thread& t : th) t.join();
+  const double two = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+  if (failed) printf("ERROR a run on two contexts: %s\n", cuzk_last_error());
+  printf("pair lg %u: two contexts at once, %d runs: %.1f ms a run (%.3f of one context's; events %.1f a run)\n", lg,
+         runs, two / runs, two / one, (evs[0] + evs[1]) / runs);
+  cuzk_host_free(res[0]);
+  cuzk_host_free(res[1]);
+  cuzk_ctx_free(ctx2);
 }
