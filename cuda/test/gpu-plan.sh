@@ -55,7 +55,7 @@ run_step() {
   limit24|limit24map|limit16map)
     local lim=24GiB map=; [ "$2" = limit16map ] && lim=16GiB; [ "$2" != limit24 ] && map=1
     CUZK_FILE_MAP=$map STAGE=limit LIMIT=$lim FROMFILE=1 BUDGET=56GiB COUNT=3 JOBS=2 P=$P32 timeout "$left" \
-      bash $T/gpu-porep32.sh 2>&1 | grep -E "wall|latency|utilization|kernel  |stream_|total  |peak RSS|rror" | head -24;;
+      bash $T/gpu-porep32.sh 2>&1 | grep -E "params:|wall|latency|utilization|  kernel |stream_|  total |peak RSS|rror" | head -30;;
   gotest) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
       timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \
