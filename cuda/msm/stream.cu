@@ -121,8 +121,8 @@ struct chunk {
 // A query as srs_msm_t sees it: n points of type A, the first r resident
 // (dev), the rest read from host in chunks of C, or from the parameter
 // file fd (not -1) where point 0 is at byte foff, uploaded from its
-// page-locked mapping where map is not NULL; q names it in messages (0..3
-// the G1 queries, 4 B_G2).
+// page-locked mapping of map_len bytes where map is not NULL; q names it in
+// messages (0..3 the G1 queries, 4 B_G2).
 template <class A>
 struct query_view {
   int q;
@@ -132,6 +132,7 @@ struct query_view {
   int fd;
   uint64_t foff;
   const char* map;
+  uint64_t map_len;
 };
 
 // The device conversion of a chunk of raw points from the file, on st.
@@ -206,9 +207,13 @@ static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in
   host_slot* h = nullptr;
   if (qv.fd >= 0 && !qv.map) TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
   if (e) CK(cudaEventRecord(e->copy0, up));
-  if (qv.map)
-    TRY(chunk_decode(ctx, qv, c, qv.map + qv.foff + c.o * sizeof(A), nullptr, sl));
-  else if (h)
+  if (qv.map) {
+    const uint64_t lo = qv.foff + c.o * sizeof(A), hi = lo + c.len * sizeof(A);
+    if (hi > qv.map_len)
+      return set_err(CUZK_ERR_ARG, "srs stream: the parameter file ends within bytes %llu..%llu (it changed after it "
+                     "was opened?)", (unsigned long long)lo, (unsigned long long)hi);
+    TRY(chunk_decode(ctx, qv, c, qv.map + lo, nullptr, sl));
+  } else if (h)
     TRY(chunk_decode(ctx, qv, c, h->buf.get(), h->copied, sl));
   else
     CK(cudaMemcpyAsync(sl.bases.get(), qv.host + c.o, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
@@ -320,7 +325,7 @@ int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_
   const bool file = srs->file_streams(q);
   const query_view<g1_affine> qv = {q,         srs->n[q],      srs->plan.res[q],       srs->plan.chunk(),
                                     srs->points(q), srs->host[q], file ? srs->file.fd : -1, srs->file.off[q],
-                                    file ? srs->file.map : nullptr};
+                                    file ? srs->file.map : nullptr, srs->file.mapping.size()};
   return srs_msm_t(ctx, qv, in, out, tmp, st);
 }
 
@@ -332,7 +337,8 @@ int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyz
                    (unsigned long long)in.ntail);
   const bool file = !srs->host_bg2;
   const query_view<g2_affine> qv = {4,       srs->n[SRS_B_G1], 0, srs->plan.chunk_g2(), nullptr, srs->host_bg2,
-                                    file ? srs->file.fd : -1, srs->file.off[4],          file ? srs->file.map : nullptr};
+                                    file ? srs->file.fd : -1, srs->file.off[4],          file ? srs->file.map : nullptr,
+                                    srs->file.mapping.size()};
   return srs_msm_t(ctx, qv, in, out, tmp, st);
 }
 
