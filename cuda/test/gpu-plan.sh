@@ -17,7 +17,8 @@
 #   limit16map    the same under 16 GiB                                                       170 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
 #   lanemodes     a 2^22 run on its own context beside a looping 2^27 one, with a third thread
-#                 freeing page-locked or device memory, or every core busy (bench lane)     150 s
+#                 freeing page-locked or device memory, allocating 2 GiB page-locked
+#                 buffers, or every core busy (bench lane)                                  180 s
 #   pair          2^27 runs on one context, then on two at once (bench pair)                  90 s
 #   gotest        device/cuda's tests of the file stream, the result layout and the witness
 #                 run, once as built and once with the file mapped (CUZK_FILE_MAP=1)        120 s
@@ -34,7 +35,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; lanemodes) echo 150;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
+  gotest) echo 120;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
   esac
 }
 
@@ -60,7 +61,7 @@ run_step() {
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
       timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \
       -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)" | head -40); done;;
-  lanemodes) MODES=pinned,free,devfree,cpuload timeout "$left" bin/local/cuzk_harness bench lane 27 130000000 22 3500000 8 2>&1 | tail -8;;
+  lanemodes) MODES=pinned,free,devfree,cpuload,allocbig timeout "$left" bin/local/cuzk_harness bench lane 27 130000000 22 3500000 8 2>&1 | tail -8;;
   pair) timeout "$left" bin/local/cuzk_harness bench pair 27 130000000 8 2>&1 | tail -4;;
   ncu) timeout "$left" /usr/local/cuda/bin/ncu -k regex:msm_acc_chunks -c 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section WarpStateStats --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active \

@@ -20,6 +20,9 @@
 //              and freeing it (cudaFree), every 100 ms (a scratch that grows)
 //   cpuload    pinned, and every core of the host busy in a loop of its own
 //              (a daemon's synthesis beside the runs)
+//   allocbig   pinned, and a third thread allocating 2 GiB of page-locked
+//              memory every second, at most 8 (a staging's size; freed
+//              after the mode)
 // MODES (comma-separated names) picks modes; default all.
 #include <atomic>
 #include <thread>
@@ -85,7 +88,7 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
   printf("lane run alone: %.1f ms events, %.1f ms host (lg %u, %llu aux)\n", r.ms_total, r.ms_host, lane_lg,
          (unsigned long long)lane_naux);
   const char* modes[] = {"pageable", "pinned",   "lane-only", "hostalloc", "memcpy4",
-                         "alloc",    "free",     "register",  "devfree",   "cpuload"};
+                         "alloc",    "free",     "register",  "devfree",   "cpuload", "allocbig"};
   const int nmodes = sizeof modes / sizeof modes[0];
   const char* pick = getenv("MODES");
   printf("%-10s %6s %9s %9s %9s %9s %9s\n", "mode", "bulk", "p50", "max", "wait_p50", "wait_max", "events");
@@ -139,6 +142,9 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
             bufs.pop_back();
           }
           std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        } else if (mode == 10) {
+          if (bufs.size() < 8) bufs.push_back(cuzk_host_alloc(2ull << 30));
+          std::this_thread::sleep_for(std::chrono::milliseconds(1000));
         } else if (mode == 8) {
           void* d = nullptr;
           if (cudaMalloc(&d, buf) != cudaSuccess) exit(3);
