@@ -159,7 +159,6 @@ static int chunk_read(cuzk_ctx* ctx, const query_view<A>& qv, const chunk& c, ho
   double ms = 0;
   TRY(file_read(qv.fd, h.buf.get(), bytes, qv.foff + c.o * sizeof(A), &ms));
   S.ms_read += ms;
-  S.from_file = true;
   *out = &h;
   return 0;
 }
@@ -325,7 +324,7 @@ int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_
   const bool file = srs->file_streams(q);
   const query_view<g1_affine> qv = {q,         srs->n[q],      srs->plan.res[q],       srs->plan.chunk(),
                                     srs->points(q), srs->host[q], file ? srs->file.fd : -1, srs->file.off[q],
-                                    file ? srs->file.map : nullptr, srs->file.mapping.size()};
+                                    file ? srs->file.mapping.get() : nullptr, srs->file.mapping.size()};
   return srs_msm_t(ctx, qv, in, out, tmp, st);
 }
 
@@ -337,7 +336,7 @@ int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyz
                    (unsigned long long)in.ntail);
   const bool file = !srs->host_bg2;
   const query_view<g2_affine> qv = {4,       srs->n[SRS_B_G1], 0, srs->plan.chunk_g2(), nullptr, srs->host_bg2,
-                                    file ? srs->file.fd : -1, srs->file.off[4],          file ? srs->file.map : nullptr,
+                                    file ? srs->file.fd : -1, srs->file.off[4],          file ? srs->file.mapping.get() : nullptr,
                                     srs->file.mapping.size()};
   return srs_msm_t(ctx, qv, in, out, tmp, st);
 }

@@ -94,7 +94,7 @@ static bool file_map_wanted() {
   return on;
 }
 
-// f's whole file mapped read-only and page-locked in place (f.map), so that
+// f's whole file mapped read-only and page-locked in place (f.mapping), so that
 // every streamed chunk is uploaded straight from the page cache; left
 // unmapped (the chunks read into the context's host slots) where either
 // fails. The page-locked file stays in host memory while the set is open.
@@ -102,11 +102,7 @@ static void map_file(file_source& f) {
   struct stat st;
   if (fstat(f.fd, &st) != 0 || st.st_size <= 0) return;
   if (!f.mapping.map(f.fd, (size_t)st.st_size)) return;
-  if (!f.pin.pin(f.mapping.get(), f.mapping.size())) {
-    f.mapping.reset();
-    return;
-  }
-  f.map = f.mapping.get();
+  if (!f.pin.pin(f.mapping.get(), f.mapping.size())) f.mapping.reset();
 }
 
 // The resident prefixes of s's plan allocated, points unset (the caller

@@ -51,8 +51,9 @@ class file_mapping {
 // byte offset of point 0 of h, l, a, b_g1 and b_g2 in it, points in the
 // file's encoding (uncompressed, big-endian, not Montgomery; G2 c1 first),
 // converted on the device after each chunk's upload (msm/stream.cu). With
-// CUZK_FILE_MAP=1 the file is mapped and page-locked in place (map): the
-// chunks are uploaded from the page cache with no host read.
+// CUZK_FILE_MAP=1 the file is mapped and page-locked in place (mapping,
+// held only once page-locked): the chunks are uploaded from the page cache
+// with no host read.
 class file_source {
  public:
   file_source() = default;
@@ -63,9 +64,8 @@ class file_source {
   file_source& operator=(const file_source&) = delete;
   int fd = -1;
   uint64_t off[5] = {};
-  const char* map = nullptr;  // the whole file, page-locked, or NULL: chunks read into host slots
-  file_mapping mapping;       // (declared before pin: unlocked first, then unmapped)
-  host_pin pin;
+  file_mapping mapping;  // the whole file, page-locked, or none: chunks read into host slots
+  host_pin pin;          // (declared after mapping: unlocked first, then unmapped)
 };
 
 struct cuzk_srs {

@@ -44,10 +44,10 @@ run_step() {
   case "$2" in
   porep-setup) KIND=porep STAGE=setup P=$P32 SETUP_S=$left timeout "$left" bash $T/gpu-kind32.sh 2>&1 | grep -E "setup:|gen-vanilla:|rror" | head -5;;
   oneshot) KIND=porep P=$P32 timeout "$left" bash $T/gpu-oneshot.sh 2>&1 | tail -8;;
-  winning) TAG=steady BULK=porep P=$P32 WIN_COUNT=20 BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
-    bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
-  winning14) GOMAXPROCS=14 TAG=gomax14 BULK=porep P=$P32 WIN_COUNT=20 BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
-    bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
+  winning|winning14)
+    local tag=steady gm=; [ "$2" = winning14 ] && tag=gomax14 gm=14
+    env ${gm:+GOMAXPROCS=$gm} TAG=$tag BULK=porep P=$P32 WIN_COUNT=20 BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
+      bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
   day-setup) STAGE=setup P=$P32 timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -12;;
   day) STAGE=day P=$P32 DAY_S=150 SOLO_S=35 WIN_EVERY=8s timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -70;;
   wpost-setup) rm -rf "$P32"; KIND=wpost STAGE=setup timeout "$left" bash $T/gpu-kind32.sh 2>&1 | grep -E "setup:|gen-vanilla:|rror" | head -5;;
