@@ -226,6 +226,7 @@ int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res
   CK(cudaEventRecord(ev.done, st));
   CK(cudaMemcpyAsync(res->points, o + run_result, 4 * sizeof(g1_xyzz), cudaMemcpyDeviceToHost, st));
   if (bg2) CK(cudaMemcpyAsync(res->bg2, ctx->points_g2.get(), sizeof(g2_xyzz), cudaMemcpyDeviceToHost, st));
+  TRY(stream_read_checks(ctx, st));
   CK(cudaStreamSynchronize(st));
   res->ms_host_synced = clk.ms();
   TRY(stream_end(ctx));

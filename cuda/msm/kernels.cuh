@@ -262,3 +262,9 @@ template <class P>
 __global__ void add_xyzz(P* a, const P* b) {
   if (threadIdx.x == 0 && blockIdx.x == 0) a->add(*b);
 }
+
+// *out = *extra, or infinity where extra is NULL: an MSM over no points.
+template <class P>
+__global__ void set_xyzz(P* out, const P* extra) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) *out = extra ? *extra : P::inf();
+}

@@ -1,6 +1,7 @@
 // Resident and streamed MSMs over SRS queries (stream.hpp) and the C ABI's
 // cuzk_stream_stats_get.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "../context.hpp"
@@ -72,6 +73,7 @@ int stream_begin(cuzk_ctx* ctx, cudaStream_t st) {
   TRY(S.badpt.ensure(16));
   CK(cudaMemsetAsync(S.badpt.get(), 0xff, 8, st));
   CK(cudaMemsetAsync(S.badpt.as<uint8_t>() + 8, 0, 8, st));
+  TRY(S.checks.ensure(32));
   return 0;
 }
 
@@ -95,8 +97,14 @@ static int chunk_bounds(cuzk_ctx* ctx, const srs_msm_in& in, bool dense, uint64_
   TRY(d.ensure((K + 1) * 8));
   stream_bounds<<<(unsigned)((K + 1 + 127) / 128), 128, 0, st>>>(in.idx, in.ntail, r, C, n, K, d.as<uint64_t>());
   CKL();
-  CK(cudaMemcpyAsync(b.data(), d.get(), (K + 1) * 8, cudaMemcpyDeviceToHost, st));
+  // through page-locked memory (a copy into pageable memory waits behind
+  // another context's pending one); 4 KiB at least, so that it is
+  // allocated once (a page-locked free waits for the whole GPU)
+  host_buffer& h = ctx->streamer.bounds_host;
+  TRY(h.ensure(std::max<size_t>((K + 1) * 8, 4096)));
+  CK(cudaMemcpyAsync(h.get(), d.get(), (K + 1) * 8, cudaMemcpyDeviceToHost, st));
   CK(cudaStreamSynchronize(st));
+  memcpy(b.data(), h.get(), (K + 1) * 8);
   return 0;
 }
 
@@ -344,8 +352,7 @@ int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyz
 // Fails the run where a point read from the parameter file was not one
 // (stream_decode_g1, _g2): the least query and index, and every reason seen.
 static int file_points_check(const srs_streamer& S) {
-  unsigned long long b[2] = {0, 0};
-  CK(cudaMemcpy(b, S.badpt.get(), 16, cudaMemcpyDeviceToHost));
+  const unsigned long long* b = (const unsigned long long*)((const uint8_t*)S.checks.get() + 16);
   if (b[0] == ~0ull) return 0;
   static const char* names[5] = {"h", "l", "a", "b_g1", "b_g2"};
   const unsigned q = (unsigned)(b[0] >> 40);
@@ -358,6 +365,15 @@ static int file_points_check(const srs_streamer& S) {
                  q < 5 ? names[q] : "?", (unsigned long long)(b[0] & ((1ull << 40) - 1)), why.c_str());
 }
 
+int stream_read_checks(cuzk_ctx* ctx, cudaStream_t st) {
+  srs_streamer& S = ctx->streamer;
+  if (!S.checks.get()) return set_err(CUZK_ERR_ARG, "srs stream: checks read before stream_begin");
+  uint8_t* h = (uint8_t*)S.checks.get();
+  CK(cudaMemcpyAsync(h, S.bad.get(), 4, cudaMemcpyDeviceToHost, st));
+  CK(cudaMemcpyAsync(h + 16, S.badpt.get(), 16, cudaMemcpyDeviceToHost, st));
+  return 0;
+}
+
 int stream_end(cuzk_ctx* ctx) {
   srs_streamer& S = ctx->streamer;
   for (uint32_t k = 0; k < S.timed; k++) {
@@ -368,9 +384,7 @@ int stream_end(cuzk_ctx* ctx) {
   }
   if (S.timed) S.ms_span = elapsed_ms(S.ev[0]->copy0, S.ev[S.timed - 1]->done);
   if (S.from_file) TRY(file_points_check(S));
-  if (!S.bad.get()) return 0;
-  uint32_t bad = 0;
-  CK(cudaMemcpy(&bad, S.bad.get(), 4, cudaMemcpyDeviceToHost));
+  const uint32_t bad = *(const uint32_t*)S.checks.get();
   if (bad) return set_err(CUZK_ERR_ARG, "srs msm: a tail base index fell outside its chunk (the tail must ascend)");
   return 0;
 }

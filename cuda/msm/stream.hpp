@@ -68,12 +68,14 @@ struct srs_streamer {
   device_buffer bad;                               // set by a tail index outside its chunk
   device_buffer bounds;                            // chunk boundaries in a device tail
   std::vector<uint64_t> hbounds;
+  host_buffer bounds_host;                         // page-locked: bounds read back
   float ms_copy = 0, ms_compute = 0, ms_stall = 0, ms_span = 0;  // the last run's (stream_end)
   host_slot hslot[2];                              // chunks read from the parameter file
   unsigned hnext = 0;
   bool from_file = false;                          // this run read chunks from the file
   double ms_read = 0;                              // this run's host time reading them
   device_buffer badpt;                             // the file's bad points: min (q << 40 | index), reasons
+  host_buffer checks;                              // page-locked: bad at 0, badpt at 16 (stream_read_checks)
 
   int create();
 };
@@ -105,6 +107,12 @@ int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_
 // streamed from the srs's host points (srs->host_bg2); tmp: a scratch point.
 int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyzz* out, g2_xyzz* tmp,
                 cudaStream_t st);
-// After the run's streams are synchronized: fails if a tail index fell
-// outside its chunk (the tail did not ascend); the chunks' times.
+// Queues on st, after the run's last MSM, the copies of the check words
+// (bad, badpt) into page-locked host memory: a copy into pageable memory is
+// staged by the driver and waits behind any other context's pending
+// pageable copy, so a small run's call would return with a bulk run's.
+int stream_read_checks(cuzk_ctx* ctx, cudaStream_t st);
+// After st is synchronized (stream_read_checks queued before): fails if a
+// tail index fell outside its chunk (the tail did not ascend) or a point
+// read from the file was not one; the chunks' times.
 int stream_end(cuzk_ctx* ctx);
