@@ -46,7 +46,7 @@ run_step() {
   oneshot) KIND=porep P=$P32 timeout "$left" bash $T/gpu-oneshot.sh 2>&1 | tail -8;;
   winning|winning14)
     local tag=steady gm=; [ "$2" = winning14 ] && tag=gomax14 gm=14
-    env ${gm:+GOMAXPROCS=$gm} TAG=$tag BULK=porep P=$P32 WIN_COUNT=20 BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
+    env ${gm:+GOMAXPROCS=$gm} TAG=$tag BULK=porep P=$P32 WIN_COUNT=${WIN_COUNT:-20} BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
       bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
   day-setup) STAGE=setup P=$P32 timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -12;;
   day) STAGE=day P=$P32 DAY_S=150 SOLO_S=35 WIN_EVERY=8s timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -70;;
