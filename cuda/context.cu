@@ -71,5 +71,8 @@ extern "C" void* cuzk_host_alloc(uint64_t bytes) {
 }
 
 extern "C" void cuzk_host_free(void* p) {
-  if (p) cudaFreeHost(p);
+  if (p) {
+    note_free("cudaFreeHost (cuzk_host_free)", 0);
+    cudaFreeHost(p);
+  }
 }

@@ -239,6 +239,7 @@ int run_h_msm(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, cuzk_result* res
 
 extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res) {
   const host_clock clk;
+  const run_in_flight in_flight;
   if (!res) return set_err(CUZK_ERR_ARG, "run: nil argument");
   TRY(run_check(ctx, srs, job));
   CK(cudaSetDevice(ctx->dev));

@@ -44,7 +44,10 @@ int host_buffer::ensure(size_t n) {
 }
 
 void host_buffer::release() {
-  if (p_) cudaFreeHost(p_);
+  if (p_) {
+    note_free("cudaFreeHost", cap_);
+    cudaFreeHost(p_);
+  }
   p_ = nullptr;
   cap_ = 0;
 }

@@ -17,7 +17,10 @@ class host_pin {
  public:
   host_pin() = default;
   ~host_pin() {
-    if (p_) cudaHostUnregister(p_);
+    if (p_) {
+      note_free("cudaHostUnregister", 0);
+      cudaHostUnregister(p_);
+    }
   }
   host_pin(const host_pin&) = delete;
   host_pin& operator=(const host_pin&) = delete;

@@ -7,7 +7,7 @@
 # kernel phases under the load (host_pre: the call to its first event; gpu_wait: beyond its
 # kernels until its last synchronization returned; host_end: the call after it) from /metrics.
 # The daemon logs at debug level (a page-locked free while a Run is in flight is said there) and
-# the log's count of those is printed. Logs to $OUT.
+# the log's count of those is printed, and the library's own (CUZK_LOG_FREES). Logs to $OUT.
 export OUT; BULK=${BULK:-snap}; P=${P:-/dev/shm/p32-$BULK}; export CUZK_CUDA_LIB=$PWD/bin/libcuzk_cuda.so
 [ -f bin/local/libcuzk_cuda.so ] && export CUZK_CUDA_LIB=$PWD/bin/local/libcuzk_cuda.so
 T=ws-$BULK-lane${LANE:-auto}${TAG:+-$TAG}
@@ -15,7 +15,7 @@ T=ws-$BULK-lane${LANE:-auto}${TAG:+-$TAG}
 bin/cuzk gen-vanilla winning-post --proof-type StackedDrgWinning32GiBV1 --seed 12 --out $P/winning.json --public $P/winning-public.json 2>&1 | tail -1
 . "$(dirname "$0")/daemon-lib.sh"; daemon_toml "$OUT/daemon-$T.toml" "$P"
 rm -f /tmp/cuzk.sock
-bin/cuzk daemon --log-level debug --config $OUT/daemon-$T.toml > $OUT/daemon-$T.log 2>&1 & dpid=$!
+CUZK_LOG_FREES=1 bin/cuzk daemon --log-level debug --config $OUT/daemon-$T.toml > $OUT/daemon-$T.log 2>&1 & dpid=$!
 for i in $(seq 60); do [ -S /tmp/cuzk.sock ] && break; sleep 1; done
 ( while kill -0 $dpid 2>/dev/null; do echo "$(date +%s) $(grep VmRSS /proc/$dpid/status)" >> $OUT/rss-$T.txt; nvidia-smi --query-gpu=memory.used --format=csv,noheader >> $OUT/gpumem-$T.txt; sleep 1; done ) &
 B="bin/cuzk bench --addr unix:///tmp/cuzk.sock --timeline-url 127.0.0.1:9821"
@@ -44,4 +44,6 @@ bin/cuzk timeline --url http://127.0.0.1:9821/timeline --csv $OUT/timeline-$T.cs
 kill -TERM $dpid; wait $dpid
 echo "daemon peak RSS: $(awk '{print $3}' $OUT/rss-$T.txt | sort -n | tail -1) kB; GPU memory peak: $(sort -n $OUT/gpumem-$T.txt | tail -1)"
 echo "page-locked frees while a Run was in flight: $(grep -c 'freed while a Run is in flight' $OUT/daemon-$T.log)"
+echo "the library's frees while a Run was in flight (CUZK_LOG_FREES): $(grep -c 'run(s) in flight' $OUT/daemon-$T.log)"
+grep 'run(s) in flight' $OUT/daemon-$T.log | sort | uniq -c | sort -rn | head -5
 grep -iE "error|panic" $OUT/daemon-$T.log | head

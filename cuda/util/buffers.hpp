@@ -18,6 +18,19 @@
 static constexpr int held_devices = 64;
 inline std::atomic<uint64_t> held_bytes[held_devices];
 
+// Runs (cuzk_run, cuzk_run_witness) in flight in the process, on any
+// context: a cudaFree or cudaFreeHost made meanwhile waits until the whole
+// GPU is idle, and holds every other thread's CUDA calls behind it. With
+// CUZK_LOG_FREES set, each such free is said on stderr (what, bytes).
+inline std::atomic<int> runs_in_flight{0};
+struct run_in_flight {
+  run_in_flight() { runs_in_flight++; }
+  ~run_in_flight() { runs_in_flight--; }
+  run_in_flight(const run_in_flight&) = delete;
+  run_in_flight& operator=(const run_in_flight&) = delete;
+};
+void note_free(const char* what, size_t n);
+
 // Device memory of one owner, sized once (allocate) or grown on demand
 // (ensure); its contents do not survive a reallocation.
 class device_buffer {
@@ -44,6 +57,7 @@ class device_buffer {
   }
   void release() {
     if (p_) {
+      note_free("cudaFree", cap_);
       cudaFree(p_);
       if (dev_ >= 0 && dev_ < held_devices) held_bytes[dev_] -= cap_;
     }

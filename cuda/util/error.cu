@@ -1,11 +1,13 @@
 // Errors and device information: cuzk_last_error, cuzk_device_count,
 // cuzk_device_info.
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <string>
 
+#include "buffers.hpp"
 #include "error.hpp"
 
 static thread_local std::string last_error;
@@ -48,4 +50,10 @@ extern "C" int cuzk_device_info(int dev, char* name, int name_len, uint64_t* tot
     *free_mem = f;
   }
   return 0;
+}
+
+void note_free(const char* what, size_t n) {
+  static const bool on = getenv("CUZK_LOG_FREES") != nullptr;
+  const int r = runs_in_flight.load();
+  if (on && r > 0) fprintf(stderr, "cuzk: %s of %zu bytes while %d run(s) in flight\n", what, n, r);
 }

@@ -147,6 +147,7 @@ static int queue_split(cuzk_ctx* ctx, const cuzk_matrices* m) {
 extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrices* m, const cuzk_witness* w,
                                 cuzk_result* res) {
   const host_clock clk;
+  const run_in_flight in_flight;
   if (!srs || !res) return set_err(CUZK_ERR_ARG, "witness: nil argument");
   TRY(check_witness(ctx, m, w));
   TRY(run_check_domain(ctx, srs, w->lgn, m->nrows));
