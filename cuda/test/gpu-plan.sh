@@ -22,6 +22,9 @@
 #   pair          2^27 runs on one context, then on two at once (bench pair)                  90 s
 #   gotest        device/cuda's tests of the file stream, the result layout and the witness
 #                 run, once as built and once with the file mapped (CUZK_FILE_MAP=1)        120 s
+#   bisect        TestRunWitness and TestStreamFromFileSums, each kernel launch blocking
+#                 (CUDA_LAUNCH_BLOCKING=1), with the library in bin/base (an earlier build,
+#                 where present) and with bin/local's                                       160 s
 # Usage: STEPS="porep-setup oneshot winning" bash cuda/test/gpu-plan.sh
 #        DRY=1 prints the plan without running it (each step taking its estimate).
 OUT=${OUT:-/tmp/out}; export OUT
@@ -35,7 +38,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
   esac
 }
 
@@ -61,6 +64,10 @@ run_step() {
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
       timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \
       -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)" | head -40); done;;
+  bisect) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
+    for lib in bin/base bin/local; do [ -f $lib/libcuzk_cuda.so ] || continue; echo "library $lib"
+      (cd device/cuda && CUDA_LAUNCH_BLOCKING=1 CUZK_CUDA_LIB=$PWD/../../$lib/libcuzk_cuda.so timeout $(( left / 2 - 5 )) \
+        ../../bin/cuda.test -test.run 'TestRunWitness$|TestStreamFromFileSums' -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | tail -25); done;;
   lanemodes) MODES=pinned,free,devfree,cpuload,allocbig timeout "$left" bin/local/cuzk_harness bench lane 27 130000000 22 3500000 8 2>&1 | tail -8;;
   pair) timeout "$left" bin/local/cuzk_harness bench pair 27 130000000 8 2>&1 | tail -4;;
   ncu) timeout "$left" /usr/local/cuda/bin/ncu -k regex:msm_acc_chunks -c 1 --section SpeedOfLight \
