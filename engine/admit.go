@@ -279,9 +279,11 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 		// eviction can make room: waiting would stall this unit, and
 		// every one behind it, for good. Kept stagings go first: cheaper
 		// to rebuild than a parameter set the budget's evictor drops.
-		if e.evictKept() > 0 {
-			res, ok = e.budget.TryReserve(u.part.Reserve)
-			continue
+		// They are freed off this path (a page-locked free can take most
+		// of a second) while u waits for their room, a wait a CRITICAL
+		// unit arriving meanwhile preempts.
+		if e.evictKeptAside() {
+			return e.awaitReserve(u, false)
 		}
 		if res, ok = e.budget.TryReserveEvicting(u.part.Reserve); ok {
 			break
@@ -295,19 +297,25 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 	if ok {
 		return res, true
 	}
-	return e.awaitReserve(u)
+	return e.awaitReserve(u, true)
 }
 
 // awaitReserve waits in the budget for u's reservation, preemptible by a
-// better unit and interrupted when the last unit in flight retires.
-func (e *Engine) awaitReserve(u *unit) (*memory.Reservation, bool) {
+// better unit and interrupted when the last unit in flight retires or the
+// kept stagings' frees end; evict false: without asking the budget's
+// evictor (the room is on its way back).
+func (e *Engine) awaitReserve(u *unit, evict bool) (*memory.Reservation, bool) {
 	j := u.job
 	wctx, preempt := context.WithCancel(j.ctx)
 	e.synthQ.setWaiting(u.key, preempt, true)
 	if e.stuck() { // the last unit in flight retired meanwhile
 		preempt()
 	}
-	res, err := e.budget.Reserve(wctx, u.part.Reserve)
+	reserve := e.budget.Reserve
+	if !evict {
+		reserve = e.budget.Await
+	}
+	res, err := reserve(wctx, u.part.Reserve)
 	e.synthQ.clearWaiting()
 	preempted := wctx.Err() != nil && j.ctx.Err() == nil
 	preempt()
@@ -402,4 +410,6 @@ func (e *Engine) evictIdle() (freed uint64) {
 
 // stuck reports that no unit in flight will give memory back and nobody
 // else waits for it: a unit that does not fit now never will by waiting.
-func (e *Engine) stuck() bool { return e.inflight.Load() == 0 && e.budget.Waiting() == 0 }
+func (e *Engine) stuck() bool {
+	return e.inflight.Load() == 0 && e.evicting.Load() == 0 && e.budget.Waiting() == 0
+}

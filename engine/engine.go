@@ -55,6 +55,9 @@ type Engine struct {
 	// inflight counts units between their reservation and their
 	// retirement (verification included): what will give memory back.
 	inflight atomic.Int64
+	// evicting counts the frees of kept stagings under way
+	// (evictKeptAside): memory that will come back.
+	evicting atomic.Int32
 
 	urgent urgency // CRITICAL and HIGH work per circuit (Urgent)
 

@@ -240,6 +240,36 @@ func (e *Engine) evictKept() (freed uint64) {
 	return freed
 }
 
+// evictKeptAside starts freeing, on a goroutine of its own, every buffer
+// the engine's devices keep with a share of the budget, and reports
+// whether any was kept. Until the frees end the engine is not stuck (that
+// memory is coming back); when they end, the dispatcher's memory wait is
+// interrupted so that it looks again.
+func (e *Engine) evictKeptAside() bool {
+	var ps []groth16.Profile
+	for _, d := range e.devs {
+		for _, p := range d.keepers() {
+			if p.KeptBytes() > 0 {
+				ps = append(ps, p)
+			}
+		}
+	}
+	if len(ps) == 0 {
+		return false
+	}
+	e.evicting.Add(1)
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		for _, p := range ps {
+			p.EvictKept()
+		}
+		e.evicting.Add(-1)
+		e.synthQ.interruptWait()
+	}()
+	return true
+}
+
 // keepers is the profiles of those of d's devices (its own, its CRITICAL
 // one) that keep buffers with a share of the budget.
 func (d *deviceState) keepers() []groth16.Profile {

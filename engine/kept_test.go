@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cuzk-project/cuzk/device/sim"
 	"github.com/cuzk-project/cuzk/groth16"
@@ -229,5 +230,71 @@ func TestKeptStagingConcurrent(t *testing.T) {
 			t.Logf("24 partitions: %d Prepares reused a kept staging, %d bytes kept at the end, peak %d of %d", reused,
 				dev.keptBytes(), env.budget.Peak(), budget)
 		})
+	}
+}
+
+// gatedKeeping is a keepingDevice whose EvictKept, once entered, says so
+// on entered and waits for release: a page-locked free that takes long.
+type gatedKeeping struct {
+	*keepingDevice
+	entered, release chan struct{}
+}
+
+func (d *gatedKeeping) Profile() groth16.Profile {
+	p := d.keepingDevice.Profile()
+	p.EvictKept = func() uint64 {
+		close(d.entered)
+		<-d.release
+		return d.evictKept()
+	}
+	return p
+}
+
+// TestCriticalNotBehindKeptEviction: while the kept stagings are freed to
+// make room for a NORMAL unit (nothing in flight, the budget full), a
+// CRITICAL job arriving meanwhile completes before the frees end: they run
+// off the dispatcher's path, and the NORMAL unit's wait for their room
+// yields to it. Then the NORMAL job completes.
+func TestCriticalNotBehindKeptEviction(t *testing.T) {
+	const reserve, headroom = 1000, 200
+	dev := &gatedKeeping{keepingDevice: &keepingDevice{Device: sim.New(sim.Config{})},
+		entered: make(chan struct{}), release: make(chan struct{})}
+	env := newTestEnv(t, sim.Config{}, func(c *Config) {
+		c.Devices = []groth16.Device{dev}
+		c.Budget = memory.New(reserve + stagingBytes - 1 + headroom) // the unit fits, not beside the staging
+		c.CriticalHeadroom = headroom
+		c.WorkersPerDevice = 1
+	})
+	first := env.submit(t, "first", KindPoRepSealCommit, PriorityNormal, testJob{Tag: 7, Parts: 1, Reserve: reserve})
+	if r := env.await(t, first); r.Status != StatusCompleted {
+		t.Fatalf("first: %v: %s", r.Status, r.Error)
+	}
+	waitFor(t, "the first unit to retire, its staging kept", func() bool {
+		return env.e.inflight.Load() == 0 && dev.keptBytes() == stagingBytes
+	})
+	second := env.submit(t, "second", KindPoRepSealCommit, PriorityNormal, testJob{Tag: 8, Parts: 1, Reserve: reserve})
+	select {
+	case <-dev.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the kept staging was never evicted for the second job")
+	}
+	crit := env.submit(t, "winning", KindWinningPoSt, PriorityUnspecified, testJob{Tag: 9, Parts: 1, Reserve: headroom})
+	done := make(chan Result, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		r, err := env.e.Await(ctx, crit, 0)
+		if err != nil {
+			r.Error = err.Error()
+		}
+		done <- r
+	}()
+	r := <-done
+	close(dev.release)
+	if r.Status != StatusCompleted {
+		t.Fatalf("the CRITICAL job while the staging was being freed: %v %q, want it completed meanwhile", r.Status, r.Error)
+	}
+	if r := env.await(t, second); r.Status != StatusCompleted {
+		t.Fatalf("second: %v: %s", r.Status, r.Error)
 	}
 }

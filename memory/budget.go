@@ -138,14 +138,34 @@ func (b *Budget) reserveNow(n uint64) *Reservation {
 // Reserve reserves n bytes, evicting idle holdings or waiting until they
 // are available or ctx is done.
 func (b *Budget) Reserve(ctx context.Context, n uint64) (*Reservation, error) {
+	return b.reserve(ctx, n, true)
+}
+
+// Await is Reserve without asking the evictor: for a caller that knows
+// memory is on its way back (being freed), so that nothing else is
+// evicted for it meanwhile.
+func (b *Budget) Await(ctx context.Context, n uint64) (*Reservation, error) {
+	return b.reserve(ctx, n, false)
+}
+
+func (b *Budget) reserve(ctx context.Context, n uint64, evict bool) (*Reservation, error) {
 	if n > b.limit {
 		return nil, fmt.Errorf("%w: %d bytes asked, budget %d", ErrExceedsLimit, n, b.limit)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if r := b.reserveNow(n); r != nil {
-		return r, nil
+	if evict {
+		if r := b.reserveNow(n); r != nil {
+			return r, nil
+		}
+	} else {
+		b.mu.Lock()
+		if len(b.waiters) == 0 && b.fits(n) {
+			b.take(n)
+			b.mu.Unlock()
+			return &Reservation{b: b, left: n, size: n}, nil
+		}
 	}
 	// b.mu is held: queue behind the others.
 	w := &waiter{n: n, ready: make(chan struct{})}

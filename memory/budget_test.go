@@ -195,6 +195,38 @@ func TestEvictorIsConsulted(t *testing.T) {
 	r.Close()
 }
 
+// TestAwaitDoesNotEvict: Await waits for room given back (a staging being
+// freed) without asking the evictor, and takes it at once where it fits.
+func TestAwaitDoesNotEvict(t *testing.T) {
+	b := New(100)
+	freeing, _ := b.TryReserve(70) // memory on its way back
+	var calls atomic.Int32
+	b.SetEvictor(func(uint64) uint64 { calls.Add(1); return 0 })
+	got := make(chan error, 1)
+	go func() {
+		r, err := b.Await(context.Background(), 50)
+		if err == nil {
+			r.Close()
+		}
+		got <- err
+	}()
+	for b.Waiting() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	freeing.Close()
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Await(context.Background(), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if n := calls.Load(); n != 0 {
+		t.Fatalf("the evictor was asked %d times", n)
+	}
+}
+
 func TestTryReserveEvicting(t *testing.T) {
 	tests := []struct {
 		name    string
