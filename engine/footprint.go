@@ -246,24 +246,20 @@ func (e *Engine) evictKept() (freed uint64) {
 // memory is coming back); when they end, the dispatcher's memory wait is
 // interrupted so that it looks again.
 func (e *Engine) evictKeptAside() bool {
-	var ps []groth16.Profile
+	kept := false
 	for _, d := range e.devs {
 		for _, p := range d.keepers() {
-			if p.KeptBytes() > 0 {
-				ps = append(ps, p)
-			}
+			kept = kept || p.KeptBytes() > 0
 		}
 	}
-	if len(ps) == 0 {
+	if !kept {
 		return false
 	}
 	e.evicting.Add(1)
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
-		for _, p := range ps {
-			p.EvictKept()
-		}
+		e.evictKept()
 		e.evicting.Add(-1)
 		e.synthQ.interruptWait()
 	}()

@@ -76,7 +76,7 @@ int stream_begin(cuzk_ctx* ctx, cudaStream_t st) {
   TRY(S.badpt.ensure(16));
   CK(cudaMemsetAsync(S.badpt.get(), 0xff, 8, st));
   CK(cudaMemsetAsync(S.badpt.as<uint8_t>() + 8, 0, 8, st));
-  TRY(S.checks.ensure(32));
+  TRY(S.checks.ensure(sizeof(stream_checks)));
   return 0;
 }
 
@@ -355,7 +355,7 @@ int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyz
 // Fails the run where a point read from the parameter file was not one
 // (stream_decode_g1, _g2): the least query and index, and every reason seen.
 static int file_points_check(const srs_streamer& S) {
-  const unsigned long long* b = (const unsigned long long*)((const uint8_t*)S.checks.get() + 16);
+  const unsigned long long* b = static_cast<const stream_checks*>(S.checks.get())->badpt;
   if (b[0] == ~0ull) return 0;
   static const char* names[5] = {"h", "l", "a", "b_g1", "b_g2"};
   const unsigned q = (unsigned)(b[0] >> 40);
@@ -371,9 +371,9 @@ static int file_points_check(const srs_streamer& S) {
 int stream_read_checks(cuzk_ctx* ctx, cudaStream_t st) {
   srs_streamer& S = ctx->streamer;
   if (!S.checks.get()) return set_err(CUZK_ERR_ARG, "srs stream: checks read before stream_begin");
-  uint8_t* h = (uint8_t*)S.checks.get();
-  CK(cudaMemcpyAsync(h, S.bad.get(), 4, cudaMemcpyDeviceToHost, st));
-  CK(cudaMemcpyAsync(h + 16, S.badpt.get(), 16, cudaMemcpyDeviceToHost, st));
+  stream_checks* h = static_cast<stream_checks*>(S.checks.get());
+  CK(cudaMemcpyAsync(&h->bad, S.bad.get(), sizeof h->bad, cudaMemcpyDeviceToHost, st));
+  CK(cudaMemcpyAsync(h->badpt, S.badpt.get(), sizeof h->badpt, cudaMemcpyDeviceToHost, st));
   return 0;
 }
 
@@ -387,7 +387,7 @@ int stream_end(cuzk_ctx* ctx) {
   }
   if (S.timed) S.ms_span = elapsed_ms(S.ev[0]->copy0, S.ev[S.timed - 1]->done);
   if (S.from_file) TRY(file_points_check(S));
-  const uint32_t bad = *(const uint32_t*)S.checks.get();
+  const uint32_t bad = static_cast<const stream_checks*>(S.checks.get())->bad;
   if (bad) return set_err(CUZK_ERR_ARG, "srs msm: a tail base index fell outside its chunk (the tail must ascend)");
   return 0;
 }

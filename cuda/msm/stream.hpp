@@ -58,6 +58,14 @@ struct host_slot {
   event copied;  // uploads: the slot's copy to the device is done
 };
 
+// A run's check words as read back by stream_read_checks: bad (a tail index
+// outside its chunk) and badpt (the file's bad points).
+struct stream_checks {
+  uint32_t bad;
+  uint32_t pad;
+  unsigned long long badpt[2];
+};
+
 // A context's streaming state.
 struct srs_streamer {
   stream_slot slot[2];
@@ -75,7 +83,7 @@ struct srs_streamer {
   bool from_file = false;                          // this run read chunks from the file
   double ms_read = 0;                              // this run's host time reading them
   device_buffer badpt;                             // the file's bad points: min (q << 40 | index), reasons
-  host_buffer checks;                              // page-locked: bad at 0, badpt at 16 (stream_read_checks)
+  host_buffer checks;                              // page-locked: a stream_checks (stream_read_checks)
 
   int create();
 };
