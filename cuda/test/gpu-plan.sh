@@ -7,6 +7,7 @@
 #   oneshot       cuzk prove --request --device cuda on it (gpu-oneshot.sh)                  180 s
 #   winning       WinningPoSt beside 2 PoRep jobs, steady state (gpu-winning-under-load.sh)  200 s
 #   winning14     the same with the daemon on 14 of the 16 cores (GOMAXPROCS=14)              200 s
+#   winningmc     the same with CUDA_DEVICE_MAX_CONNECTIONS=32 (more hardware queues than streams)  200 s
 #   day-setup     the day's other sets: WinningPoSt 32 GiB, WindowPoSt and SnapDeals 512 MiB 120 s
 #   day           cuzk bench day (gpu-day.sh STAGE=day)                                      420 s
 #   wpost-setup   the 32 GiB WindowPoSt set (the PoRep set removed from /dev/shm first)       200 s
@@ -22,7 +23,9 @@
 #   pair          2^27 runs on one context, then on two at once (bench pair)                  90 s
 #   gotest        device/cuda's tests of the file stream, the result layout and the witness
 #                 run, once as built and once with the file mapped (CUZK_FILE_MAP=1)        120 s
-#   bisect        TestRunWitness and TestStreamFromFileSums, each kernel launch blocking
+#   sanitize      TestRunWitness (SAN_RUN: another -test.run) under compute-sanitizer's
+#                 memcheck with bin/local's library: the kernel and address of a bad access  200 s
+#   bisect        TestRunWitness (BISECT_RUN: another -test.run), each kernel launch blocking
 #                 (CUDA_LAUNCH_BLOCKING=1), with the library in bin/base (an earlier build,
 #                 where present) and with bin/local's                                       160 s
 # Usage: STEPS="porep-setup oneshot winning" bash cuda/test/gpu-plan.sh
@@ -36,9 +39,9 @@ T=cuda/test
 
 estimate() {
   case "$1" in
-  porep-setup) echo 150;; oneshot) echo 180;; winning|winning14) echo 200;; day-setup) echo 120;; day) echo 420;;
+  porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; bisect) echo 160;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 200;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
   esac
 }
 
@@ -47,9 +50,9 @@ run_step() {
   case "$2" in
   porep-setup) KIND=porep STAGE=setup P=$P32 SETUP_S=$left timeout "$left" bash $T/gpu-kind32.sh 2>&1 | grep -E "setup:|gen-vanilla:|rror" | head -5;;
   oneshot) KIND=porep P=$P32 timeout "$left" bash $T/gpu-oneshot.sh 2>&1 | tail -8;;
-  winning|winning14)
-    local tag=steady gm=; [ "$2" = winning14 ] && tag=gomax14 gm=14
-    env ${gm:+GOMAXPROCS=$gm} TAG=$tag BULK=porep P=$P32 WIN_COUNT=${WIN_COUNT:-20} BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
+  winning|winning14|winningmc)
+    local tag=steady gm= mc=; [ "$2" = winning14 ] && tag=gomax14 gm=14; [ "$2" = winningmc ] && tag=maxconn32 mc=32
+    env ${gm:+GOMAXPROCS=$gm} ${mc:+CUDA_DEVICE_MAX_CONNECTIONS=$mc} TAG=$tag BULK=porep P=$P32 WIN_COUNT=${WIN_COUNT:-20} BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
       bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
   day-setup) STAGE=setup P=$P32 timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -12;;
   day) STAGE=day P=$P32 DAY_S=150 SOLO_S=35 WIN_EVERY=8s timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -70;;
@@ -65,9 +68,13 @@ run_step() {
       timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \
       -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)" | head -40); done;;
   bisect) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
-    for lib in bin/base bin/local; do [ -f $lib/libcuzk_cuda.so ] || continue; echo "library $lib"
+    for lib in ${BISECT_LIBS:-bin/base bin/local}; do [ -f $lib/libcuzk_cuda.so ] || continue; echo "library $lib"
       (cd device/cuda && CUDA_LAUNCH_BLOCKING=1 CUZK_CUDA_LIB=$PWD/../../$lib/libcuzk_cuda.so timeout $(( left / 2 - 5 )) \
-        ../../bin/cuda.test -test.run 'TestRunWitness$|TestStreamFromFileSums' -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | tail -25); done;;
+        ../../bin/cuda.test -test.run "${BISECT_RUN:-TestRunWitness\$}" -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | tail -25); done;;
+  sanitize) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
+    (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout $(( left - 5 )) \
+      /usr/local/cuda/bin/compute-sanitizer --tool memcheck --print-limit 8 --show-backtrace device \
+      ../../bin/cuda.test -test.run "${SAN_RUN:-TestRunWitness\$}" -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | head -80);;
   lanemodes) MODES=pinned,free,devfree,cpuload,allocbig timeout "$left" bin/local/cuzk_harness bench lane 27 130000000 22 3500000 8 2>&1 | tail -8;;
   pair) timeout "$left" bin/local/cuzk_harness bench pair 27 130000000 8 2>&1 | tail -4;;
   ncu) timeout "$left" /usr/local/cuda/bin/ncu -k regex:msm_acc_chunks -c 1 --section SpeedOfLight \
