@@ -29,15 +29,22 @@ struct xyzz_t;
 // The doublings inside the additions, where equal points meet (rare): out of
 // line on the device, so that kernels with two or more inlined additions keep
 // their registers for the common path.
+//
+// Every out-of-line function takes its points and returns its result by
+// value, never through a reference: ptxas 11.8 infers the address space of
+// a reference argument from the module's callers, and with no caller
+// passing global or shared memory it read a reference to a point in global
+// memory as local memory (an illegal access in G2's msm_segments, found by
+// compute-sanitizer). A value argument is the callee's own copy.
 #if defined(__CUDA_ARCH__)
 #define CUZK_RARE __device__ __noinline__
 #else
 #define CUZK_RARE inline
 #endif
 template <class F>
-CUZK_RARE xyzz_t<F> xyzz_dbl_rare(const xyzz_t<F>& p);
+CUZK_RARE xyzz_t<F> xyzz_dbl_rare(xyzz_t<F> p);
 template <class F>
-CUZK_RARE xyzz_t<F> xyzz_mdbl_rare(const affine_t<F>& p);
+CUZK_RARE xyzz_t<F> xyzz_mdbl_rare(affine_t<F> p);
 
 // Fields whose XYZZ addition and doubling are out of line on the device
 // (G2: an Fp2 addition is ~3x G1's code; inlined in every kernel that adds,
@@ -49,9 +56,9 @@ struct xyzz_out_of_line {
   static constexpr bool value = false;
 };
 template <class F>
-CUZK_RARE void xyzz_add_ool(xyzz_t<F>& p, const xyzz_t<F>& q);
+CUZK_RARE xyzz_t<F> xyzz_add_ool(xyzz_t<F> p, xyzz_t<F> q);
 template <class F>
-CUZK_RARE xyzz_t<F> xyzz_dbl_ool(const xyzz_t<F>& p);
+CUZK_RARE xyzz_t<F> xyzz_dbl_ool(xyzz_t<F> p);
 
 template <class F>
 struct xyzz_t {
@@ -151,7 +158,7 @@ struct xyzz_t {
   // add-2008-s: this += q.
   HD void add(const xyzz_t& q) {
     if constexpr (xyzz_out_of_line<F>::value)
-      xyzz_add_ool(*this, q);
+      *this = xyzz_add_ool(*this, q);
     else
       add_inline(q);
   }
@@ -203,18 +210,19 @@ struct xyzz_t {
 };
 
 template <class F>
-CUZK_RARE xyzz_t<F> xyzz_dbl_rare(const xyzz_t<F>& p) {
+CUZK_RARE xyzz_t<F> xyzz_dbl_rare(xyzz_t<F> p) {
   return p.dbl();
 }
 template <class F>
-CUZK_RARE void xyzz_add_ool(xyzz_t<F>& p, const xyzz_t<F>& q) {
+CUZK_RARE xyzz_t<F> xyzz_add_ool(xyzz_t<F> p, xyzz_t<F> q) {
   p.add_inline(q);
+  return p;
 }
 template <class F>
-CUZK_RARE xyzz_t<F> xyzz_dbl_ool(const xyzz_t<F>& p) {
+CUZK_RARE xyzz_t<F> xyzz_dbl_ool(xyzz_t<F> p) {
   return p.dbl_inline();
 }
 template <class F>
-CUZK_RARE xyzz_t<F> xyzz_mdbl_rare(const affine_t<F>& p) {
+CUZK_RARE xyzz_t<F> xyzz_mdbl_rare(affine_t<F> p) {
   return xyzz_t<F>::dbl_affine(p);
 }

@@ -25,6 +25,10 @@
 #                 run, once as built and once with the file mapped (CUZK_FILE_MAP=1)        120 s
 #   sanitize      TestRunWitness (SAN_RUN: another -test.run) under compute-sanitizer's
 #                 memcheck with bin/local's library: the kernel and address of a bad access  200 s
+#   gotestall     every device/cuda test (not short) with bin/local's library              300 s
+#   check         cuzk_harness check with bin/local's library                             150 s
+#   ab            the G1 MSM 2^26, the G2 MSM 2^25 and the partition with B_G2, each library
+#                 of AB_LIBS (default bin/base bin/local) in turn, twice                    240 s
 #   bisect        TestRunWitness (BISECT_RUN: another -test.run), each kernel launch blocking
 #                 (CUDA_LAUNCH_BLOCKING=1), with the library in bin/base (an earlier build,
 #                 where present) and with bin/local's                                       160 s
@@ -41,7 +45,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 200;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; gotestall) echo 300;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
   esac
 }
 
@@ -75,6 +79,16 @@ run_step() {
     (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout $(( left - 5 )) \
       /usr/local/cuda/bin/compute-sanitizer --tool memcheck --print-limit 8 --show-backtrace device \
       ../../bin/cuda.test -test.run "${SAN_RUN:-TestRunWitness\$}" -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | head -80);;
+  gotestall) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
+    (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout $(( left - 5 )) ../../bin/cuda.test -test.v \
+      2>&1 | grep -E "^(--- |ok|FAIL|PASS)|panic" > $OUT/gotestall.txt; grep -c "^--- PASS" $OUT/gotestall.txt; grep -vE "^--- PASS" $OUT/gotestall.txt | head -30);;
+  check) timeout "$left" bin/local/cuzk_harness check 2>&1 | grep -vE "^  ok|^ok " | tail -25;;
+  ab) for lib in ${AB_LIBS:-bin/base bin/local}; do cp -n bin/local/cuzk_harness $lib/ 2>/dev/null; done
+    for round in 1 2; do for lib in ${AB_LIBS:-bin/base bin/local}; do echo "--- $lib round $round"
+      timeout $(( left / 5 )) $lib/cuzk_harness bench msm 27 26 26 2>&1 | tail -2
+      timeout $(( left / 5 )) $lib/cuzk_harness bench msm-g2 25 25 2>&1 | tail -2
+      [ $round = 1 ] && timeout $(( left / 5 )) $lib/cuzk_harness bench part 27 27 27 130000000 g2 2>&1 | tail -4
+    done; done;;
   lanemodes) MODES=pinned,free,devfree,cpuload,allocbig timeout "$left" bin/local/cuzk_harness bench lane 27 130000000 22 3500000 8 2>&1 | tail -8;;
   pair) timeout "$left" bin/local/cuzk_harness bench pair 27 130000000 8 2>&1 | tail -4;;
   ncu) timeout "$left" /usr/local/cuda/bin/ncu -k regex:msm_acc_chunks -c 1 --section SpeedOfLight \
