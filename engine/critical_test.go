@@ -234,3 +234,55 @@ func TestCriticalHeadroom(t *testing.T) {
 		}
 	}
 }
+
+// TestCriticalOnHandleWhicheverWorker: with a CRITICAL handle, a CRITICAL
+// unit runs on it without the device lock whichever worker takes it. Two
+// WinningPoSts arrive together while a bulk Run holds the lock and a bulk
+// worker is idle: the CRITICAL worker takes one, the idle bulk worker the
+// other (the CRITICAL one is busy), and neither waits for the lock.
+func TestCriticalOnHandleWhicheverWorker(t *testing.T) {
+	const run = 800 * time.Millisecond
+	dcfg := sim.Config{Prepare: 5 * time.Millisecond, Run: run, Finish: 5 * time.Millisecond}
+	lane := sim.Config{Prepare: 5 * time.Millisecond, Run: 100 * time.Millisecond, Finish: 5 * time.Millisecond}
+	env := newTestEnv(t, dcfg, func(c *Config) {
+		c.WorkersPerDevice = 2
+		c.CriticalDevices = []groth16.Device{sim.New(lane)}
+	})
+	bulk := env.submit(t, "porep", KindPoRepSealCommit, 0, testJob{Tag: 1, Parts: 1})
+	waitFor(t, "the bulk Run to begin", func() bool { return env.count(timeline.LockHeld, bulk) == 1 })
+	w1 := env.submit(t, "winning-1", KindWinningPoSt, PriorityUnspecified, testJob{Tag: 2, Parts: 1})
+	w2 := env.submit(t, "winning-2", KindWinningPoSt, PriorityUnspecified, testJob{Tag: 3, Parts: 1})
+	for _, w := range []string{w1, w2} {
+		if r := env.await(t, w); r.Status != StatusCompleted {
+			t.Fatalf("%s: %v %s", w, r.Status, r.Error)
+		}
+	}
+	var bulkFree time.Duration
+	for _, e := range env.events(timeline.LockFree) {
+		if e.Job == bulk {
+			bulkFree = e.At
+		}
+	}
+	pickers := map[int]bool{}
+	for _, w := range []string{w1, w2} {
+		if n := env.count(timeline.LockWait, w); n != 0 {
+			t.Errorf("%s waited for the device lock (%d times)", w, n)
+		}
+		for _, e := range env.events(timeline.KernelEnd) {
+			if e.Job == w && bulkFree != 0 && e.At > bulkFree {
+				t.Errorf("%s's Run ended %v after the bulk Run's lock was freed", w, e.At-bulkFree)
+			}
+		}
+		for _, e := range env.events(timeline.DevPickup) {
+			if e.Job == w {
+				pickers[e.Worker] = true
+			}
+		}
+	}
+	if len(pickers) != 2 {
+		t.Logf("one worker took both WinningPoSts (%v): the bulk worker's path was not exercised", pickers)
+	}
+	if r := env.await(t, bulk); r.Status != StatusCompleted {
+		t.Fatalf("porep: %v %s", r.Status, r.Error)
+	}
+}

@@ -36,7 +36,9 @@ type deviceState struct {
 // going to the best waiter, runs right after the Run in flight. Given a
 // CRITICAL handle on the device, that worker runs the units of at most
 // Config.CriticalLaneRows constraints on it without the lock, beside the
-// Run in flight.
+// Run in flight. Any worker that takes such a unit runs it there: a
+// WinningPoSt taken by an idle bulk worker (the CRITICAL one busy with the
+// one before) would otherwise wait for the lock behind the Run in flight.
 func (e *Engine) deviceWorker(di, worker int, min Priority) {
 	defer e.wg.Done()
 	d := e.devs[di]
@@ -60,7 +62,7 @@ func (e *Engine) deviceWorker(di, worker int, min Priority) {
 		}
 		d.current.Store(j)
 		dev, lock := d.dev, &d.lock
-		if min == PriorityCritical && d.critical != nil && u.a.NumConstraints() <= e.cfg.CriticalLaneRows {
+		if u.key.priority == PriorityCritical && d.critical != nil && u.a.NumConstraints() <= e.cfg.CriticalLaneRows {
 			dev, lock = d.critical, nil
 		}
 		p, ok := e.runUnit(dev, lock, di, worker, u)
