@@ -44,6 +44,6 @@ bin/cuzk timeline --url http://127.0.0.1:9821/timeline --csv $OUT/timeline-$T.cs
 kill -TERM $dpid; wait $dpid
 echo "daemon peak RSS: $(awk '{print $3}' $OUT/rss-$T.txt | sort -n | tail -1) kB; GPU memory peak: $(sort -n $OUT/gpumem-$T.txt | tail -1)"
 echo "page-locked frees while a Run was in flight: $(grep -c 'freed while a Run is in flight' $OUT/daemon-$T.log)"
-echo "the library's frees while a Run was in flight (CUZK_LOG_FREES): $(grep -c 'run(s) in flight' $OUT/daemon-$T.log)"
+echo "the library's frees while another thread's Run was in flight (CUZK_LOG_FREES): $(grep -c 'run(s) in flight' $OUT/daemon-$T.log)"
 grep 'run(s) in flight' $OUT/daemon-$T.log | sort | uniq -c | sort -rn | head -5
 grep -iE "error|panic" $OUT/daemon-$T.log | head

@@ -19,13 +19,22 @@ static constexpr int held_devices = 64;
 inline std::atomic<uint64_t> held_bytes[held_devices];
 
 // Runs (cuzk_run, cuzk_run_witness) in flight in the process, on any
-// context: a cudaFree or cudaFreeHost made meanwhile waits until the whole
-// GPU is idle, and holds every other thread's CUDA calls behind it. With
-// CUZK_LOG_FREES set, each such free is said on stderr (what, bytes).
+// context, and on this thread: a cudaFree or cudaFreeHost made while
+// another thread's Run is in flight waits until the whole GPU is idle, and
+// holds every other thread's CUDA calls behind it. With CUZK_LOG_FREES set,
+// each such free is said on stderr (what, bytes); a Run's frees of its own
+// buffers with no other Run in flight are not.
 inline std::atomic<int> runs_in_flight{0};
+inline thread_local int runs_on_thread = 0;
 struct run_in_flight {
-  run_in_flight() { runs_in_flight++; }
-  ~run_in_flight() { runs_in_flight--; }
+  run_in_flight() {
+    runs_in_flight++;
+    runs_on_thread++;
+  }
+  ~run_in_flight() {
+    runs_in_flight--;
+    runs_on_thread--;
+  }
   run_in_flight(const run_in_flight&) = delete;
   run_in_flight& operator=(const run_in_flight&) = delete;
 };

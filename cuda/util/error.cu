@@ -55,6 +55,6 @@ extern "C" int cuzk_device_info(int dev, char* name, int name_len, uint64_t* tot
 void note_free(const char* what, size_t n) {
   static const bool on = getenv("CUZK_LOG_FREES") != nullptr;
   if (!on) return;
-  const int r = runs_in_flight.load();
-  if (r > 0) fprintf(stderr, "cuzk: %s of %zu bytes while %d run(s) in flight\n", what, n, r);
+  const int r = runs_in_flight.load() - runs_on_thread;
+  if (r > 0) fprintf(stderr, "cuzk: %s of %zu bytes while %d other run(s) in flight\n", what, n, r);
 }
