@@ -32,13 +32,22 @@
 #   bisect        TestRunWitness (BISECT_RUN: another -test.run), each kernel launch blocking
 #                 (CUDA_LAUNCH_BLOCKING=1), with the library in bin/base (an earlier build,
 #                 where present) and with bin/local's                                       160 s
-# Usage: STEPS="porep-setup oneshot winning" bash cuda/test/gpu-plan.sh
+# Usage: STEPS="porep-setup oneshot winning" bash cuda/test/gpu-plan.sh (after cuda/test/pack.sh
+#        here, with carry: ["bin/g"])
 #        DRY=1 prints the plan without running it (each step taking its estimate).
 OUT=${OUT:-/tmp/out}; export OUT
 STEPS=${STEPS:-"porep-setup oneshot winning"}
 DEADLINE=$(( $(date +%s) + ${DEADLINE_S:-570} ))
 P32=/dev/shm/p32-day
 mkdir -p "$OUT"
+# What cuda/test/pack.sh packed: folder__name.gz to bin/folder/name, the rest to bin/
+if [ -d bin/g ] && [ -z "${DRY:-}" ]; then
+  for f in bin/g/*.gz; do
+    n=$(basename "$f" .gz)
+    case "$n" in *__*) out=bin/${n%%__*}/${n#*__};; *) out=bin/$n;; esac
+    mkdir -p "$(dirname "$out")" && gunzip -c "$f" > "$out" && chmod +x "$out"
+  done
+fi
 T=cuda/test
 
 estimate() {
