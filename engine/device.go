@@ -36,9 +36,10 @@ type deviceState struct {
 // going to the best waiter, runs right after the Run in flight. Given a
 // CRITICAL handle on the device, that worker runs the units of at most
 // Config.CriticalLaneRows constraints on it without the lock, beside the
-// Run in flight. Any worker that takes such a unit runs it there: a
-// WinningPoSt taken by an idle bulk worker (the CRITICAL one busy with the
-// one before) would otherwise wait for the lock behind the Run in flight.
+// Run in flight. Any worker that takes such a unit runs it there: an idle
+// bulk worker may take a WinningPoSt before the CRITICAL one does (or
+// while it runs another), and would otherwise wait for the lock behind the
+// Run in flight.
 func (e *Engine) deviceWorker(di, worker int, min Priority) {
 	defer e.wg.Done()
 	d := e.devs[di]

@@ -31,11 +31,12 @@ struct xyzz_t;
 // their registers for the common path.
 //
 // Every out-of-line function takes its points and returns its result by
-// value, never through a reference: ptxas 11.8 infers the address space of
-// a reference argument from the module's callers, and with no caller
-// passing global or shared memory it read a reference to a point in global
-// memory as local memory (an illegal access in G2's msm_segments, found by
-// compute-sanitizer). A value argument is the callee's own copy.
+// value, never through a reference: with references, once no kernel of the
+// module passed them a point in global memory, ptxas 11.8 compiled G2's
+// out-of-line doubling to convert its argument's address as a local one,
+// and its caller in msm_segments handed it an address that was not (a
+// misaligned local read, found by compute-sanitizer). A value argument is
+// the callee's own copy, whatever the caller's memory.
 #if defined(__CUDA_ARCH__)
 #define CUZK_RARE __device__ __noinline__
 #else
