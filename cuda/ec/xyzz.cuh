@@ -58,6 +58,16 @@ struct xyzz_out_of_line {
 };
 template <class F>
 CUZK_RARE xyzz_t<F> xyzz_add_ool(xyzz_t<F> p, xyzz_t<F> q);
+// Build variant -DCUZK_OOL_ADDR (an A/B, not yet run on a GPU): G2's
+// out-of-line addition takes the generic addresses of its points as
+// integers instead of copies, which brings the local traffic of G2's
+// segment, merge and reduce kernels back to about what references had
+// (msm_segments: 144 local loads and 293 stores in its SASS, against 1014
+// and 2947 by value), with no argument whose address space ptxas could
+// infer. The default stays by value until the variant passes
+// compute-sanitizer and the device tests.
+template <class F>
+CUZK_RARE void xyzz_add_ool_at(uintptr_t p, uintptr_t q);
 template <class F>
 CUZK_RARE xyzz_t<F> xyzz_dbl_ool(xyzz_t<F> p);
 
@@ -159,7 +169,11 @@ struct xyzz_t {
   // add-2008-s: this += q.
   HD void add(const xyzz_t& q) {
     if constexpr (xyzz_out_of_line<F>::value)
+#ifdef CUZK_OOL_ADDR
+      xyzz_add_ool_at<F>(reinterpret_cast<uintptr_t>(this), reinterpret_cast<uintptr_t>(&q));
+#else
       *this = xyzz_add_ool(*this, q);
+#endif
     else
       add_inline(q);
   }
@@ -218,6 +232,10 @@ template <class F>
 CUZK_RARE xyzz_t<F> xyzz_add_ool(xyzz_t<F> p, xyzz_t<F> q) {
   p.add_inline(q);
   return p;
+}
+template <class F>
+CUZK_RARE void xyzz_add_ool_at(uintptr_t p, uintptr_t q) {
+  reinterpret_cast<xyzz_t<F>*>(p)->add_inline(*reinterpret_cast<const xyzz_t<F>*>(q));
 }
 template <class F>
 CUZK_RARE xyzz_t<F> xyzz_dbl_ool(xyzz_t<F> p) {

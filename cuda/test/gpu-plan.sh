@@ -24,7 +24,8 @@
 #   gotest        device/cuda's tests of the file stream, the result layout and the witness
 #                 run, once as built and once with the file mapped (CUZK_FILE_MAP=1)        120 s
 #   sanitize      TestRunWitness (SAN_RUN: another -test.run) under compute-sanitizer's
-#                 memcheck with bin/local's library: the kernel and address of a bad access  200 s
+#                 memcheck with bin/local's library (SAN_LIB: another folder's): the kernel
+#                 and address of a bad access                                                 60 s
 #   gotestall     every device/cuda test (not short) with bin/local's library              300 s
 #   check         cuzk_harness check with bin/local's library                             150 s
 #   ab            the G1 MSM 2^26, the G2 MSM 2^25 and the partition with B_G2, each library
@@ -85,7 +86,7 @@ run_step() {
       (cd device/cuda && CUDA_LAUNCH_BLOCKING=1 CUZK_CUDA_LIB=$PWD/../../$lib/libcuzk_cuda.so timeout $(( left / 2 - 5 )) \
         ../../bin/cuda.test -test.run "${BISECT_RUN:-TestRunWitness\$}" -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | tail -25); done;;
   sanitize) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
-    (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout $(( left - 5 )) \
+    (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../${SAN_LIB:-bin/local}/libcuzk_cuda.so timeout $(( left - 5 )) \
       /usr/local/cuda/bin/compute-sanitizer --tool memcheck --print-limit 8 --show-backtrace device \
       ../../bin/cuda.test -test.run "${SAN_RUN:-TestRunWitness\$}" -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | head -80);;
   gotestall) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
