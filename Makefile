@@ -9,7 +9,7 @@ CUDA_CU   := $(filter-out cuda/test/%,$(wildcard cuda/*.cu cuda/*/*.cu))
 CUDA_HDR  := cuda/cuzk.h $(filter-out cuda/test/%,$(wildcard cuda/*.hpp cuda/*/*.hpp cuda/*/*.cuh))
 cuda_objs  = $(patsubst cuda/%.cu,$(1)/obj/%.o,$(CUDA_CU))
 
-.PHONY: all cuda cuda-test cuda-portable cuda-host-check go-test-bin clean
+.PHONY: all cuda cuda-test cuda-portable cuda-host-check cuda-fp52 go-test-bin clean
 
 all: cuda
 
@@ -29,18 +29,24 @@ $(BIN)/cuzk_harness: cuda/test/harness.cu $(wildcard cuda/test/*.cuh) $(BIN)/lib
 	@mkdir -p $(BIN)
 	$(NVCC) $(NVFLAGS) -Xcompiler -fopenmp -o $@ cuda/test/harness.cu -L$(BIN) -lcuzk_cuda -Xlinker -rpath,'$$ORIGIN' -lgomp
 
+# The FP64-pipe Fp product against the library's (cuda/ff/fp52.cuh): its host
+# check runs anywhere (bin/fp52_bench host), the device check and rates on a GPU.
+cuda-fp52:
+	@mkdir -p $(BIN)
+	$(NVCC) $(NVFLAGS) -Xcompiler -frounding-math -o $(BIN)/fp52_bench cuda/test/fp52_bench.cu
+
 # Go test binary of device/cuda (runs where the library and a GPU are).
 go-test-bin:
 	@mkdir -p $(BIN)
 	CGO_ENABLED=0 go test -c -o $(BIN)/cuda.test ./device/cuda
 
 clean:
-	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test $(BIN)/field_host $(BIN)/g2_host $(BIN)/g2_host_wide $(BIN)/fixed_base_host
+	rm -f $(BIN)/libcuzk_cuda.so $(BIN)/cuzk_harness $(BIN)/cuda.test $(BIN)/field_host $(BIN)/g2_host $(BIN)/g2_host_wide $(BIN)/fixed_base_host $(BIN)/fp52_host $(BIN)/fp52_bench
 	rm -rf $(BIN)/obj $(BIN)/portable $(BIN)/local
 
 # Host checks: the device's Montgomery product (carry flag emulated), Fp2 and
 # G2 against gnark-crypto's vectors (portable and device forms), the
-# fixed-base kernels' bodies.
+# fixed-base kernels' bodies, the FP64-pipe product (ff/fp52.cuh).
 cuda-host-check:
 	@mkdir -p $(BIN)
 	$(CXX) -O2 -std=c++17 -Wno-unknown-pragmas -o $(BIN)/field_host cuda/test/field_host.cc
@@ -51,6 +57,8 @@ cuda-host-check:
 	$(BIN)/g2_host_wide cuda/test/testdata/g2_vectors.txt
 	$(CXX) -O2 -std=c++17 -Wno-unknown-pragmas -o $(BIN)/fixed_base_host cuda/test/fixed_base_host.cc
 	$(BIN)/fixed_base_host
+	$(CXX) -O2 -std=c++17 -Wno-unknown-pragmas -frounding-math -o $(BIN)/fp52_host cuda/test/fp52_host.cc
+	$(BIN)/fp52_host
 
 # Variant with the portable CIOS product on the device (the baseline of the
 # wide product), in $(BIN)/portable.

@@ -1,0 +1,77 @@
+// The host check of ff/fp52.cuh against fp_t (fp52_host.cc runs it alone,
+// fp52_bench.cu before the device's): random pairs and the extremes, each
+// checked through two products (the second from the first's result, which
+// may be up to 2p) against fp_t's x·y·2^-416.
+#pragma once
+
+#include <fenv.h>
+#include <stdio.h>
+
+#include <vector>
+
+#include "../ff/field.cuh"
+#include "../ff/fp52.cuh"
+
+static uint64_t s = 0x2545f4914f6cdd1dull;
+static uint32_t next() {
+  s ^= s << 13;
+  s ^= s >> 7;
+  s ^= s << 17;
+  return (uint32_t)(s >> 16);
+}
+
+static fp_t reduce(fp_t x) {
+  while (fp_t::geq_mod(x.v)) fp_t::sub_mod_inplace(x.v);
+  return x;
+}
+
+static fp_t random_fp() {
+  fp_t a;
+  for (int j = 0; j < 12; j++) a.v[j] = next();
+  a.v[11] &= 0x1fffffffu;  // below 2^381
+  return reduce(a);
+}
+
+// x·y·2^-416 mod p by fp_t: two products, the second by 2^352 (raw).
+static fp_t reference(const fp_t& x, const fp_t& y) {
+  fp_t c;
+  for (int j = 0; j < 12; j++) c.v[j] = 0;
+  c.v[11] = 1;
+  return reduce(fp_t::mul_portable(fp_t::mul_portable(x, y), c));
+}
+
+static fp_t words_of(const fp52_t& z) {
+  fp_t r;
+  z.to_words(r.v);
+  return r;
+}
+
+static bool below_2p(const fp52_t& z) {
+  fp_t w = words_of(z);
+  if (!fp_t::geq_mod(w.v)) return true;
+  fp_t::sub_mod_inplace(w.v);
+  return !fp_t::geq_mod(w.v);
+}
+
+static int fp52_host_check(int n) {
+  fesetround(FE_TOWARDZERO);
+  int bad = 0;
+  fp_t pm1 = fp_t::zero() - fp_t::raw_one();  // p - 1
+  std::vector<fp_t> xs = {fp_t::zero(), fp_t::raw_one(), pm1};
+  for (int i = 0; i < n; i++) xs.push_back(random_fp());
+  for (size_t i = 0; i + 1 < xs.size(); i++) {
+    const fp_t& x = xs[i];
+    const fp_t& y = xs[(i * 7 + 1) % xs.size()];
+    const fp52_t z = fp52_t::mul(fp52_t::from_words(x.v), fp52_t::from_words(y.v));
+    // a second product from z, which may be up to 2p
+    const fp52_t z2 = fp52_t::mul(z, fp52_t::from_words(y.v));
+    const fp_t r1 = reference(x, y), r2 = reference(r1, y);
+    if (!(reduce(words_of(z)) == r1) || !(reduce(words_of(z2)) == r2) || !below_2p(z) || !below_2p(z2)) {
+      if (bad < 5) printf("host: mismatch at pair %zu\n", i);
+      bad++;
+    }
+  }
+  fesetround(FE_TONEAREST);
+  printf("host: fp52 against fp_t, %zu pairs (two products each): %s\n", xs.size() - 1, bad ? "FAIL" : "ok");
+  return bad;
+}
