@@ -85,11 +85,8 @@ func (b *Budget) Waiting() int {
 func (b *Budget) TryReserve(n uint64) (*Reservation, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.waiters) > 0 || !b.fits(n) {
-		return nil, false
-	}
-	b.take(n)
-	return &Reservation{b: b, left: n, size: n}, true
+	r := b.takeNow(n)
+	return r, r != nil
 }
 
 // TryReserveEvicting is Reserve without the wait: it asks the evictor for
@@ -99,36 +96,43 @@ func (b *Budget) TryReserveEvicting(n uint64) (*Reservation, bool) {
 	if n > b.limit {
 		return nil, false
 	}
-	r := b.reserveNow(n)
+	r := b.reserveNow(n, true)
 	if r == nil {
 		b.mu.Unlock()
 	}
 	return r, r != nil
 }
 
+// takeNow takes n if it fits with nobody queued (b.mu held).
+func (b *Budget) takeNow(n uint64) *Reservation {
+	if len(b.waiters) > 0 || !b.fits(n) {
+		return nil
+	}
+	b.take(n)
+	return &Reservation{b: b, left: n, size: n}
+}
+
 // reserveNow takes n if it fits with nobody queued, asking the evictor
-// while it does not. When it returns nil, b.mu is held.
-func (b *Budget) reserveNow(n uint64) *Reservation {
+// while it does not where evict is set. When it returns nil, b.mu is held.
+func (b *Budget) reserveNow(n uint64, evict bool) *Reservation {
 	// Stop asking the evictor as soon as it frees nothing (it would free
 	// nothing again).
 	for {
 		b.mu.Lock()
-		if len(b.waiters) == 0 && b.fits(n) {
-			b.take(n)
+		if r := b.takeNow(n); r != nil {
 			b.mu.Unlock()
-			return &Reservation{b: b, left: n, size: n}
+			return r
 		}
-		evict, short := b.evict, b.used+n-b.limit
-		if len(b.waiters) > 0 || evict == nil || b.fits(n) {
+		f, short := b.evict, b.used+n-b.limit
+		if !evict || len(b.waiters) > 0 || f == nil || b.fits(n) {
 			return nil
 		}
 		b.mu.Unlock()
-		if evict(short) == 0 {
+		if f(short) == 0 {
 			b.mu.Lock()
-			if len(b.waiters) == 0 && b.fits(n) { // freed meanwhile
-				b.take(n)
+			if r := b.takeNow(n); r != nil { // freed meanwhile
 				b.mu.Unlock()
-				return &Reservation{b: b, left: n, size: n}
+				return r
 			}
 			return nil
 		}
@@ -155,17 +159,8 @@ func (b *Budget) reserve(ctx context.Context, n uint64, evict bool) (*Reservatio
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if evict {
-		if r := b.reserveNow(n); r != nil {
-			return r, nil
-		}
-	} else {
-		b.mu.Lock()
-		if len(b.waiters) == 0 && b.fits(n) {
-			b.take(n)
-			b.mu.Unlock()
-			return &Reservation{b: b, left: n, size: n}, nil
-		}
+	if r := b.reserveNow(n, evict); r != nil {
+		return r, nil
 	}
 	// b.mu is held: queue behind the others.
 	w := &waiter{n: n, ready: make(chan struct{})}

@@ -52,6 +52,8 @@ if [ -d bin/g ] && [ -z "${DRY:-}" ]; then
   done
 fi
 T=cuda/test
+# bin/cuda.test, from an older carry's bin/c where pack.sh's bin/g did not bring it
+cuda_test() { [ -x bin/cuda.test ] || { gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test; }; }
 
 estimate() {
   case "$1" in
@@ -79,19 +81,19 @@ run_step() {
     local lim=24GiB map=; [ "$2" = limit16map ] && lim=16GiB; [ "$2" != limit24 ] && map=1
     CUZK_FILE_MAP=$map STAGE=limit LIMIT=$lim FROMFILE=1 BUDGET=56GiB COUNT=3 JOBS=2 P=$P32 timeout "$left" \
       bash $T/gpu-porep32.sh 2>&1 | grep -E "params:|wall|latency|utilization|  kernel |stream_|  total |peak RSS|rror" | head -30;;
-  gotest) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
+  gotest) cuda_test
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
       timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \
       -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)" | head -40); done;;
-  bisect) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
+  bisect) cuda_test
     for lib in ${BISECT_LIBS:-bin/base bin/local}; do [ -f $lib/libcuzk_cuda.so ] || continue; echo "library $lib"
       (cd device/cuda && CUDA_LAUNCH_BLOCKING=1 CUZK_CUDA_LIB=$PWD/../../$lib/libcuzk_cuda.so timeout $(( left / 2 - 5 )) \
         ../../bin/cuda.test -test.run "${BISECT_RUN:-TestRunWitness\$}" -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | tail -25); done;;
-  sanitize) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
+  sanitize) cuda_test
     (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../${SAN_LIB:-bin/local}/libcuzk_cuda.so timeout $(( left - 5 )) \
       /usr/local/cuda/bin/compute-sanitizer --tool memcheck --print-limit 8 --show-backtrace device \
       ../../bin/cuda.test -test.run "${SAN_RUN:-TestRunWitness\$}" -test.v 2>&1 | grep -vE "^=== |witness_test.go:281" | head -80);;
-  gotestall) [ -x bin/cuda.test ] || gunzip -c bin/c/cuda.test.gz > bin/cuda.test && chmod +x bin/cuda.test
+  gotestall) cuda_test
     (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout $(( left - 5 )) ../../bin/cuda.test -test.v \
       2>&1 | grep -E "^(--- |ok|FAIL|PASS)|panic" > $OUT/gotestall.txt; grep -c "^--- PASS" $OUT/gotestall.txt; grep -vE "^--- PASS" $OUT/gotestall.txt | head -30);;
   fp52) timeout "$left" bin/local/fp52_bench 2>&1 | tail -6;;
