@@ -32,6 +32,107 @@ __global__ void chain32(const fp_t* a, const fp_t* b, fp_t* out, int n, int reps
   out[i] = x;
 }
 
+// Both pipes at once: each thread carries an fp_t chain and an fp52 chain
+// (independent), so the scheduler can issue the FP64 pipe's work between the
+// integer pipe's; 2·reps products a thread.
+__global__ void chainmix(const fp_t* a, const fp_t* b, fp_t* out, const fp52_t* a52, const fp52_t* b52,
+                         fp52_t* out52, int n, int reps) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  fp_t x = a[i];
+  const fp_t y = b[i];
+  fp52_t u = a52[i];
+  const fp52_t v = b52[i];
+  for (int r = 0; r < reps; r++) {
+    x = x * y;
+    u = fp52_t::mul(u, v);
+  }
+  out[i] = x;
+  out52[i] = u;
+}
+
+// The pipes shared by warps: even warps run fp_t chains, odd warps fp52
+// chains (reps products a thread).
+__global__ void chainwarps(const fp_t* a, const fp_t* b, fp_t* out, const fp52_t* a52, const fp52_t* b52,
+                           fp52_t* out52, int n, int reps) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if ((threadIdx.x >> 5) & 1) {
+    fp52_t u = a52[i];
+    const fp52_t v = b52[i];
+    for (int r = 0; r < reps; r++) u = fp52_t::mul(u, v);
+    out52[i] = u;
+  } else {
+    fp_t x = a[i];
+    const fp_t y = b[i];
+    for (int r = 0; r < reps; r++) x = x * y;
+    out[i] = x;
+  }
+}
+
+// Bucket accumulation as msm_acc_chunks does it (a thread sums entries
+// [j·C, (j+1)·C) of idx in runs of R, each run's sum stored), with fp_t's
+// XYZZ (mode 0), the fp52 accumulator (mode 1) or, by warp, both (mode 2:
+// odd warps fp52).
+__device__ __forceinline__ g1_affine ld_point(const g1_affine* p) {
+  g1_affine r;
+  const uint4* q = reinterpret_cast<const uint4*>(p);
+#pragma unroll
+  for (int i = 0; i < 3; i++) {
+    uint4 a = __ldg(q + i);
+    r.x.v[4 * i] = a.x; r.x.v[4 * i + 1] = a.y; r.x.v[4 * i + 2] = a.z; r.x.v[4 * i + 3] = a.w;
+  }
+#pragma unroll
+  for (int i = 0; i < 3; i++) {
+    uint4 a = __ldg(q + 3 + i);
+    r.y.v[4 * i] = a.x; r.y.v[4 * i + 1] = a.y; r.y.v[4 * i + 2] = a.z; r.y.v[4 * i + 3] = a.w;
+  }
+  return r;
+}
+
+__device__ __forceinline__ void acc_fp32(const g1_affine* pts, const uint32_t* idx, uint64_t b, int C, int R,
+                                         g1_xyzz* out) {
+  for (int r0 = 0; r0 < C; r0 += R) {
+    g1_xyzz acc = g1_xyzz::inf();
+    for (int i = r0; i < r0 + R; i++) {
+      const uint32_t v = __ldg(idx + b + i);
+      g1_affine p = ld_point(pts + (v & 0x7fffffffu));
+      if (v >> 31) p.y = p.y.neg();
+      acc.add_affine(p);
+    }
+    out[(b + r0) / R] = acc;
+  }
+}
+
+__device__ __forceinline__ void acc_fp52(const g1_affine* pts, const uint32_t* idx, uint64_t b, int C, int R,
+                                         g1_xyzz* out) {
+  for (int r0 = 0; r0 < C; r0 += R) {
+    xyzz52_t acc = xyzz52_t::infinity();
+    for (int i = r0; i < r0 + R; i++) {
+      const uint32_t v = __ldg(idx + b + i);
+      const g1_affine* src = pts + (v & 0x7fffffffu);
+      g1_affine p = ld_point(src);
+      if (v >> 31) p.y = p.y.neg();
+      if (p.is_inf()) continue;
+      acc.add_affine(src, v >> 31, fp52_t::from_words(p.x.v), fp52_t::from_words(p.y.v));
+    }
+    out[(b + r0) / R] = acc.xyzz();
+  }
+}
+
+template <int mode>
+__global__ void __launch_bounds__(128) acc_kernel(const g1_affine* pts, const uint32_t* idx, int nthreads, int C,
+                                                  int R, g1_xyzz* out) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= nthreads) return;
+  const uint64_t b = (uint64_t)j * C;
+  const bool use52 = mode == 1 || (mode == 2 && ((threadIdx.x >> 5) & 1));
+  if (use52)
+    acc_fp52(pts, idx, b, C, R, out);
+  else
+    acc_fp32(pts, idx, b, C, R, out);
+}
+
 #define CK(x)                                                                        \
   do {                                                                               \
     cudaError_t e_ = (x);                                                            \
@@ -58,6 +159,88 @@ static float best_ms(K kernel, const T* a, const T* b, T* out, int n, int reps, 
     if (run > 0 && ms < best) best = ms;
   }
   return best;
+}
+
+template <class K>
+static float best_mix(K kernel, const fp_t* a, const fp_t* b, fp_t* out, const fp52_t* a52, const fp52_t* b52,
+                      fp52_t* out52, int n, int reps, int threads) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  float best = 1e30f;
+  for (int run = 0; run < 4; run++) {  // the first warms up
+    CK(cudaEventRecord(e0));
+    kernel<<<(n + threads - 1) / threads, threads>>>(a, b, out, a52, b52, out52, n, reps);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (run > 0 && ms < best) best = ms;
+  }
+  return best;
+}
+
+// XYZZ points equal as points (cross products, no inversion).
+static bool same_point(const g1_xyzz& a, const g1_xyzz& b) {
+  if (a.is_inf() || b.is_inf()) return a.is_inf() == b.is_inf();
+  return a.X * b.ZZ == b.X * a.ZZ && a.Y * b.ZZZ == b.Y * a.ZZZ;
+}
+
+static int acc_check_and_bench(const fp52_points& t) {
+  const int tab = 1 << 20, nthreads = 1 << 19, C = 128, R = 32;
+  std::vector<g1_affine> pts(tab);
+  for (int i = 0; i < tab; i++) pts[i] = t.pts[i % t.pts.size()];
+  std::vector<uint32_t> idx((size_t)nthreads * C);
+  for (auto& v : idx) v = (next() % tab) | ((next() & 1) << 31);
+  g1_affine* dp;
+  uint32_t* di;
+  g1_xyzz* dout;
+  const size_t nout = (size_t)nthreads * C / R;
+  CK(cudaMalloc(&dp, tab * sizeof(g1_affine)));
+  CK(cudaMalloc(&di, idx.size() * 4));
+  CK(cudaMalloc(&dout, nout * sizeof(g1_xyzz)));
+  CK(cudaMemcpy(dp, pts.data(), tab * sizeof(g1_affine), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(di, idx.data(), idx.size() * 4, cudaMemcpyHostToDevice));
+  std::vector<g1_xyzz> ref(nout), got(nout);
+  float ms[3];
+  int bad = 0;
+  for (int mode = 0; mode < 3; mode++) {
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    float best = 1e30f;
+    for (int run = 0; run < 4; run++) {
+      CK(cudaEventRecord(e0));
+      if (mode == 0) acc_kernel<0><<<nthreads / 128, 128>>>(dp, di, nthreads, C, R, dout);
+      if (mode == 1) acc_kernel<1><<<nthreads / 128, 128>>>(dp, di, nthreads, C, R, dout);
+      if (mode == 2) acc_kernel<2><<<nthreads / 128, 128>>>(dp, di, nthreads, C, R, dout);
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      CK(cudaGetLastError());
+      float m;
+      CK(cudaEventElapsedTime(&m, e0, e1));
+      if (run > 0 && m < best) best = m;
+    }
+    ms[mode] = best;
+    CK(cudaMemcpy(mode == 0 ? ref.data() : got.data(), dout, nout * sizeof(g1_xyzz), cudaMemcpyDeviceToHost));
+    if (mode > 0) {
+      int b = 0;
+      for (size_t i = 0; i < nout; i += 61) b += !same_point(ref[i], got[i]);
+      printf("device: accumulation mode %d against fp_t's, %zu runs sampled: %s\n", mode, (nout + 60) / 61,
+             b ? "FAIL" : "ok");
+      bad += b;
+    }
+  }
+  const double adds = (double)nthreads * C;
+  printf("accumulation (%d threads, runs of %d): fp_t %.3g add/s (%.2f ms); fp52 %.3g add/s (x%.2f of fp_t's time); "
+         "even warps fp_t, odd fp52 %.3g add/s (x%.2f)\n",
+         nthreads, R, adds / (ms[0] * 1e-3), ms[0], adds / (ms[1] * 1e-3), ms[1] / ms[0], adds / (ms[2] * 1e-3),
+         ms[2] / ms[0]);
+  cudaFree(dp);
+  cudaFree(di);
+  cudaFree(dout);
+  return bad;
 }
 
 static int device_check_and_bench() {
@@ -111,7 +294,13 @@ static int device_check_and_bench() {
     const double muls = (double)n * reps;
     printf("%s, %d threads a block: fp_t %.3g mul/s (%.2f ms), fp52 %.3g mul/s (%.2f ms): fp52 takes x%.2f of fp_t's time\n",
            prop.name, threads, muls / (m32 * 1e-3), m32, muls / (m52 * 1e-3), m52, m52 / m32);
+    const float mm = best_mix(chainmix, da32, db32, do32, da52, db52, do52, n, reps, threads);
+    const float mw = best_mix(chainwarps, da32, db32, do32, da52, db52, do52, n, reps, threads);
+    printf("  both pipes: one fp_t and one fp52 chain a thread %.3g mul/s (x%.2f fp_t's rate); even warps fp_t, odd fp52 %.3g mul/s (x%.2f)\n",
+           2 * muls / (mm * 1e-3), (2 * muls / mm) / (muls / m32), muls / (mw * 1e-3), m32 / mw);
   }
+  fp52_points t(4096);
+  bad += acc_check_and_bench(t);
   cudaFree(da52);
   cudaFree(db52);
   cudaFree(do52);
@@ -123,6 +312,10 @@ static int device_check_and_bench() {
 
 int main(int argc, char** argv) {
   int bad = fp52_host_check(200000);
+  {
+    fp52_points t(64);
+    bad += fp52_acc_host_check(t, 200, 40);
+  }
   if (argc < 2 || strcmp(argv[1], "host") != 0) bad += device_check_and_bench();
   printf("%s\n", bad ? "FAIL" : "PASS");
   return bad ? 1 : 0;

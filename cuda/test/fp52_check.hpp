@@ -11,6 +11,7 @@
 
 #include "../ff/field.cuh"
 #include "../ff/fp52.cuh"
+#include "../ec/xyzz52.cuh"
 
 static uint64_t s = 0x2545f4914f6cdd1dull;
 static uint32_t next() {
@@ -73,5 +74,49 @@ static int fp52_host_check(int n) {
   }
   fesetround(FE_TONEAREST);
   printf("host: fp52 against fp_t, %zu pairs (two products each): %s\n", xs.size() - 1, bad ? "FAIL" : "ok");
+  return bad;
+}
+
+// The fp52 accumulator (ec/xyzz52.cuh) against fp_t's XYZZ mixed additions:
+// runs of random points of a table (multiples of the generator), with the
+// sum's double and its negation put in now and then (the rare paths), the
+// sums compared in affine form.
+struct fp52_points {
+  std::vector<g1_affine> pts;
+  explicit fp52_points(int n) {
+    g1_xyzz acc = g1_xyzz::inf();
+    const g1_affine G = g1_generator();
+    for (int i = 0; i < n; i++) {
+      for (int k = 0; k < 1 + (int)(next() % 5); k++) acc.add_affine(G);
+      pts.push_back(acc.to_affine());
+    }
+  }
+};
+
+static bool same_affine(const g1_affine& a, const g1_affine& b) { return a.x == b.x && a.y == b.y; }
+
+static int fp52_acc_host_check(const fp52_points& t, int runs, int len) {
+  fesetround(FE_TOWARDZERO);
+  int bad = 0;
+  for (int r = 0; r < runs; r++) {
+    g1_xyzz a32 = g1_xyzz::inf();
+    xyzz52_t a52 = xyzz52_t::infinity();
+    for (int i = 0; i < len; i++) {
+      g1_affine p = t.pts[next() % t.pts.size()];
+      const uint32_t kind = next() % 16;
+      if (kind == 0 && !a32.is_inf()) p = a32.to_affine();        // doubling
+      if (kind == 1 && !a32.is_inf()) p = a32.to_affine().neg();  // to infinity
+      if (kind == 2) p.y = p.y.neg();                             // a negated digit
+      a32.add_affine(p);
+      if (p.is_inf()) continue;  // as the accumulation kernels skip them
+      a52.add_affine(&p, false, fp52_t::from_words(p.x.v), fp52_t::from_words(p.y.v));
+    }
+    if (!same_affine(a32.to_affine(), a52.xyzz().to_affine())) {
+      if (bad < 5) printf("host: fp52 accumulator differs on run %d\n", r);
+      bad++;
+    }
+  }
+  fesetround(FE_TONEAREST);
+  printf("host: fp52 accumulator against fp_t's, %d runs of %d additions: %s\n", runs, len, bad ? "FAIL" : "ok");
   return bad;
 }

@@ -10,7 +10,9 @@
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? atoi(argv[1]) : 200000;
-  const int bad = fp52_host_check(n);
+  int bad = fp52_host_check(n);
+  fp52_points t(64);
+  bad += fp52_acc_host_check(t, 200, 40);
   printf("%s\n", bad ? "FAIL" : "PASS");
   return bad ? 1 : 0;
 }
