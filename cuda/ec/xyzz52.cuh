@@ -53,8 +53,11 @@ struct xyzz52_t {
     return r;
   }
 
-  // The fp_t XYZZ point: X·a, Y·a, ZZ·a², ZZZ·a², made canonical.
-  HD g1_xyzz xyzz() const {
+  // The fp_t XYZZ point: X·a, Y·a, ZZ·a², ZZZ·a², made canonical (once
+  // a run: out of line on the device, to keep the kernels' loops short).
+  HD g1_xyzz xyzz() const { return to_xyzz(*this); }
+  static CUZK_RARE g1_xyzz to_xyzz(xyzz52_t a) { return a.xyzz_inline(); }
+  HD g1_xyzz xyzz_inline() const {
     if (inf) return g1_xyzz::inf();
     g1_xyzz r;
     fp52_t::mul(X, ca()).reduce_once().to_words(r.X.v);
@@ -69,11 +72,7 @@ struct xyzz52_t {
   // paths (negated if neg), so that its words need not stay live.
   HD void add_affine(const g1_affine* p, bool neg, const fp52_t& x, const fp52_t& y) {
     if (inf) {
-      inf = false;
-      X = fp52_t::mul(x, ca());
-      Y = fp52_t::mul(y, ca2());
-      ZZ = ca();
-      ZZZ = ca2();
+      *this = start(x, y);
       return;
     }
     const fp52_t U2 = fp52_t::mul(x, ZZ);    // < 2p
@@ -95,11 +94,22 @@ struct xyzz52_t {
     ZZZ = fp52_t::mul(ZZZ, PPP);
   }
 
+  // A run's first point (out of line, as xyzz).
+  static CUZK_RARE xyzz52_t start(fp52_t x, fp52_t y) {
+    xyzz52_t r;
+    r.inf = false;
+    r.X = fp52_t::mul(x, ca());
+    r.Y = fp52_t::mul(y, ca2());
+    r.ZZ = ca();
+    r.ZZZ = ca2();
+    return r;
+  }
+
   // The sum equal to the point or to its negation: fp_t's addition (out of
   // line on the device, by value: see ec/xyzz.cuh).
   static CUZK_RARE xyzz52_t rare_add(xyzz52_t a, g1_affine p, bool neg) {
     if (neg) p.y = p.y.neg();
-    g1_xyzz q = a.xyzz();
+    g1_xyzz q = a.xyzz_inline();
     q.add_affine(p);
     return of(q);
   }

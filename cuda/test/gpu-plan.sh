@@ -29,6 +29,10 @@
 #   gotestall     every device/cuda test (not short) with bin/local's library              300 s
 #   fp52          the FP64-pipe Fp product (ff/fp52.cuh) checked against the host and timed
 #                 against fp_t's (bin/local/fp52_bench, make cuda-fp52)                       40 s
+#   acc52         the G1 accumulation with part of the warps on the FP64 pipe (bin/acc52: a
+#                 library built with -DCUZK_ACC52): device/cuda's MSM tests and the proof with
+#                 CUZK_ACC52_MODE 1 (odd warps fp52) and 2 (all), then the G1 MSM 2^26 and the
+#                 partition in modes 0 (fp_t's kernel), 1 and 2, same library, twice      150 s
 #   check         cuzk_harness check with bin/local's library                             150 s
 #   ab            the G1 MSM 2^26, the G2 MSM 2^25 and the partition with B_G2, each library
 #                 of AB_LIBS (default bin/base bin/local) in turn, twice                    240 s
@@ -59,7 +63,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; acc52) echo 150;; gotestall) echo 300;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
   esac
 }
 
@@ -96,7 +100,14 @@ run_step() {
   gotestall) cuda_test
     (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout $(( left - 5 )) ../../bin/cuda.test -test.v \
       2>&1 | grep -E "^(--- |ok|FAIL|PASS)|panic" > $OUT/gotestall.txt; grep -c "^--- PASS" $OUT/gotestall.txt; grep -vE "^--- PASS" $OUT/gotestall.txt | head -30);;
-  fp52) timeout "$left" bin/local/fp52_bench 2>&1 | tail -6;;
+  acc52) cuda_test; cp -n bin/local/cuzk_harness bin/acc52/ 2>/dev/null
+    for mode in 1 2; do echo "CUZK_ACC52_MODE=$mode"; (cd device/cuda && CUZK_ACC52_MODE=$mode CUZK_CUDA_LIB=$PWD/../../bin/acc52/libcuzk_cuda.so \
+      timeout 50 ../../bin/cuda.test -test.run 'TestMSM$|TestMSMSplit$|TestProveVerify$' -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)|panic" | head -12); done
+    for round in 1 2; do for mode in 0 1 2; do echo "--- mode $mode round $round"
+      CUZK_ACC52_MODE=$mode timeout 30 bin/acc52/cuzk_harness bench msm 27 26 26 2>&1 | tail -2
+      [ $round = 1 ] && CUZK_ACC52_MODE=$mode timeout 30 bin/acc52/cuzk_harness bench part 27 27 27 130000000 2>&1 | tail -3
+    done; done;;
+  fp52) timeout "$left" bin/local/fp52_bench 2>&1 | tail -16;;
   check) timeout "$left" bin/local/cuzk_harness check 2>&1 | grep -vE "^  ok|^ok " | tail -25;;
   ab) for lib in ${AB_LIBS:-bin/base bin/local}; do cp -n bin/local/cuzk_harness $lib/ 2>/dev/null; done
     for round in 1 2; do for lib in ${AB_LIBS:-bin/base bin/local}; do echo "--- $lib round $round"
