@@ -4,8 +4,9 @@
 // (fp52 products: DFMA and integer adds) while the others use fp_t's (IMAD),
 // so that an SM's schedulers can issue both pipes' work. The entries, the
 // chunks and the head, tail and bucket outputs are msm_acc_chunks'.
-// CUZK_ACC52_MODE at run time: 0 fp_t's kernel, 1 odd warps fp52 (the
-// default of this build), 2 every warp fp52.
+// CUZK_ACC52_MODE at run time: 0 fp_t's kernel, 1 half the warps fp52 (one
+// of each kind on every scheduler; the default of this build), 2 every warp
+// fp52.
 #pragma once
 
 #include <stdlib.h>
@@ -70,6 +71,19 @@ __device__ __forceinline__ void acc52_chunk(const g1_affine* __restrict__ bases,
   }
 }
 
+// Which arithmetic a warp takes in mode 1: by its slot on the SM (%warpid),
+// not its index in the block. Slots go to the four schedulers in turn, so
+// slots 0-3 and 4-7 (two blocks of four warps, the occupancy at 255
+// registers) give each scheduler one warp of each kind, and a block that
+// finishes hands its slots to the next block with the same kind: the
+// faster kind's slots simply take more blocks. Any answer is correct (only
+// the speed depends on it).
+__device__ __forceinline__ bool acc52_slot_odd() {
+  uint32_t w;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
+  return (w >> 2) & 1;
+}
+
 template <int mode>
 __global__ void __launch_bounds__(128) msm_acc_chunks52(const g1_affine* __restrict__ bases,
                                                         const uint32_t* __restrict__ keys,
@@ -82,7 +96,7 @@ __global__ void __launch_bounds__(128) msm_acc_chunks52(const g1_affine* __restr
   const uint64_t b = j * C;
   if (b >= nvalid) return;
   const uint64_t e = b + C < nvalid ? b + C : nvalid;
-  if (mode == 2 || ((threadIdx.x >> 5) & 1))
+  if (mode == 2 || acc52_slot_odd())
     acc52_chunk<true>(bases, keys, vals, j, b, e, head, tail, buckets);
   else
     acc52_chunk<false>(bases, keys, vals, j, b, e, head, tail, buckets);

@@ -51,13 +51,21 @@ __global__ void chainmix(const fp_t* a, const fp_t* b, fp_t* out, const fp52_t* 
   out52[i] = u;
 }
 
-// The pipes shared by warps: even warps run fp_t chains, odd warps fp52
-// chains (reps products a thread).
+// A warp's slot on the SM: slots go to the four schedulers in turn, so
+// slots 0-3 and 4-7 put one warp of each kind on every scheduler.
+__device__ __forceinline__ bool slot_odd() {
+  uint32_t w;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
+  return (w >> 2) & 1;
+}
+
+// The pipes shared by warps: warps in slots 0-3, 8-11, ... run fp_t chains,
+// the others fp52 chains (reps products a thread).
 __global__ void chainwarps(const fp_t* a, const fp_t* b, fp_t* out, const fp52_t* a52, const fp52_t* b52,
                            fp52_t* out52, int n, int reps) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  if ((threadIdx.x >> 5) & 1) {
+  if (slot_odd()) {
     fp52_t u = a52[i];
     const fp52_t v = b52[i];
     for (int r = 0; r < reps; r++) u = fp52_t::mul(u, v);
@@ -73,7 +81,7 @@ __global__ void chainwarps(const fp_t* a, const fp_t* b, fp_t* out, const fp52_t
 // Bucket accumulation as msm_acc_chunks does it (a thread sums entries
 // [j·C, (j+1)·C) of idx in runs of R, each run's sum stored), with fp_t's
 // XYZZ (mode 0), the fp52 accumulator (mode 1) or, by warp, both (mode 2:
-// odd warps fp52).
+// by the warp's slot, one of each kind on every scheduler).
 __device__ __forceinline__ g1_affine ld_point(const g1_affine* p) {
   g1_affine r;
   const uint4* q = reinterpret_cast<const uint4*>(p);
@@ -126,7 +134,7 @@ __global__ void __launch_bounds__(128) acc_kernel(const g1_affine* pts, const ui
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= nthreads) return;
   const uint64_t b = (uint64_t)j * C;
-  const bool use52 = mode == 1 || (mode == 2 && ((threadIdx.x >> 5) & 1));
+  const bool use52 = mode == 1 || (mode == 2 && slot_odd());
   if (use52)
     acc_fp52(pts, idx, b, C, R, out);
   else
@@ -234,7 +242,7 @@ static int acc_check_and_bench(const fp52_points& t) {
   }
   const double adds = (double)nthreads * C;
   printf("accumulation (%d threads, runs of %d): fp_t %.3g add/s (%.2f ms); fp52 %.3g add/s (x%.2f of fp_t's time); "
-         "even warps fp_t, odd fp52 %.3g add/s (x%.2f)\n",
+         "half the warps fp52 %.3g add/s (x%.2f)\n",
          nthreads, R, adds / (ms[0] * 1e-3), ms[0], adds / (ms[1] * 1e-3), ms[1] / ms[0], adds / (ms[2] * 1e-3),
          ms[2] / ms[0]);
   cudaFree(dp);
@@ -296,7 +304,7 @@ static int device_check_and_bench() {
            prop.name, threads, muls / (m32 * 1e-3), m32, muls / (m52 * 1e-3), m52, m52 / m32);
     const float mm = best_mix(chainmix, da32, db32, do32, da52, db52, do52, n, reps, threads);
     const float mw = best_mix(chainwarps, da32, db32, do32, da52, db52, do52, n, reps, threads);
-    printf("  both pipes: one fp_t and one fp52 chain a thread %.3g mul/s (x%.2f fp_t's rate); even warps fp_t, odd fp52 %.3g mul/s (x%.2f)\n",
+    printf("  both pipes: one fp_t and one fp52 chain a thread %.3g mul/s (x%.2f fp_t's rate); half the warps fp52 %.3g mul/s (x%.2f)\n",
            2 * muls / (mm * 1e-3), (2 * muls / mm) / (muls / m32), muls / (mw * 1e-3), m32 / mw);
   }
   fp52_points t(4096);
