@@ -41,8 +41,9 @@ static int check(const char* name, int n) {
   auto cmp = [&](const F& a, const F& b) {
     bool ok = F::mul_wide(a, b) == F::mul_portable(a, b) && F::add_chain(a, b) == F::add_portable(a, b) &&
               F::sub_chain(a, b) == F::sub_portable(a, b) && F::sub_chain(F::zero(), a) == F::sub_portable(F::zero(), a);
-    if constexpr (F::N == 12) {  // two products, one reduction (Fp only)
+    if constexpr (F::N == 12) {  // two products, one reduction; the squaring (Fp only)
       const F c = F::zero() - a;
+      ok = ok && F::sqr_wide(a) == F::mul_portable(a, a) && F::sqr_wide(b) == F::mul_portable(b, b);
       ok = ok && F::mul_add2_wide(a, b, b, a) == F::mul_portable(a, b) + F::mul_portable(b, a) &&
            F::mul_add2_wide(a, b, c, b) == F::zero() &&
            F::mul_add2_wide(a, a, b, b) == F::mul_portable(a, a) + F::mul_portable(b, b);
