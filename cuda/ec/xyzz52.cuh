@@ -38,6 +38,7 @@ struct xyzz52_t {
   HD static xyzz52_t infinity() {
     xyzz52_t r;
     r.inf = true;
+    r.X = r.Y = r.ZZ = r.ZZZ = fp52_t::zero();
     return r;
   }
 

@@ -33,6 +33,8 @@
 #                 library built with -DCUZK_ACC52): device/cuda's MSM tests and the proof with
 #                 CUZK_ACC52_MODE 1 (odd warps fp52) and 2 (all), then the G1 MSM 2^26 and the
 #                 partition in modes 0 (fp_t's kernel), 1 and 2, same library, twice      150 s
+#   ncu52         the accumulation kernel's pipe counters (IMAD/FMA-heavy, FP64, ALU, issue) at
+#                 2^24 in acc52 modes 0, 1 and 2: which pipe bounds each                      90 s
 #   check         cuzk_harness check with bin/local's library                             150 s
 #   ab            the G1 MSM 2^26, the G2 MSM 2^25 and the partition with B_G2, each library
 #                 of AB_LIBS (default bin/base bin/local) in turn, twice                    240 s
@@ -63,7 +65,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; acc52) echo 150;; gotestall) echo 300;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; acc52) echo 150;; ncu52) echo 90;; gotestall) echo 300;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
   esac
 }
 
@@ -107,6 +109,12 @@ run_step() {
       CUZK_ACC52_MODE=$mode timeout 30 bin/acc52/cuzk_harness bench msm 27 26 26 2>&1 | tail -2
       [ $round = 1 ] && CUZK_ACC52_MODE=$mode timeout 30 bin/acc52/cuzk_harness bench part 27 27 27 130000000 2>&1 | tail -3
     done; done;;
+  ncu52) cp -n bin/local/cuzk_harness bin/acc52/ 2>/dev/null
+    for mode in 0 1 2; do echo "--- CUZK_ACC52_MODE=$mode"; CUZK_ACC52_MODE=$mode timeout $(( left / 3 )) /usr/local/cuda/bin/ncu \
+      -k regex:msm_acc_chunks -c 1 --metrics gpu__time_duration.sum,sm__inst_issued.avg.pct_of_peak_sustained_active,\
+sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,\
+sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active \
+      bin/acc52/cuzk_harness bench msm 24 24 24 2>&1 | grep -E "msm_acc|duration|inst_issued|pipe_|warps_active" | head -8; done;;
   fp52) timeout "$left" bin/local/fp52_bench 2>&1 | tail -16;;
   check) timeout "$left" bin/local/cuzk_harness check 2>&1 | grep -vE "^  ok|^ok " | tail -25;;
   ab) for lib in ${AB_LIBS:-bin/base bin/local}; do cp -n bin/local/cuzk_harness $lib/ 2>/dev/null; done
