@@ -182,7 +182,6 @@ struct fp52_t {
     const fp52_t* y[2] = {&b, &d};
     return sum<2>(x, y);
   }
-  HD fp52_t sqr() const { return mul(*this, *this); }
 
   template <int K>
   HD static fp52_t sum(const fp52_t* const* x, const fp52_t* const* y) {
@@ -200,6 +199,40 @@ struct fp52_t {
           t[i + j] += lo;
           t[i + j + 1] += hi;
         }
+    return redc(t);
+  }
+
+  // The square with each cross product a_i·a_j (i < j) made once and its
+  // column sums doubled: 36 limb products instead of 64 before the
+  // reduction.
+  HD fp52_t sqr() const {
+    int64_t t[2 * N + 1];
+    #pragma unroll
+    for (int k = 0; k <= 2 * N; k++) t[k] = 0;
+    #pragma unroll
+    for (int i = 0; i < N; i++)
+      #pragma unroll
+      for (int j = i + 1; j < N; j++) {
+        int64_t hi, lo;
+        mul52(l[i], l[j], hi, lo);
+        t[i + j] += lo;
+        t[i + j + 1] += hi;
+      }
+    #pragma unroll
+    for (int k = 0; k < 2 * N; k++) t[k] += t[k];
+    #pragma unroll
+    for (int i = 0; i < N; i++) {
+      int64_t hi, lo;
+      mul52(l[i], l[i], hi, lo);
+      t[2 * i] += lo;
+      t[2 * i + 1] += hi;
+    }
+    return redc(t);
+  }
+
+  // Montgomery reduction of the columns t[0..2N] (each below 2^62): the
+  // value·2^-416 mod p in 52-bit limbs.
+  HD static fp52_t redc(int64_t* t) {
     #pragma unroll
     for (int i = 0; i < N; i++) {
       t[i + 1] += t[i] >> 52;

@@ -67,6 +67,13 @@ static int fp52_host_check(int n) {
     // a second product from z, which may be up to 2p
     const fp52_t z2 = fp52_t::mul(z, fp52_t::from_words(y.v));
     const fp_t r1 = reference(x, y), r2 = reference(r1, y);
+    // the squaring, of an input below p and of one up to 2p
+    const fp52_t s1 = fp52_t::from_words(x.v).sqr(), s2 = z.sqr();
+    if (!(reduce(words_of(s1)) == reference(x, x)) || !(reduce(words_of(s2)) == reference(r1, r1)) || !below_2p(s1) ||
+        !below_2p(s2)) {
+      if (bad < 5) printf("host: squaring mismatch at pair %zu\n", i);
+      bad++;
+    }
     if (!(reduce(words_of(z)) == r1) || !(reduce(words_of(z2)) == r2) || !below_2p(z) || !below_2p(z2)) {
       if (bad < 5) printf("host: mismatch at pair %zu\n", i);
       bad++;
