@@ -115,3 +115,14 @@ struct xyzz52_t {
     return of(q);
   }
 };
+
+// msm_acc_chunk's accumulator (msm/kernels.cuh) on the FP64 pipe: xyzz52_t, the point at
+// infinity skipped as fp_t's addition skips it, the rare cases re-read from src.
+struct xyzz52_acc {
+  xyzz52_t acc;
+  HD static xyzz52_acc inf() { return {xyzz52_t::infinity()}; }
+  HD void add(const g1_affine* src, bool neg, const g1_affine& p) {
+    if (!p.is_inf()) acc.add_affine(src, neg, fp52_t::from_words(p.x.v), fp52_t::from_words(p.y.v));
+  }
+  HD g1_xyzz sum() const { return acc.xyzz(); }
+};

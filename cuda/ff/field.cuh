@@ -498,7 +498,11 @@ struct Fe {
       for (int k = 1; k < K; k++) add_row(E, X, x[k]->v, y[k]->v[i], cf);
       reduce_row(E, X, p, inv, cf);
     }
-    // N is even, so after row N-1 B is even and A odd: word k = A[k] + B[k+1].
+    return result(A, B, cf);
+  }
+  // The CIOS pass's result: N is even, so after row N-1 B is even and A
+  // odd: word k = A[k] + B[k+1]; then below p.
+  HD static Fe result(const uint32_t* A, const uint32_t* B, mc::flag& cf) {
     Fe r;
     mc::add_to(r.v[0], A[0], B[1], cf);
 #pragma unroll
@@ -564,13 +568,7 @@ struct Fe {
       }
       reduce_row(E, X, p, inv, cf);
     }
-    Fe r;
-    mc::add_to(r.v[0], A[0], B[1], cf);
-#pragma unroll
-    for (int k = 1; k < N - 1; k++) mc::addc_to(r.v[k], A[k], B[k + 1], cf);
-    mc::addc_to_last(r.v[N - 1], A[N - 1], cf);
-    reduce_once(r.v);
-    return r;
+    return result(A, B, cf);
   }
 
   // (E even, X odd) += a*w

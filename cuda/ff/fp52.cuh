@@ -1,4 +1,4 @@
-// Fp products on the FP64 pipe (an experiment, not used by the library): the
+// Fp products on the FP64 pipe (an experiment, not in the default library): the
 // Montgomery product in 8 limbs of 52 bits held in doubles, R = 2^416.
 //
 // Why: the MSM's bucket accumulation is bound by the integer multiply pipe
@@ -34,12 +34,6 @@ struct fp52_t {
   static constexpr int N = 8;
   double l[N];  // each an integer in [0, 2^52); the value below 2p
 
-  HD static double mod(int i) {
-    const double m[N] = {(double)0xeffffffffaaabull, (double)0xfeb153ffffb9full, (double)0x6b0f6241eabffull,
-                         (double)0x12bf6730d2a0full, (double)0x764774b84f385ull, (double)0x1ba7b6434bacdull,
-                         (double)0x1ea397fe69a4bull, (double)0x1a011ull};
-    return m[i];
-  }
   static constexpr uint64_t PINV = 0x3fffcfffcfffdull;  // -p^-1 mod 2^52
   static constexpr uint64_t M52 = (1ull << 52) - 1;
 
@@ -59,30 +53,29 @@ struct fp52_t {
     return (double)x;
 #endif
   }
+  // p's limbs, as integers and as doubles
   HD static int64_t modi(int i) {
     const int64_t m[N] = {0xeffffffffaaabll, 0xfeb153ffffb9fll, 0x6b0f6241eabffll, 0x12bf6730d2a0fll,
                           0x764774b84f385ll, 0x1ba7b6434bacdll, 0x1ea397fe69a4bll, 0x1a011ll};
     return m[i];
   }
+  HD static double mod(int i) { return (double)modi(i); }
+
+  // Carries t's limbs into 52 bits but the top one (the value nonnegative;
+  // limbs may be negative or up to 2^62 on entry).
+  HD static void carry(int64_t* t) {
+    #pragma unroll
+    for (int i = 0; i < N - 1; i++) {
+      t[i + 1] += t[i] >> 52;
+      t[i] &= (int64_t)M52;
+    }
+  }
 
   // Limb sums carried into 52-bit limbs (the value nonnegative and below
   // 2^416; limbs may be negative or up to 2^62 on entry).
   HD static fp52_t norm(int64_t* t) {
-    fp52_t r;
-    #pragma unroll
-    for (int i = 0; i < N - 1; i++) {
-      t[i + 1] += t[i] >> 52;
-      r.l[i] = D(t[i] & (int64_t)M52);
-    }
-    r.l[N - 1] = D(t[N - 1]);
-    return r;
-  }
-  // a + b, not reduced (the value is the sum's).
-  HD static fp52_t add(const fp52_t& a, const fp52_t& b) {
-    int64_t t[N];
-    #pragma unroll
-    for (int i = 0; i < N; i++) t[i] = I(a.l[i]) + I(b.l[i]);
-    return norm(t);
+    carry(t);
+    return of(t);
   }
   // a + k·p − b for b ≤ k·p (k small): congruent to a − b, nonnegative.
   HD static fp52_t sub(const fp52_t& a, const fp52_t& b, int k) {
@@ -108,11 +101,7 @@ struct fp52_t {
     int64_t t[N];
     #pragma unroll
     for (int i = 0; i < N; i++) t[i] = I(l[i]) - qi * modi(i);
-    #pragma unroll
-    for (int i = 0; i < N - 1; i++) {
-      t[i + 1] += t[i] >> 52;
-      t[i] &= (int64_t)M52;
-    }
+    carry(t);
     int64_t any = 0;
     #pragma unroll
     for (int i = 0; i < N; i++) any |= t[i];
@@ -123,16 +112,8 @@ struct fp52_t {
     int64_t t[N];
     #pragma unroll
     for (int i = 0; i < N; i++) t[i] = I(l[i]) - modi(i);
-    #pragma unroll
-    for (int i = 0; i < N - 1; i++) {
-      t[i + 1] += t[i] >> 52;
-      t[i] &= (int64_t)M52;
-    }
-    if (t[N - 1] < 0) return *this;
-    fp52_t r;
-    #pragma unroll
-    for (int i = 0; i < N; i++) r.l[i] = D(t[i]);
-    return r;
+    carry(t);
+    return t[N - 1] < 0 ? *this : of(t);
   }
   HD static fp52_t zero() {
     fp52_t r;

@@ -44,10 +44,59 @@ __device__ __forceinline__ g2_affine ldaff(const g2_affine* p) {
   return r;
 }
 
+// An accumulator of msm_acc_chunk: an XYZZ point, summed by mixed additions.
+// Others (msm/acc52.cuh) keep the sum in another form and give it back as P.
+template <class A, class P>
+struct xyzz_acc {
+  P acc;
+  __device__ __forceinline__ static xyzz_acc inf() { return {P::inf()}; }
+  // p: *src, its y negated where neg
+  __device__ __forceinline__ void add(const A*, bool, const A& p) { acc.add_affine(p); }
+  __device__ __forceinline__ P sum() const { return acc; }
+};
+
 // Bucket accumulation in two phases, balanced whatever the bucket sizes.
-// Phase 1: thread j sums sorted entries [j*C, (j+1)*C) run by run; a run
-// strictly inside the chunk is a whole bucket and is stored; the chunk's
-// first run goes to head[j], its last (if another) to tail[j].
+// Phase 1: thread j sums sorted entries [b, e) = [j*C, (j+1)*C) run by run;
+// a run strictly inside the chunk is a whole bucket and is stored; the
+// chunk's first run goes to head[j], its last (if another) to tail[j].
+template <class A, class P, class Acc>
+__device__ __forceinline__ void msm_acc_chunk(const A* __restrict__ bases, const uint32_t* __restrict__ keys,
+                                              const uint32_t* __restrict__ vals, uint64_t j, uint64_t b,
+                                              uint64_t e, P* head, P* tail, P* buckets) {
+  uint32_t run = __ldg(keys + b);
+  bool first = true;
+  Acc acc = Acc::inf();
+  // the next point is loaded while this one is added (the gathers are
+  // random reads from the whole SRS vector)
+  uint32_t v = __ldg(vals + b);
+  A p = ldaff(bases + (v & 0x7fffffffu));
+  for (uint64_t i = b; i < e; i++) {
+    const uint64_t in = i + 1 < e ? i + 1 : i;
+    const uint32_t vn = __ldg(vals + in);
+    const A pn = ldaff(bases + (vn & 0x7fffffffu));
+    uint32_t k = __ldg(keys + i);
+    if (k != run) {
+      if (first)
+        head[j] = acc.sum();
+      else
+        buckets[run] = acc.sum();
+      first = false;
+      acc = Acc::inf();
+      run = k;
+    }
+    if (v >> 31) p.y = p.y.neg();
+    acc.add(bases + (v & 0x7fffffffu), v >> 31, p);
+    v = vn;
+    p = pn;
+  }
+  if (first) {
+    head[j] = acc.sum();
+    tail[j] = P::inf();
+  } else {
+    tail[j] = acc.sum();
+  }
+}
+
 template <class A, class P>
 __global__ void __launch_bounds__(128) msm_acc_chunks(const A* __restrict__ bases,
                                                       const uint32_t* __restrict__ keys,
@@ -60,38 +109,7 @@ __global__ void __launch_bounds__(128) msm_acc_chunks(const A* __restrict__ base
   uint64_t b = j * C;
   if (b >= nvalid) return;
   uint64_t e = b + C < nvalid ? b + C : nvalid;
-  uint32_t run = __ldg(keys + b);
-  bool first = true;
-  P acc = P::inf();
-  // the next point is loaded while this one is added (the gathers are
-  // random reads from the whole SRS vector)
-  uint32_t v = __ldg(vals + b);
-  A p = ldaff(bases + (v & 0x7fffffffu));
-  for (uint64_t i = b; i < e; i++) {
-    const uint64_t in = i + 1 < e ? i + 1 : i;
-    const uint32_t vn = __ldg(vals + in);
-    const A pn = ldaff(bases + (vn & 0x7fffffffu));
-    uint32_t k = __ldg(keys + i);
-    if (k != run) {
-      if (first)
-        head[j] = acc;
-      else
-        buckets[run] = acc;
-      first = false;
-      acc = P::inf();
-      run = k;
-    }
-    if (v >> 31) p.y = p.y.neg();
-    acc.add_affine(p);
-    v = vn;
-    p = pn;
-  }
-  if (first) {
-    head[j] = acc;
-    tail[j] = P::inf();
-  } else {
-    tail[j] = acc;
-  }
+  msm_acc_chunk<A, P, xyzz_acc<A, P>>(bases, keys, vals, j, b, e, head, tail, buckets);
 }
 
 // Phase 2: each bucket not stored by phase 1 = its part of its first chunk

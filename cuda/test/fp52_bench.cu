@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "../msm/kernels.cuh"  // ldaff, xyzz_acc
 #include "fp52_check.hpp"
 
 __global__ void chain52(const fp52_t* a, const fp52_t* b, fp52_t* out, int n, int reps) {
@@ -78,53 +79,23 @@ __global__ void chainwarps(const fp_t* a, const fp_t* b, fp_t* out, const fp52_t
   }
 }
 
-// Bucket accumulation as msm_acc_chunks does it (a thread sums entries
+// Bucket accumulation as msm_acc_chunk does it (a thread sums entries
 // [j·C, (j+1)·C) of idx in runs of R, each run's sum stored), with fp_t's
 // XYZZ (mode 0), the fp52 accumulator (mode 1) or, by warp, both (mode 2:
 // by the warp's slot, one of each kind on every scheduler).
-__device__ __forceinline__ g1_affine ld_point(const g1_affine* p) {
-  g1_affine r;
-  const uint4* q = reinterpret_cast<const uint4*>(p);
-#pragma unroll
-  for (int i = 0; i < 3; i++) {
-    uint4 a = __ldg(q + i);
-    r.x.v[4 * i] = a.x; r.x.v[4 * i + 1] = a.y; r.x.v[4 * i + 2] = a.z; r.x.v[4 * i + 3] = a.w;
-  }
-#pragma unroll
-  for (int i = 0; i < 3; i++) {
-    uint4 a = __ldg(q + 3 + i);
-    r.y.v[4 * i] = a.x; r.y.v[4 * i + 1] = a.y; r.y.v[4 * i + 2] = a.z; r.y.v[4 * i + 3] = a.w;
-  }
-  return r;
-}
-
-__device__ __forceinline__ void acc_fp32(const g1_affine* pts, const uint32_t* idx, uint64_t b, int C, int R,
+template <class Acc>
+__device__ __forceinline__ void acc_runs(const g1_affine* pts, const uint32_t* idx, uint64_t b, int C, int R,
                                          g1_xyzz* out) {
   for (int r0 = 0; r0 < C; r0 += R) {
-    g1_xyzz acc = g1_xyzz::inf();
-    for (int i = r0; i < r0 + R; i++) {
-      const uint32_t v = __ldg(idx + b + i);
-      g1_affine p = ld_point(pts + (v & 0x7fffffffu));
-      if (v >> 31) p.y = p.y.neg();
-      acc.add_affine(p);
-    }
-    out[(b + r0) / R] = acc;
-  }
-}
-
-__device__ __forceinline__ void acc_fp52(const g1_affine* pts, const uint32_t* idx, uint64_t b, int C, int R,
-                                         g1_xyzz* out) {
-  for (int r0 = 0; r0 < C; r0 += R) {
-    xyzz52_t acc = xyzz52_t::infinity();
+    Acc acc = Acc::inf();
     for (int i = r0; i < r0 + R; i++) {
       const uint32_t v = __ldg(idx + b + i);
       const g1_affine* src = pts + (v & 0x7fffffffu);
-      g1_affine p = ld_point(src);
+      g1_affine p = ldaff(src);
       if (v >> 31) p.y = p.y.neg();
-      if (p.is_inf()) continue;
-      acc.add_affine(src, v >> 31, fp52_t::from_words(p.x.v), fp52_t::from_words(p.y.v));
+      acc.add(src, v >> 31, p);
     }
-    out[(b + r0) / R] = acc.xyzz();
+    out[(b + r0) / R] = acc.sum();
   }
 }
 
@@ -136,9 +107,9 @@ __global__ void __launch_bounds__(128) acc_kernel(const g1_affine* pts, const ui
   const uint64_t b = (uint64_t)j * C;
   const bool use52 = mode == 1 || (mode == 2 && slot_odd());
   if (use52)
-    acc_fp52(pts, idx, b, C, R, out);
+    acc_runs<xyzz52_acc>(pts, idx, b, C, R, out);
   else
-    acc_fp32(pts, idx, b, C, R, out);
+    acc_runs<xyzz_acc<g1_affine, g1_xyzz>>(pts, idx, b, C, R, out);
 }
 
 #define CK(x)                                                                        \
@@ -150,15 +121,16 @@ __global__ void __launch_bounds__(128) acc_kernel(const g1_affine* pts, const ui
     }                                                                                \
   } while (0)
 
-template <class T, class K>
-static float best_ms(K kernel, const T* a, const T* b, T* out, int n, int reps, int threads) {
+// The best of three timed launches after a warm-up (CUDA events).
+template <class L>
+static float best_of(L launch) {
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   float best = 1e30f;
   for (int run = 0; run < 4; run++) {  // the first warms up
     CK(cudaEventRecord(e0));
-    kernel<<<(n + threads - 1) / threads, threads>>>(a, b, out, n, reps);
+    launch();
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
     CK(cudaGetLastError());
@@ -166,26 +138,8 @@ static float best_ms(K kernel, const T* a, const T* b, T* out, int n, int reps, 
     CK(cudaEventElapsedTime(&ms, e0, e1));
     if (run > 0 && ms < best) best = ms;
   }
-  return best;
-}
-
-template <class K>
-static float best_mix(K kernel, const fp_t* a, const fp_t* b, fp_t* out, const fp52_t* a52, const fp52_t* b52,
-                      fp52_t* out52, int n, int reps, int threads) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  float best = 1e30f;
-  for (int run = 0; run < 4; run++) {  // the first warms up
-    CK(cudaEventRecord(e0));
-    kernel<<<(n + threads - 1) / threads, threads>>>(a, b, out, a52, b52, out52, n, reps);
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    CK(cudaGetLastError());
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (run > 0 && ms < best) best = ms;
-  }
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
   return best;
 }
 
@@ -214,23 +168,12 @@ static int acc_check_and_bench(const fp52_points& t) {
   float ms[3];
   int bad = 0;
   for (int mode = 0; mode < 3; mode++) {
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    float best = 1e30f;
-    for (int run = 0; run < 4; run++) {
-      CK(cudaEventRecord(e0));
-      if (mode == 0) acc_kernel<0><<<nthreads / 128, 128>>>(dp, di, nthreads, C, R, dout);
-      if (mode == 1) acc_kernel<1><<<nthreads / 128, 128>>>(dp, di, nthreads, C, R, dout);
-      if (mode == 2) acc_kernel<2><<<nthreads / 128, 128>>>(dp, di, nthreads, C, R, dout);
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      CK(cudaGetLastError());
-      float m;
-      CK(cudaEventElapsedTime(&m, e0, e1));
-      if (run > 0 && m < best) best = m;
-    }
-    ms[mode] = best;
+    const dim3 grid(nthreads / 128), block(128);
+    ms[mode] = best_of([&] {
+      if (mode == 0) acc_kernel<0><<<grid, block>>>(dp, di, nthreads, C, R, dout);
+      if (mode == 1) acc_kernel<1><<<grid, block>>>(dp, di, nthreads, C, R, dout);
+      if (mode == 2) acc_kernel<2><<<grid, block>>>(dp, di, nthreads, C, R, dout);
+    });
     CK(cudaMemcpy(mode == 0 ? ref.data() : got.data(), dout, nout * sizeof(g1_xyzz), cudaMemcpyDeviceToHost));
     if (mode > 0) {
       int b = 0;
@@ -297,13 +240,14 @@ static int device_check_and_bench() {
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   for (int threads : {128, 256}) {
-    const float m52 = best_ms(chain52, da52, db52, do52, n, reps, threads);
-    const float m32 = best_ms(chain32, da32, db32, do32, n, reps, threads);
+    const dim3 grid((n + threads - 1) / threads), block(threads);
+    const float m52 = best_of([&] { chain52<<<grid, block>>>(da52, db52, do52, n, reps); });
+    const float m32 = best_of([&] { chain32<<<grid, block>>>(da32, db32, do32, n, reps); });
     const double muls = (double)n * reps;
     printf("%s, %d threads a block: fp_t %.3g mul/s (%.2f ms), fp52 %.3g mul/s (%.2f ms): fp52 takes x%.2f of fp_t's time\n",
            prop.name, threads, muls / (m32 * 1e-3), m32, muls / (m52 * 1e-3), m52, m52 / m32);
-    const float mm = best_mix(chainmix, da32, db32, do32, da52, db52, do52, n, reps, threads);
-    const float mw = best_mix(chainwarps, da32, db32, do32, da52, db52, do52, n, reps, threads);
+    const float mm = best_of([&] { chainmix<<<grid, block>>>(da32, db32, do32, da52, db52, do52, n, reps); });
+    const float mw = best_of([&] { chainwarps<<<grid, block>>>(da32, db32, do32, da52, db52, do52, n, reps); });
     printf("  both pipes: one fp_t and one fp52 chain a thread %.3g mul/s (x%.2f fp_t's rate); half the warps fp52 %.3g mul/s (x%.2f)\n",
            2 * muls / (mm * 1e-3), (2 * muls / mm) / (muls / m32), muls / (mw * 1e-3), m32 / mw);
   }
