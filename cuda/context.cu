@@ -7,7 +7,7 @@
 int run_events::create() {
   event* all[] = {&start, &tail_in[0], &tail_in[1], &tail_in[2], &a_in,         &b_in,         &c_in,
                   &uploads_done, &h_start, &h_done, &l_start, &part_done[0], &part_done[1], &part_done[2],
-                  &msm_h_start, &done, &bg2_done};
+                  &msm_h_start, &done, &bg2_done, &h0_natural, &h0_out, &h1_start, &h1_done};
   for (event* e : all) TRY(e->create());
   return 0;
 }

@@ -23,6 +23,9 @@ struct run_events {
   event msm_h_start;       // main: the H MSM begins (after the tails: shared scratch)
   event done;              // main: the H MSM is done
   event bg2_done;          // tails: the B_G2 MSM is done (when the srs holds B_G2)
+  // cuzk_run_pair: the first partition's H in base order (main), copied to the host (main); the second's
+  // H sequence (main)
+  event h0_natural, h0_out, h1_start, h1_done;
 
   int create();
 };
@@ -45,6 +48,11 @@ struct msm_inputs {
   device_buffer bases, scalars, idx, ones;
 };
 
+// Result slots of a run: ctx->points holds, per partition of a paired run
+// (cuzk_run_pair), its four results, three batch sums and a scratch point;
+// ctx->points_g2 its B_G2 and a scratch point.
+static const int run_points = 8 * stream_ways, run_points_g2 = 2 * stream_ways;
+
 struct cuzk_ctx {
   int dev;
   cuzk_config cfg;
@@ -59,10 +67,11 @@ struct cuzk_ctx {
   ntt_twiddles ntt;
   h_vectors h;
   device_buffer tmp;     // cuzk_h's output in natural order; cuzk_bench_msm's scalars
-  device_buffer points;  // results: cuzk_run's H, L, A, B_G1 and the three batch sums
+  device_buffer points;  // results (run_points): cuzk_run's H, L, A, B_G1 and the three batch sums
   msm_buffers msm_scratch;
   msm_inputs msm_in;     // cuzk_msm_split's
   msm_inputs run_in[3];  // cuzk_run's L, A and B_G1 (no bases: the SRS has them)
+  msm_inputs pair_in[3]; // cuzk_run_pair's second partition's
   srs_streamer streamer; // chunk slots and timing of streamed SRS queries (msm/stream.hpp)
   witness_scratch wit;   // cuzk_run_witness's (it fills run_in[3] by its split)
   device_buffer points_g2;  // G2 results: cuzk_run's B_G2 and its batch sum; cuzk_msm_split_g2's

@@ -147,6 +147,16 @@ typedef struct {
 
 int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_result* res);
 
+/* Two partitions of one circuit (jobs[0], jobs[1], the same domain) in one run, for a parameter
+   set whose plan streams (cuzk_limits): every streamed point is uploaded once for both, each
+   chunk's MSMs run for both partitions' scalars. res[0], res[1] are each partition's points and
+   B_G2 as cuzk_run's; their times are the pair's (the same in both). hbuf: page-locked host
+   memory of at least (2^lgn - 1) * 32 bytes that the run may overwrite (the first partition's H
+   goes through it: its a, b staging serves, dead once uploaded). CUZK_ERR_ARG where the plan does
+   not stream. */
+int cuzk_run_pair(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* jobs, void* hbuf, uint64_t hbuf_bytes,
+                  cuzk_result* res);
+
 /* Benchmarks (CUDA events, median of reps, device-resident random data). */
 int cuzk_bench_ntt(cuzk_ctx* ctx, uint32_t lgn, int reps, float* ms_fwd, float* ms_inv, float* ms_hseq,
                    float* ms_hseq_ab);

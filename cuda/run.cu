@@ -27,7 +27,7 @@
 #include "run_bg2.hpp"
 #include "srs/srs.hpp"
 
-// Slots of ctx->points: the four results, then the three batch sums.
+// Slots of ctx->points: the four results, then the three batch sums (a paired run's second partition: 8 on).
 static const int run_result = 0, run_ones = 4;
 
 int run_check_domain(const cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, uint64_t nrows) {
@@ -41,7 +41,7 @@ int run_check_domain(const cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, uin
   return 0;
 }
 
-static int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
+int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job) {
   if (!ctx || !srs || !job || (job->nrows && (!job->a || !job->b))) return set_err(CUZK_ERR_ARG, "run: nil argument");
   TRY(run_check_domain(ctx, srs, job->lgn, job->nrows));
   for (int p = 0; p < 3; p++) {
@@ -84,7 +84,7 @@ int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_
     ntt_tables* T;
     return ctx->ntt.tables(lgn, &T);
   }
-  TRY(ctx->points.ensure(8 * sizeof(g1_xyzz)));
+  TRY(ctx->points.ensure(run_points * sizeof(g1_xyzz)));
   TRY(ctx->h.reserve(m));
   for (int p = 0; p < 3; p++) {
     TRY(ctx->run_in[p].scalars.ensure(t.ntail[p] * 32 + 32));
@@ -104,8 +104,7 @@ int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_
   return ctx->ntt.tables(lgn, &T);
 }
 
-// What the job's L, A and B_G1 MSMs take.
-static run_tails job_tails(const cuzk_job* job) {
+run_tails run_job_tails(const cuzk_job* job) {
   run_tails t;
   for (int p = 0; p < 3; p++) {
     t.ones[p] = job->part[p].ones != nullptr;
@@ -116,16 +115,21 @@ static run_tails job_tails(const cuzk_job* job) {
   return t;
 }
 
-// Part p's tail (of its resident prefix) and bitmap, on the uploads stream.
-static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t, int p) {
+int run_upload_tail(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t, int p,
+                    msm_inputs& in) {
   const cuzk_msm_part& pt = job->part[p];
-  msm_inputs& in = ctx->run_in[p];
   const uint64_t nw = (srs->n[SRS_L + p] + 31) / 32, nd = run_tail_ndev(srs, t, p);
   if (nd) {
     CK(cudaMemcpyAsync(in.scalars.get(), pt.scalars, nd * 32, cudaMemcpyHostToDevice, ctx->uploads));
     CK(cudaMemcpyAsync(in.idx.get(), pt.idx, nd * 4, cudaMemcpyHostToDevice, ctx->uploads));
   }
   if (pt.ones && nw) CK(cudaMemcpyAsync(in.ones.get(), pt.ones, nw * 4, cudaMemcpyHostToDevice, ctx->uploads));
+  return 0;
+}
+
+// Part p's tail (of its resident prefix) and bitmap into ctx->run_in[p], on the uploads stream.
+static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t, int p) {
+  TRY(run_upload_tail(ctx, srs, job, t, p, ctx->run_in[p]));
   CK(cudaEventRecord(ctx->run_ev.tail_in[p], ctx->uploads));
   return 0;
 }
@@ -147,38 +151,46 @@ static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, 
   return 0;
 }
 
+srs_msm_in run_part_input(const cuzk_srs* srs, const run_tails& t, int p, const msm_inputs& in) {
+  const int q = SRS_L + p;
+  const bool host = srs->plan.res[q] < srs->n[q] && t.host_idx[p];  // a host tail that streams
+  srs_msm_in mi = {};
+  mi.ones = t.ones[p] ? in.ones.as<uint32_t>() : nullptr;
+  mi.scalars = in.scalars.as<fr_t>();
+  mi.idx = in.idx.as<uint32_t>();
+  mi.ndev = run_tail_ndev(srs, t, p);
+  mi.host_scalars = host ? (const fr_t*)t.host_scalars[p] : nullptr;
+  mi.host_idx = host ? t.host_idx[p] : nullptr;
+  mi.ntail = t.ntail[p];
+  return mi;
+}
+
+srs_msm_in run_bg2_input(const cuzk_srs* srs, const run_tails& t, const msm_inputs& in) {
+  // streamed B_G2 with the tail on the host: every entry from the host, chunk by chunk
+  const bool host = srs->streams_bg2() && t.host_idx[2];
+  srs_msm_in mi = {};
+  mi.ones = t.ones[2] ? in.ones.as<uint32_t>() : nullptr;
+  mi.scalars = in.scalars.as<fr_t>();
+  mi.idx = in.idx.as<uint32_t>();
+  mi.ndev = host ? 0 : run_tail_ndev(srs, t, 2);
+  mi.host_scalars = host ? (const fr_t*)t.host_scalars[2] : nullptr;
+  mi.host_idx = host ? t.host_idx[2] : nullptr;
+  mi.ntail = t.ntail[2];
+  return mi;
+}
+
 int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
   const run_events& ev = ctx->run_ev;
   g1_xyzz* o = ctx->points.as<g1_xyzz>();
   for (int p = 0; p < 3; p++) {
-    const int q = SRS_L + p;
-    const msm_inputs& in = ctx->run_in[p];
-    const bool host = srs->plan.res[q] < srs->n[q] && t.host_idx[p];  // a host tail that streams
-    srs_msm_in mi = {};
-    mi.ones = t.ones[p] ? in.ones.as<uint32_t>() : nullptr;
-    mi.scalars = in.scalars.as<fr_t>();
-    mi.idx = in.idx.as<uint32_t>();
-    mi.ndev = run_tail_ndev(srs, t, p);
-    mi.host_scalars = host ? (const fr_t*)t.host_scalars[p] : nullptr;
-    mi.host_idx = host ? t.host_idx[p] : nullptr;
-    mi.ntail = t.ntail[p];
+    const srs_msm_in mi = run_part_input(srs, t, p, ctx->run_in[p]);
     CK(cudaStreamWaitEvent(ctx->tails, ev.tail_in[p], 0));
     if (p == 0) CK(cudaEventRecord(ev.l_start, ctx->tails));
-    TRY(srs_msm(ctx, srs, q, mi, o + run_result + 1 + p, o + run_ones + p, ctx->tails));
+    TRY(srs_msm(ctx, srs, SRS_L + p, mi, o + run_result + 1 + p, o + run_ones + p, ctx->tails));
     CK(cudaEventRecord(ev.part_done[p], ctx->tails));
   }
   if (srs->has_bg2) {  // B_G2 over B_G1's scalars, after it on the tails stream
-    const msm_inputs& in = ctx->run_in[2];
-    // streamed B_G2 with the tail on the host: every entry from the host, chunk by chunk
-    const bool host = srs->streams_bg2() && t.host_idx[2];
-    srs_msm_in mi = {};
-    mi.ones = t.ones[2] ? in.ones.as<uint32_t>() : nullptr;
-    mi.scalars = in.scalars.as<fr_t>();
-    mi.idx = in.idx.as<uint32_t>();
-    mi.ndev = host ? 0 : run_tail_ndev(srs, t, 2);
-    mi.host_scalars = host ? (const fr_t*)t.host_scalars[2] : nullptr;
-    mi.host_idx = host ? t.host_idx[2] : nullptr;
-    mi.ntail = t.ntail[2];
+    const srs_msm_in mi = run_bg2_input(srs, t, ctx->run_in[2]);
     TRY(run_bg2(ctx, srs, mi, ctx->tails, ctx->points_g2.as<g2_xyzz>()));
     CK(cudaEventRecord(ev.bg2_done, ctx->tails));
   }
@@ -244,7 +256,7 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   TRY(run_check(ctx, srs, job));
   CK(cudaSetDevice(ctx->dev));
   const run_msm_config msm_cfg(ctx, srs);
-  const run_tails tails = job_tails(job);
+  const run_tails tails = run_job_tails(job);
   TRY(run_reserve_for(ctx, srs, job->lgn, tails));
   const run_events& ev = ctx->run_ev;
   cudaStream_t st = ctx->main;

@@ -14,6 +14,8 @@
 
 struct cuzk_ctx;
 struct cuzk_srs;
+struct msm_inputs;
+struct srs_msm_in;
 
 // The checks of the domain both runs make: srs on ctx's device, lgn in
 // [1, 28], the h query of 2^lgn - 1 points, nrows <= 2^lgn.
@@ -33,6 +35,22 @@ struct run_tails {
   const void* host_scalars[3];
   const uint32_t* host_idx[3];
 };
+
+// cuzk_run's checks of a job: nil pointers, the domain, tails no longer than their queries.
+int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job);
+
+// What a cuzk_job's L, A and B_G1 MSMs take (its tails on the host).
+run_tails run_job_tails(const cuzk_job* job);
+
+// Part p's device share of job's tail (of its resident prefix) and its
+// bitmap into in, on ctx's uploads stream.
+int run_upload_tail(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t, int p,
+                    msm_inputs& in);
+
+// Part p's MSM input over the device tail in `in` and t's host tail where
+// its query streams; run_bg2_input the same for B_G2 over the B part.
+srs_msm_in run_part_input(const cuzk_srs* srs, const run_tails& t, int p, const msm_inputs& in);
+srs_msm_in run_bg2_input(const cuzk_srs* srs, const run_tails& t, const msm_inputs& in);
 
 // Tail entries of part p in ctx->run_in[p]: all of them, except for a host
 // tail of a query that streams (those below its resident prefix).

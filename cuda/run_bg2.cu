@@ -7,7 +7,7 @@
 
 int run_bg2_reserve(cuzk_ctx* ctx, const cuzk_srs* srs, uint64_t ntail) {
   if (!srs->has_bg2) return set_err(CUZK_ERR_ARG, "run: the srs holds no B_G2");
-  TRY(ctx->points_g2.ensure(2 * sizeof(g2_xyzz)));
+  TRY(ctx->points_g2.ensure(run_points_g2 * sizeof(g2_xyzz)));
   // streamed: one MSM and one batch addition per chunk (the plan's scratch holds them)
   const uint64_t nb = srs->streams_bg2() ? srs->plan.chunk_g2() : srs->n[SRS_B_G1];
   ntail = std::min(ntail, nb);

@@ -66,27 +66,43 @@ func (e *Engine) deviceWorker(di, worker int, min Priority) {
 		if u.key.priority == PriorityCritical && d.critical != nil && u.a.NumConstraints() <= e.cfg.CriticalLaneRows {
 			dev, lock = d.critical, nil
 		}
-		p, ok := e.runUnit(dev, lock, di, worker, u)
-		if ok {
-			if e.cfg.FinishInline {
-				e.finish(dev, di, worker, u, p)
-			} else {
-				e.wg.Add(1)
-				go func() {
-					defer e.wg.Done()
-					e.finish(dev, di, worker, u, p)
-				}()
-			}
+		if v := e.partner(dev, lock, di, worker, u, min); v != nil {
+			e.runPairUnits(dev, lock, di, worker, [2]*unit{u, v})
+		} else if p, ok := e.runUnit(dev, lock, di, worker, u); ok {
+			e.finishAside(dev, di, worker, u, p)
 		}
 		d.current.CompareAndSwap(j, nil)
 	}
 }
 
+// finishAside finishes u's partial, off the worker's loop unless
+// Config.FinishInline.
+func (e *Engine) finishAside(dev groth16.Device, di, worker int, u *unit, p groth16.Partial) {
+	if e.cfg.FinishInline {
+		e.finish(dev, di, worker, u, p)
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		e.finish(dev, di, worker, u, p)
+	}()
+}
+
 // runUnit prepares and runs u on dev, Run under lock unless lock is nil;
 // on failure or cancellation it retires u and returns false.
 func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u *unit) (groth16.Partial, bool) {
+	w, ok := e.prepareUnit(dev, di, worker, u)
+	if !ok {
+		return nil, false
+	}
+	return e.runPrepared(dev, lock, di, worker, u, w)
+}
+
+// prepareUnit prepares u on dev; on failure or cancellation it retires u
+// and returns false.
+func (e *Engine) prepareUnit(dev groth16.Device, di, worker int, u *unit) (groth16.Prepared, bool) {
 	j, part := u.job, u.key.partition
-	prof := dev.Profile()
 	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
 	j.begin(actOther)
 	w, err := safeStep(func() (any, error) { return dev.Prepare(e.ctx, u.a, j.params) })
@@ -95,7 +111,7 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	if err != nil {
 		return nil, e.lostStep(di, u, "prepare", err)
 	}
-	pr := prof.OfPrepare(w)
+	pr := dev.Profile().OfPrepare(w)
 	e.devs[di].prep.add(j.plan.CircuitID, pr.Phases)
 	e.dropWitness(u, pr)
 	if j.ctx.Err() != nil {
@@ -103,7 +119,13 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 		e.retire(u)
 		return nil, false
 	}
+	return w, true
+}
 
+// runPrepared runs u's prepared w on dev, under lock unless lock is nil;
+// on failure or cancellation it retires u and returns false.
+func (e *Engine) runPrepared(dev groth16.Device, lock *deviceLock, di, worker int, u *unit, w groth16.Prepared) (groth16.Partial, bool) {
+	j, part := u.job, u.key.partition
 	if lock != nil {
 		e.rec.Record(timeline.LockWait, j.id, part, worker, di)
 		lock.lock(u.key)
@@ -127,10 +149,18 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	t1 := time.Now()
 	j.end(actGPU)
 	unlock()
+	return e.afterRun(dev, di, worker, u, p, err, t0, t1)
+}
 
+// afterRun books u's Run (begun at t0, returned at t1 with p or err): its
+// kernels and phases, its GPU time, a, b and c released, the staging kept;
+// on err it retires u (or sends it back for another device) and returns
+// false.
+func (e *Engine) afterRun(dev groth16.Device, di, worker int, u *unit, p groth16.Partial, err error, t0, t1 time.Time) (groth16.Partial, bool) {
+	j, part := u.job, u.key.partition
 	var rr groth16.RunReport
 	if err == nil {
-		rr = prof.OfRun(p)
+		rr = dev.Profile().OfRun(p)
 		e.recordKernel(j, part, worker, di, t0, t1, rr)
 		e.devs[di].phases.add(j.plan.CircuitID, rr.Phases)
 	}

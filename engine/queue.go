@@ -247,3 +247,20 @@ func (h *unitHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return u
 }
+
+// tryPopMatch takes the best unit of priority min or higher that match
+// accepts, if there is one (parked units stay parked).
+func (q *unitQueue) tryPopMatch(min Priority, match func(*unit) bool) (*unit, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	best := -1
+	for i, u := range q.h {
+		if u.key.priority >= min && match(u) && (best < 0 || u.key.less(q.h[best].key)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil, false
+	}
+	return heap.Remove(&q.h, best).(*unit), true
+}

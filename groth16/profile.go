@@ -1,6 +1,7 @@
 package groth16
 
 import (
+	"context"
 	"time"
 
 	"github.com/cuzk-project/cuzk/memory"
@@ -60,6 +61,15 @@ type Profile struct {
 	// Ran, when set, reports on a Partial of this device; nil: the zero
 	// RunReport.
 	Ran func(r Partial) RunReport
+
+	// Pairs and RunPair, set together, run two Prepareds of one parameter
+	// set as one device run where that pays (the CUDA device under a
+	// memory limit: every streamed parameter uploaded once for both).
+	// Pairs reports whether it pays for p's partitions; RunPair has Run's
+	// contract for both: both Partials, or an error and neither (both
+	// released). Nil: partitions run one at a time.
+	Pairs   func(p *Params) bool
+	RunPair func(ctx context.Context, w0, w1 Prepared) (Partial, Partial, error)
 }
 
 // PrepareReport is what a device tells of one Prepare.

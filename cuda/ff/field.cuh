@@ -373,10 +373,10 @@ struct Fe {
     return mul_portable(a, b);
 #endif
   }
-  // Fp squarings take sqr_wide on the device in the build variant
-  // -DCUZK_SQR (78 products a squaring instead of 144 before the reduction).
+  // Fp squarings take sqr_wide on the device (78 products a squaring
+  // instead of 144 before the reduction).
   HD Fe sqr() const {
-#if defined(__CUDA_ARCH__) && defined(CUZK_SQR)
+#if defined(__CUDA_ARCH__) && !defined(CUZK_PORTABLE_MUL)
     if constexpr (N == 12) return sqr_wide(*this);
 #endif
     return *this * *this;

@@ -45,7 +45,8 @@ __device__ __forceinline__ g2_affine ldaff(const g2_affine* p) {
 }
 
 // An accumulator of msm_acc_chunk: an XYZZ point, summed by mixed additions.
-// Others (msm/acc52.cuh) keep the sum in another form and give it back as P.
+// Others (test/fp52_bench.cu's, over ec/xyzz52.cuh) keep the sum in another
+// form and give it back as P.
 template <class A, class P>
 struct xyzz_acc {
   P acc;

@@ -6,9 +6,6 @@
 
 #include "digits.cuh"
 #include "driver.cuh"
-#ifdef CUZK_ACC52
-#include "acc52.cuh"
-#endif
 
 uint64_t msm_resident_threads(int dev) { return msm_resident_threads_t<g1_affine, g1_xyzz>(dev); }
 

@@ -82,9 +82,9 @@ int stream_begin(cuzk_ctx* ctx, cudaStream_t st) {
 
 // The tail's chunk boundaries: b[0] entries below the resident prefix r,
 // b[k] below r + k·C, b[K] = ntail.
-static int chunk_bounds(cuzk_ctx* ctx, const srs_msm_in& in, bool dense, uint64_t n, uint64_t r, uint64_t C,
-                        uint64_t K, cudaStream_t st) {
-  std::vector<uint64_t>& b = ctx->streamer.hbounds;
+static int chunk_bounds(cuzk_ctx* ctx, const srs_msm_in& in, uint64_t n, uint64_t r, uint64_t C, uint64_t K,
+                        std::vector<uint64_t>& b, cudaStream_t st) {
+  const bool dense = in.dense();
   b.assign(K + 1, 0);
   if (dense) {
     for (uint64_t k = 0; k <= K; k++) b[k] = std::min(n, r + k * C);
@@ -124,16 +124,13 @@ static int chunk_timing(srs_streamer& S, chunk_events** e) {
   return 0;
 }
 
-// Chunk k of a streamed query: [o, o + len) of its points, tail entries [j0, j1).
+// Chunk k of a streamed query: [o, o + len) of its points; input w's tail
+// entries [j0[w], j0[w] + cnt[w]) (dense: its scalars of those points).
 struct chunk {
-  uint64_t o, len, j0, cnt;
+  uint64_t o, len;
+  uint64_t j0[stream_ways], cnt[stream_ways];
 };
 
-// A query as srs_msm_t sees it: n points of type A, the first r resident
-// (dev), the rest read from host in chunks of C, or from the parameter
-// file fd (not -1) where point 0 is at byte foff, uploaded from its
-// page-locked mapping of map_len bytes where map is not NULL; q names it in
-// messages (0..3 the G1 queries, 4 B_G2).
 template <class A>
 struct query_view {
   int q;
@@ -207,17 +204,20 @@ static int msm_of(cuzk_ctx* ctx, const g2_affine* b, const fr_t* sc, const uint3
   return msm_dev_g2(ctx, b, sc, idx, n, brev_lg, extra, out, st);
 }
 
-// The chunk's points (and its tail slice, from a host tail) into the next slot, on the uploads stream.
+// The chunk's points (unless they are resident: points false) and each
+// input's share of it from the host (a host tail's slice, a host-dense
+// input's scalars) into the slot, on the uploads stream.
 template <class A>
-static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in& in, bool dense, const chunk& c,
-                        stream_slot& sl, chunk_events* e) {
+static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* in, int ways, const chunk& c,
+                        bool points, stream_slot& sl, chunk_events* e) {
   srs_streamer& S = ctx->streamer;
   cudaStream_t up = ctx->uploads;
   CK(cudaStreamWaitEvent(up, sl.freed, 0));
   host_slot* h = nullptr;
-  if (qv.fd >= 0 && !qv.map) TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
+  if (points && qv.fd >= 0 && !qv.map) TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
   if (e) CK(cudaEventRecord(e->copy0, up));
-  if (qv.map) {
+  if (!points) {
+  } else if (qv.map) {
     const uint64_t lo = qv.foff + c.o * sizeof(A), hi = lo + c.len * sizeof(A);
     if (hi > qv.map_len)
       return set_err(CUZK_ERR_ARG, "srs stream: the parameter file ends within bytes %llu..%llu (it changed after it "
@@ -227,129 +227,231 @@ static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in
     TRY(chunk_decode(ctx, qv, c, h->buf.get(), h->copied, sl));
   else
     CK(cudaMemcpyAsync(sl.bases.get(), qv.host + c.o, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
-  S.bytes += c.len * sizeof(A);
-  if (!dense && in.host_scalars && c.cnt) {
-    CK(cudaMemcpyAsync(sl.scalars.get(), in.host_scalars + c.j0, c.cnt * 32, cudaMemcpyHostToDevice, up));
-    CK(cudaMemcpyAsync(sl.idx.get(), in.host_idx + c.j0, c.cnt * 4, cudaMemcpyHostToDevice, up));
-    S.bytes += c.cnt * 36;
+  if (points) S.bytes += c.len * sizeof(A);
+  for (int w = 0; w < ways; w++) {
+    const srs_msm_in& x = in[w];
+    if (x.host_dense()) {
+      CK(cudaMemcpyAsync(sl.scalars[w].get(), x.host_scalars + c.o, c.len * 32, cudaMemcpyHostToDevice, up));
+      S.bytes += c.len * 32;
+    } else if (!x.dense() && x.host_scalars && c.cnt[w]) {
+      CK(cudaMemcpyAsync(sl.scalars[w].get(), x.host_scalars + c.j0[w], c.cnt[w] * 32, cudaMemcpyHostToDevice, up));
+      CK(cudaMemcpyAsync(sl.idx[w].get(), x.host_idx + c.j0[w], c.cnt[w] * 4, cudaMemcpyHostToDevice, up));
+      S.bytes += c.cnt[w] * 36;
+    }
   }
   if (e) CK(cudaEventRecord(e->copy1, up));
   CK(cudaEventRecord(sl.ready, up));
   return 0;
 }
 
-// The chunk's batch addition and MSM folded into out, on st once its upload is in.
+// Input w's batch addition and MSM over the chunk's bases, folded into out, on st.
 template <class A, class X>
-static int chunk_msm(cuzk_ctx* ctx, const srs_msm_in& in, bool dense, const chunk& c, stream_slot& sl,
-                     chunk_events* e, X* out, X* tmp, cudaStream_t st) {
+static int chunk_msm_way(cuzk_ctx* ctx, const srs_msm_in& in, int w, const chunk& c, const A* bases,
+                         stream_slot& sl, X* out, X* tmp, cudaStream_t st) {
   srs_streamer& S = ctx->streamer;
-  if (e) CK(cudaEventRecord(e->arrive, st));
-  CK(cudaStreamWaitEvent(st, sl.ready, 0));
-  if (e) CK(cudaEventRecord(e->start, st));
-  const A* bases = sl.bases.as<A>();
+  const bool dense = in.dense();
   const fr_t* sc = nullptr;
   const uint32_t* ix = nullptr;
-  if (dense) {
+  if (in.host_dense()) {
+    sc = sl.scalars[w].as<fr_t>();
+  } else if (dense) {
     // chunk offsets are multiples of the chunk size, a power of two: bitrev(o + i) = bitrev(o) + bitrev(i)
     sc = in.scalars + (in.brev_lg > 0 ? host_brev((uint32_t)c.o, in.brev_lg) : c.o);
-  } else if (c.cnt) {
-    const uint32_t* src = in.host_scalars ? sl.idx.as<uint32_t>() : in.idx + c.j0;
-    sc = in.host_scalars ? sl.scalars.as<fr_t>() : in.scalars + c.j0;
-    stream_rebase<<<(unsigned)((c.cnt + 255) / 256), 256, 0, st>>>(sl.idx.as<uint32_t>(), src, c.cnt, c.o, c.len,
-                                                                 S.bad.as<uint32_t>());
+  } else if (c.cnt[w]) {
+    const uint32_t* src = in.host_scalars ? sl.idx[w].as<uint32_t>() : in.idx + c.j0[w];
+    sc = in.host_scalars ? sl.scalars[w].as<fr_t>() : in.scalars + c.j0[w];
+    stream_rebase<<<(unsigned)((c.cnt[w] + 255) / 256), 256, 0, st>>>(sl.idx[w].as<uint32_t>(), src, c.cnt[w], c.o,
+                                                                      c.len, S.bad.as<uint32_t>());
     CKL();
-    ix = sl.idx.as<uint32_t>();
+    ix = sl.idx[w].as<uint32_t>();
   }
   if (in.ones) {
     TRY(batch_sum(ctx, bases, c.len, in.ones + c.o / 32, tmp, st));
     stream_fold<<<1, 1, 0, st>>>(out, tmp);
     CKL();
   }
-  if (c.cnt) TRY(msm_of(ctx, bases, sc, ix, c.cnt, dense ? in.brev_lg : 0, out, out, st));
+  if (c.cnt[w]) TRY(msm_of(ctx, bases, sc, ix, c.cnt[w], dense && !in.host_dense() ? in.brev_lg : 0, out, out, st));
+  return 0;
+}
+
+// The chunk's work for every input on st once its upload is in (bases: the
+// slot's, or the resident points of a host-dense input's own chunk, whose
+// other inputs are skipped: only: that input).
+template <class A, class X>
+static int chunk_msm(cuzk_ctx* ctx, const srs_msm_in* in, int ways, int only, const chunk& c, const A* bases,
+                     stream_slot& sl, chunk_events* e, X* const* out, X* tmp, cudaStream_t st) {
+  srs_streamer& S = ctx->streamer;
+  if (e) CK(cudaEventRecord(e->arrive, st));
+  CK(cudaStreamWaitEvent(st, sl.ready, 0));
+  if (e) CK(cudaEventRecord(e->start, st));
+  for (int w = 0; w < ways; w++)
+    if (only < 0 || w == only) TRY((chunk_msm_way<A, X>(ctx, in[w], w, c, bases, sl, out[w], tmp, st)));
   if (e) CK(cudaEventRecord(e->done, st));
   CK(cudaEventRecord(sl.freed, st));
   S.chunks++;
   return 0;
 }
 
+// A host-dense input over resident points [o0, o1): its scalars go up in
+// chunks of C through the slots, each chunk's MSM against the resident
+// points.
 template <class A, class X>
-static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in& in, X* out, X* tmp, cudaStream_t st) {
-  const int q = qv.q;
-  const uint64_t n = qv.n, r = qv.r;
-  const A* dev_bases = qv.dev;
-  const bool dense = !in.idx && !in.host_idx;
-  if (r >= n) {  // resident: as the runs did before streaming
-    if (!dense && in.ndev != in.ntail)
-      return set_err(CUZK_ERR_ARG, "srs msm: query %d is resident, %llu of %llu tail entries on the device", q,
-                     (unsigned long long)in.ndev, (unsigned long long)in.ntail);
-    const X* extra = nullptr;
-    if (in.ones && n) {
-      TRY(batch_sum(ctx, dev_bases, n, in.ones, tmp, st));
-      extra = tmp;
-    }
-    return msm_of(ctx, dev_bases, in.scalars, in.idx, in.ntail, in.brev_lg, extra, out, st);
-  }
-  if ((!qv.host && qv.fd < 0) || !qv.C)
-    return set_err(CUZK_ERR_ARG, "srs msm: query %d streams but has no host points", q);
-  if (dense && in.ntail != n)
-    return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu dense scalars for %llu bases", q,
-                   (unsigned long long)in.ntail, (unsigned long long)n);
-  const uint64_t C = qv.C, K = (n - r + C - 1) / C;
-  TRY(chunk_bounds(ctx, in, dense, n, r, C, K, st));
-  const std::vector<uint64_t>& b = ctx->streamer.hbounds;
-  if (!dense && in.host_idx && b[0] != in.ndev)
-    return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu tail entries on the device, %llu below its resident %llu",
-                   q, (unsigned long long)in.ndev, (unsigned long long)b[0], (unsigned long long)r);
-  stream_set_inf<<<1, 1, 0, st>>>(out);
-  CKL();
-  if (r) {  // the resident prefix: one batch addition and one MSM
-    if (in.ones) {
-      TRY(batch_sum(ctx, dev_bases, r, in.ones, tmp, st));
-      stream_fold<<<1, 1, 0, st>>>(out, tmp);
-      CKL();
-    }
-    if (b[0]) TRY(msm_of(ctx, dev_bases, in.scalars, dense ? nullptr : in.idx, b[0], in.brev_lg, out, out, st));
-  }
+static int host_dense_resident(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* in, int ways, int w,
+                               uint64_t o0, uint64_t o1, X* const* out, X* tmp, cudaStream_t st) {
   srs_streamer& S = ctx->streamer;
-  for (uint64_t k = 0; k < K; k++) {
-    chunk c;
-    c.o = r + k * C;
-    c.len = std::min(C, n - c.o);
-    c.j0 = b[k];
-    c.cnt = b[k + 1] - b[k];
-    if (c.cnt > c.len)
-      return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu tail entries for the %llu bases of a chunk (the tail's "
-                     "base indices must ascend)", q, (unsigned long long)c.cnt, (unsigned long long)c.len);
+  const uint64_t C = qv.C;
+  if (!C || S.slot[0].scalars[w].capacity() < C * 32)
+    return set_err(CUZK_ERR_ARG, "srs msm: query %d: host scalars over resident points need the chunk slots of a "
+                   "plan that streams", qv.q);
+  for (uint64_t o = o0; o < o1; o += C) {
+    chunk c = {};
+    c.o = o;
+    c.len = std::min(C, o1 - o);
+    c.cnt[w] = c.len;
     stream_slot& sl = S.slot[S.next];
     S.next ^= 1;
-    chunk_events* e;
-    TRY(chunk_timing(S, &e));
-    TRY(chunk_upload(ctx, qv, in, dense, c, sl, e));
-    TRY((chunk_msm<A, X>(ctx, in, dense, c, sl, e, out, tmp, st)));
+    srs_msm_in only[stream_ways] = {};
+    only[w] = in[w];
+    TRY(chunk_upload(ctx, qv, only, ways, c, false, sl, nullptr));
+    TRY((chunk_msm<A, X>(ctx, in, ways, w, c, qv.dev + o, sl, nullptr, out, tmp, st)));
   }
   return 0;
 }
 
-int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
-            cudaStream_t st) {
+template <class A, class X>
+static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* in, int ways, X* const* out, X* tmp,
+                     cudaStream_t st) {
+  const int q = qv.q;
+  const uint64_t n = qv.n, r = std::min(qv.r, qv.n);
+  const A* dev_bases = qv.dev;
+  if (ways < 1 || ways > stream_ways) return set_err(CUZK_ERR_ARG, "srs msm: %d inputs (1..%d)", ways, stream_ways);
+  for (int w = 0; w < ways; w++) {
+    const srs_msm_in& x = in[w];
+    if (x.dense() && x.ntail != n)
+      return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu dense scalars for %llu bases", q,
+                     (unsigned long long)x.ntail, (unsigned long long)n);
+    if (x.host_dense() && (x.brev_lg || x.ones))
+      return set_err(CUZK_ERR_ARG, "srs msm: query %d: host scalars are in base order, with no ones", q);
+    if (r >= n && !x.dense() && x.ndev != x.ntail)
+      return set_err(CUZK_ERR_ARG, "srs msm: query %d is resident, %llu of %llu tail entries on the device", q,
+                     (unsigned long long)x.ndev, (unsigned long long)x.ntail);
+  }
+  if (r < n && ((!qv.host && qv.fd < 0) || !qv.C))
+    return set_err(CUZK_ERR_ARG, "srs msm: query %d streams but has no host points", q);
+  // the resident points: one batch addition and one MSM per device input (as the runs did before
+  // streaming), host-dense inputs in chunks of their scalars
+  const uint64_t C = qv.C, K = r < n ? (n - r + C - 1) / C : 0;
+  srs_streamer& S = ctx->streamer;
+  for (int w = 0; w < ways; w++) {
+    const srs_msm_in& x = in[w];
+    if (x.host_dense()) {
+      if (r < n) {
+        stream_set_inf<<<1, 1, 0, st>>>(out[w]);
+        CKL();
+      }
+      continue;
+    }
+    if (r >= n) {  // resident: out = the MSM with the batch sum as its extra point
+      const X* extra = nullptr;
+      if (x.ones && n) {
+        TRY(batch_sum(ctx, dev_bases, n, x.ones, tmp, st));
+        extra = tmp;
+      }
+      TRY(msm_of(ctx, dev_bases, x.scalars, x.idx, x.ntail, x.brev_lg, extra, out[w], st));
+      continue;
+    }
+    TRY(chunk_bounds(ctx, x, n, r, C, K, S.hbounds[w], st));
+    const std::vector<uint64_t>& b = S.hbounds[w];
+    if (!x.dense() && x.host_idx && b[0] != x.ndev)
+      return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu tail entries on the device, %llu below its resident %llu",
+                     q, (unsigned long long)x.ndev, (unsigned long long)b[0], (unsigned long long)r);
+    stream_set_inf<<<1, 1, 0, st>>>(out[w]);
+    CKL();
+    if (r) {
+      if (x.ones) {
+        TRY(batch_sum(ctx, dev_bases, r, x.ones, tmp, st));
+        stream_fold<<<1, 1, 0, st>>>(out[w], tmp);
+        CKL();
+      }
+      if (b[0]) TRY(msm_of(ctx, dev_bases, x.scalars, x.dense() ? nullptr : x.idx, b[0], x.brev_lg, out[w], out[w], st));
+    }
+  }
+  for (int w = 0; w < ways; w++)
+    if (in[w].host_dense() && r) {
+      if (r >= n) {  // resident: out = the chunks' sums from infinity
+        stream_set_inf<<<1, 1, 0, st>>>(out[w]);
+        CKL();
+      }
+      TRY((host_dense_resident<A, X>(ctx, qv, in, ways, w, 0, r, out, tmp, st)));
+    }
+  for (uint64_t k = 0; k < K; k++) {
+    chunk c = {};
+    c.o = r + k * C;
+    c.len = std::min(C, n - c.o);
+    for (int w = 0; w < ways; w++) {
+      if (in[w].host_dense()) {
+        c.j0[w] = c.o;
+        c.cnt[w] = c.len;
+        continue;
+      }
+      const std::vector<uint64_t>& b = S.hbounds[w];
+      c.j0[w] = b[k];
+      c.cnt[w] = b[k + 1] - b[k];
+      if (c.cnt[w] > c.len)
+        return set_err(CUZK_ERR_ARG, "srs msm: query %d: %llu tail entries for the %llu bases of a chunk (the tail's "
+                       "base indices must ascend)", q, (unsigned long long)c.cnt[w], (unsigned long long)c.len);
+    }
+    stream_slot& sl = S.slot[S.next];
+    S.next ^= 1;
+    chunk_events* e;
+    TRY(chunk_timing(S, &e));
+    TRY(chunk_upload(ctx, qv, in, ways, c, true, sl, e));
+    TRY((chunk_msm<A, X>(ctx, in, ways, -1, c, sl.bases.as<A>(), sl, e, out, tmp, st)));
+  }
+  return 0;
+}
+
+template <class X>
+static int check_ways(int ways, X* const* out) {
+  if (ways < 1 || ways > stream_ways || !out) return set_err(CUZK_ERR_ARG, "srs msm: %d inputs (1..%d)", ways, stream_ways);
+  for (int w = 0; w < ways; w++)
+    if (!out[w]) return set_err(CUZK_ERR_ARG, "srs msm: nil result %d", w);
+  return 0;
+}
+
+int srs_msm_ways(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in* in, int ways, g1_xyzz* const* out,
+                 g1_xyzz* tmp, cudaStream_t st) {
+  TRY(check_ways(ways, out));
   const bool file = srs->file_streams(q);
   const query_view<g1_affine> qv = {q,         srs->n[q],      srs->plan.res[q],       srs->plan.chunk(),
                                     srs->points(q), srs->host[q], file ? srs->file.fd : -1, srs->file.off[q],
                                     file ? srs->file.mapping.get() : nullptr, srs->file.mapping.size()};
-  return srs_msm_t(ctx, qv, in, out, tmp, st);
+  return srs_msm_t(ctx, qv, in, ways, out, tmp, st);
 }
 
-int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyzz* out, g2_xyzz* tmp,
-                cudaStream_t st) {
+int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
+            cudaStream_t st) {
+  return srs_msm_ways(ctx, srs, q, &in, 1, &out, tmp, st);
+}
+
+int srs_msm_bg2_ways(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in* in, int ways, g2_xyzz* const* out,
+                     g2_xyzz* tmp, cudaStream_t st) {
+  TRY(check_ways(ways, out));
   if (!srs->streams_bg2()) return set_err(CUZK_ERR_ARG, "srs msm: B_G2 does not stream");
-  if (in.idx && !in.host_idx && in.ndev != in.ntail)
-    return set_err(CUZK_ERR_ARG, "srs msm: B_G2: %llu of %llu device tail entries", (unsigned long long)in.ndev,
-                   (unsigned long long)in.ntail);
+  for (int w = 0; w < ways; w++)
+    if (in[w].idx && !in[w].host_idx && in[w].ndev != in[w].ntail)
+      return set_err(CUZK_ERR_ARG, "srs msm: B_G2: %llu of %llu device tail entries", (unsigned long long)in[w].ndev,
+                     (unsigned long long)in[w].ntail);
   const bool file = !srs->host_bg2;
   const query_view<g2_affine> qv = {4,       srs->n[SRS_B_G1], 0, srs->plan.chunk_g2(), nullptr, srs->host_bg2,
                                     file ? srs->file.fd : -1, srs->file.off[4],          file ? srs->file.mapping.get() : nullptr,
                                     srs->file.mapping.size()};
-  return srs_msm_t(ctx, qv, in, out, tmp, st);
+  return srs_msm_t(ctx, qv, in, ways, out, tmp, st);
+}
+
+int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyzz* out, g2_xyzz* tmp,
+                cudaStream_t st) {
+  return srs_msm_bg2_ways(ctx, srs, &in, 1, &out, tmp, st);
 }
 
 // Fails the run where a point read from the parameter file was not one

@@ -6,6 +6,13 @@
 // batch addition and the MSM of a chunk beside the upload of the next, each
 // chunk's sum chained into the result through the MSM's extra point. B_G2
 // streams whole, in chunks of half the G1 chunk (the same slots).
+//
+// One pass may serve up to stream_ways inputs (the partitions of a paired
+// run, cuzk_run_pair): each chunk's points go up once and its MSM runs for
+// every input's scalars before the slot is refilled. An input may also be
+// dense with its scalars on the host (a paired run's first H): they go up
+// chunk by chunk with the points, and over resident points in chunks of
+// their own through the same slots.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -21,9 +28,13 @@
 struct cuzk_ctx;
 struct cuzk_srs;
 
-// One of the two chunk buffers: points, tail scalars, tail indices (rebased to the chunk).
+// Inputs one pass over a query's points serves at most.
+static const int stream_ways = 2;
+
+// One of the two chunk buffers: points, and each input's tail scalars and
+// indices (rebased to the chunk) or dense scalars from the host.
 struct stream_slot {
-  device_buffer bases, scalars, idx;
+  device_buffer bases, scalars[stream_ways], idx[stream_ways];
   event ready;  // uploads: the chunk is in
   event freed;  // compute: the chunk's MSM is done with the slot
 };
@@ -75,7 +86,7 @@ struct srs_streamer {
   uint64_t bytes = 0;                              // this run's uploads of chunks
   device_buffer bad;                               // set by a tail index outside its chunk
   device_buffer bounds;                            // chunk boundaries in a device tail
-  std::vector<uint64_t> hbounds;
+  std::vector<uint64_t> hbounds[stream_ways];     // each input's
   host_buffer bounds_host;                         // page-locked: bounds read back
   float ms_copy = 0, ms_compute = 0, ms_stall = 0, ms_span = 0;  // the last run's (stream_end)
   host_slot hslot[2];                              // chunks read from the parameter file
@@ -96,10 +107,14 @@ struct srs_msm_in {
   const fr_t* scalars;       // device: dense scalars (idx NULL: scalar i for base i) or the tail's first ndev entries
   const uint32_t* idx;       // device tail base indices, or NULL (dense: the h query)
   uint64_t ndev;             // tail entries on the device (dense: the scalars' count)
-  const fr_t* host_scalars;  // the whole tail on the host (pinned), or NULL: all of it on the device
+  const fr_t* host_scalars;  // the whole tail on the host (pinned), or NULL: all of it on the device; dense
+                             // (idx and host_idx NULL, scalars NULL): every scalar, in base order, on the host
   const uint32_t* host_idx;  // its indices (chunk boundaries are searched in them)
   uint64_t ntail;            // tail entries (dense: the bases' count)
-  int brev_lg;               // dense: scalar i at bitrev(i) over brev_lg bits (the H sequence's order)
+  int brev_lg;               // dense on the device: scalar i at bitrev(i) over brev_lg bits (the H sequence's order)
+
+  bool dense() const { return !idx && !host_idx; }
+  bool host_dense() const { return dense() && host_scalars; }
 };
 
 // Tail entries with base index below r in an ascending host tail.
@@ -111,10 +126,17 @@ int stream_begin(cuzk_ctx* ctx, cudaStream_t st);
 // tmp: a scratch point. Streamed chunks upload on ctx->uploads.
 int srs_msm(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in& in, g1_xyzz* out, g1_xyzz* tmp,
             cudaStream_t st);
+// out[w] = the query's MSM over in[w], for each of ways (<= stream_ways)
+// inputs, in one pass over its streamed points; tmp: a scratch point.
+int srs_msm_ways(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in* in, int ways, g1_xyzz* const* out,
+                 g1_xyzz* tmp, cudaStream_t st);
 // out = B_G2's MSM over the B part (in: B_G1's ones and tail) on st, B_G2
 // streamed from the srs's host points (srs->host_bg2); tmp: a scratch point.
 int srs_msm_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in& in, g2_xyzz* out, g2_xyzz* tmp,
                 cudaStream_t st);
+// The same for each of ways inputs in one pass over B_G2.
+int srs_msm_bg2_ways(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in* in, int ways, g2_xyzz* const* out,
+                     g2_xyzz* tmp, cudaStream_t st);
 // Queues on st, after the run's last MSM, the copies of the check words
 // (bad, badpt) into page-locked host memory: a copy into pageable memory is
 // staged by the driver and waits behind any other context's pending

@@ -167,6 +167,13 @@ int upload_padded(void* dst, const void* src, uint64_t nrows, uint64_t n, cudaSt
   return 0;
 }
 
+int h_natural(cuzk_ctx* ctx, uint32_t lgn, fr_t* dst, cudaStream_t st) {
+  const uint64_t n = 1ull << lgn;
+  gather_brev<<<(unsigned)((n - 1 + 255) / 256), 256, 0, st>>>(dst, ctx->h.a.as<fr_t>(), lgn, n - 1);
+  CKL();
+  return 0;
+}
+
 extern "C" int cuzk_h(cuzk_ctx* ctx, const void* a, const void* b, const void* c, uint64_t nrows,
                       uint32_t lgn, void* out) {
   if (!ctx || !a || !b || !c || !out) return set_err(CUZK_ERR_ARG, "h: nil argument");
@@ -180,8 +187,7 @@ extern "C" int cuzk_h(cuzk_ctx* ctx, const void* a, const void* b, const void* c
   for (int i = 0; i < 3; i++) TRY(upload_padded(dst[i]->get(), src[i], nrows, n, ctx->main));
   TRY(h_dev(ctx, lgn, ctx->main));
   TRY(ctx->tmp.ensure(n * 32));
-  gather_brev<<<(n - 1 + 255) / 256, 256, 0, ctx->main>>>(ctx->tmp.as<fr_t>(), ctx->h.a.as<fr_t>(), lgn, n - 1);
-  CKL();
+  TRY(h_natural(ctx, lgn, ctx->tmp.as<fr_t>(), ctx->main));
   CK(cudaMemcpyAsync(out, ctx->tmp.get(), (n - 1) * 32, cudaMemcpyDeviceToHost, ctx->main));
   CK(cudaStreamSynchronize(ctx->main));
   return 0;

@@ -21,5 +21,9 @@ int ntt_dev(cuzk_ctx* ctx, fr_t* d, uint32_t lgn, bool dif, bool inverse, const 
 // used. c_ab: c holds a copy of a, and c = a∘b is formed on the device.
 int h_dev(cuzk_ctx* ctx, uint32_t lgn, cudaStream_t st, cudaEvent_t* ready = nullptr, bool c_ab = false);
 
+// dst[i] = h.a[bitrev(i)] for i < 2^lgn - 1 (h_dev's result in base
+// order) on st; dst a device vector other than h.a.
+int h_natural(cuzk_ctx* ctx, uint32_t lgn, fr_t* dst, cudaStream_t st);
+
 // dst[0, nrows) = src (host), dst[nrows, n) = 0, on st.
 int upload_padded(void* dst, const void* src, uint64_t nrows, uint64_t n, cudaStream_t st);

@@ -25,8 +25,8 @@ static const uint32_t chunk_lg_default = 24, chunk_lg_floor = 16, pairs_lg_top =
 uint64_t run_scratch::total() const {
   uint64_t t = 3 * hvec + msm.pairs * 4 + msm.starts + msm.buckets + 2 * msm.seg1 + 2 * msm.seg2 + 2 * msm.red +
                msm.win + 2 * msm.chunks + sort_temp + batch_chunks + batch_rounds +
-               2 * (slot_bases + slot_scalars + slot_idx) + fixed;
-  for (int p = 0; p < 3; p++) t += tail_scalars[p] + tail_idx[p] + ones[p];
+               2 * (slot_bases + ways * (slot_scalars + slot_idx)) + fixed;
+  for (int p = 0; p < 3; p++) t += ways * (tail_scalars[p] + tail_idx[p] + ones[p]);
   return t;
 }
 
@@ -122,13 +122,16 @@ static void batch_bytes(uint64_t n, uint64_t* chunks, uint64_t* rounds, uint64_t
 // bounds, and room for the tables of a second size.
 static uint64_t fixed_bytes() {
   const uint64_t tw = (2ull << 18) * 32 + 1024 * 32, tab = 9ull * 32768 * 32;
-  return (tw + 2 * tab) * 9 / 8 + 8 * P * 9 / 8 + (2u << 20);
+  return (tw + 2 * tab) * 9 / 8 + run_points * P * 9 / 8 + (2u << 20);
 }
 
 static void fill_scratch(int dev, srs_plan& p, uint64_t acc_slots) {
   run_scratch& s = p.scratch;
   s = run_scratch{};
   const uint64_t m = 1ull << p.lgn, C = p.chunk();
+  // a plan that streams serves paired runs (cuzk_run_pair): the second
+  // partition's tail buffers and chunk-slot scalars beside the first's
+  s.ways = C ? stream_ways : 1;
   s.hvec = m * 32;
   uint64_t nmax = C, nbatch = C;
   for (int q = 0; q < 4; q++) nmax = std::max(nmax, p.res[q]);
@@ -160,7 +163,7 @@ static void fill_scratch(int dev, srs_plan& p, uint64_t acc_slots) {
     s.slot_scalars = C * 32;
     s.slot_idx = C * 4;
   }
-  s.fixed = fixed_bytes() + (p.g2_points() ? 2 * sizeof(g2_xyzz) * 9 / 8 : 0);
+  s.fixed = fixed_bytes() + (p.g2_points() ? run_points_g2 * sizeof(g2_xyzz) * 9 / 8 : 0);
 }
 
 static uint64_t plan_total(const srs_plan& p) { return p.scratch.total() + p.resident_bytes(); }
@@ -178,7 +181,7 @@ static void fill_residency(int dev, srs_plan& p, uint64_t acc_slots) {
   const uint64_t C = p.chunk();
   uint64_t left = p.limit - plan_total(p);
   for (int q = 0; q < 4; q++) {
-    const uint64_t per = q == 0 ? A : A + tail_entry;
+    const uint64_t per = q == 0 ? A : A + p.scratch.ways * tail_entry;
     if (left >= p.n[q] * per) {
       p.res[q] = p.n[q];
     } else {
@@ -265,11 +268,13 @@ int plan_reserve(cuzk_ctx* ctx, const cuzk_srs* srs) {
   TRY(exact(ctx->h.a, s.hvec));
   TRY(exact(ctx->h.b, s.hvec));
   TRY(exact(ctx->h.c, s.hvec));
-  for (int p = 0; p < 3; p++) {
-    TRY(exact(ctx->run_in[p].scalars, s.tail_scalars[p]));
-    TRY(exact(ctx->run_in[p].idx, s.tail_idx[p]));
-    TRY(exact(ctx->run_in[p].ones, s.ones[p]));
-  }
+  for (int p = 0; p < 3; p++)
+    for (uint64_t w = 0; w < s.ways; w++) {
+      msm_inputs& in = w ? ctx->pair_in[p] : ctx->run_in[p];
+      TRY(exact(in.scalars, s.tail_scalars[p]));
+      TRY(exact(in.idx, s.tail_idx[p]));
+      TRY(exact(in.ones, s.ones[p]));
+    }
   msm_buffers& b = ctx->msm_scratch;
   TRY(exact(b.keys, s.msm.pairs));
   TRY(exact(b.vals, s.msm.pairs));
@@ -291,11 +296,13 @@ int plan_reserve(cuzk_ctx* ctx, const cuzk_srs* srs) {
   TRY(exact(b.batch_rounds, s.batch_rounds));
   for (stream_slot& sl : ctx->streamer.slot) {
     TRY(exact(sl.bases, s.slot_bases + 1));
-    TRY(exact(sl.scalars, s.slot_scalars + 1));
-    TRY(exact(sl.idx, s.slot_idx + 1));
+    for (uint64_t w = 0; w < s.ways; w++) {
+      TRY(exact(sl.scalars[w], s.slot_scalars + 1));
+      TRY(exact(sl.idx[w], s.slot_idx + 1));
+    }
   }
-  if (srs->plan.g2_points()) TRY(exact(ctx->points_g2, 2 * sizeof(g2_xyzz)));
-  return exact(ctx->points, 8 * P);
+  if (srs->plan.g2_points()) TRY(exact(ctx->points_g2, run_points_g2 * sizeof(g2_xyzz)));
+  return exact(ctx->points, run_points * P);
 }
 
 // ---------------------------------------------------------------- C ABI

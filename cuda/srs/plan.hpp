@@ -32,12 +32,13 @@ struct cuzk_srs;
 // MSM and batch-addition scratch the larger of G1's and G2's (over the whole
 // B_G2, or one G2 chunk), and the G2 result points in fixed.
 struct run_scratch {
+  uint64_t ways;                                   // partitions a run serves (a plan that streams: stream_ways)
   uint64_t hvec;                                   // each of the H vectors a, b, c
-  uint64_t tail_scalars[3], tail_idx[3], ones[3];  // cuzk_run's L, A, B_G1 inputs (the resident prefix's tail)
+  uint64_t tail_scalars[3], tail_idx[3], ones[3];  // cuzk_run's L, A, B_G1 inputs (the resident prefix's tail), a way's
   msm_scratch msm;                                 // the MSM scratch (a bound over every MSM of the run)
   uint64_t sort_temp;                              // the radix sort's temporary storage for msm.pairs
   uint64_t batch_chunks, batch_rounds;             // batch additions
-  uint64_t slot_bases, slot_scalars, slot_idx;     // each of the two chunk slots
+  uint64_t slot_bases, slot_scalars, slot_idx;     // each of the two chunk slots (scalars, idx: a way's)
   uint64_t fixed;                                  // twiddles, the NTT tables of the size, results, small buffers
 
   uint64_t total() const;

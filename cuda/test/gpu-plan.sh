@@ -29,13 +29,11 @@
 #   gotestall     every device/cuda test (not short) with bin/local's library              300 s
 #   fp52          the FP64-pipe Fp product (ff/fp52.cuh) checked against the host and timed
 #                 against fp_t's (bin/local/fp52_bench, make cuda-fp52)                       40 s
-#   acc52         the G1 accumulation with part of the warps on the FP64 pipe (bin/acc52: a
-#                 library built with -DCUZK_ACC52): device/cuda's MSM tests and the proof with
-#                 CUZK_ACC52_MODE 1 (odd warps fp52) and 2 (all), then the G1 MSM 2^26 and the
-#                 partition in modes 0 (fp_t's kernel), 1 and 2, same library, twice      150 s
-#   ncu52         the accumulation kernel's pipe counters (IMAD/FMA-heavy, FP64, ALU, issue) at
-#                 2^24 in acc52 modes 0, 1 and 2: which pipe bounds each                      90 s
 #   check         cuzk_harness check with bin/local's library                             150 s
+#   runpair       two partitions in one pass (cuzk_run_pair) with bin/pair's library: device/cuda's
+#                 paired-run and memory-limit tests, then the harness's stream checks      150 s
+#   pairbench     bench part-limit of the 2^27 partition with B_G2 under 16 and 24 GiB with
+#                 bin/pair's library: three single runs, then two paired ones, each limit   150 s
 #   ab            the G1 MSM 2^26, the G2 MSM 2^25 and the partition with B_G2, each library
 #                 of AB_LIBS (default bin/base bin/local) in turn, twice                    240 s
 #   bisect        TestRunWitness (BISECT_RUN: another -test.run), each kernel launch blocking
@@ -65,7 +63,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; acc52) echo 150;; ncu52) echo 90;; gotestall) echo 300;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
   esac
 }
 
@@ -102,21 +100,14 @@ run_step() {
   gotestall) cuda_test
     (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout $(( left - 5 )) ../../bin/cuda.test -test.v \
       2>&1 | grep -E "^(--- |ok|FAIL|PASS)|panic" > $OUT/gotestall.txt; grep -c "^--- PASS" $OUT/gotestall.txt; grep -vE "^--- PASS" $OUT/gotestall.txt | head -30);;
-  acc52) cuda_test; cp -n bin/local/cuzk_harness bin/acc52/ 2>/dev/null
-    for mode in 1 2; do echo "CUZK_ACC52_MODE=$mode"; (cd device/cuda && CUZK_ACC52_MODE=$mode CUZK_CUDA_LIB=$PWD/../../bin/acc52/libcuzk_cuda.so \
-      timeout 50 ../../bin/cuda.test -test.run 'TestMSM$|TestMSMSplit$|TestProveVerify$' -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)|panic" | head -12); done
-    for round in 1 2; do for mode in 0 1 2; do echo "--- mode $mode round $round"
-      CUZK_ACC52_MODE=$mode timeout 30 bin/acc52/cuzk_harness bench msm 27 26 26 2>&1 | tail -2
-      [ $round = 1 ] && CUZK_ACC52_MODE=$mode timeout 30 bin/acc52/cuzk_harness bench part 27 27 27 130000000 2>&1 | tail -3
-    done; done;;
-  ncu52) cp -n bin/local/cuzk_harness bin/acc52/ 2>/dev/null
-    for mode in 0 1 2; do echo "--- CUZK_ACC52_MODE=$mode"; CUZK_ACC52_MODE=$mode timeout $(( left / 3 )) /usr/local/cuda/bin/ncu \
-      -k regex:msm_acc_chunks -c 1 --metrics gpu__time_duration.sum,sm__inst_issued.avg.pct_of_peak_sustained_active,\
-sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,\
-sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active \
-      bin/acc52/cuzk_harness bench msm 24 24 24 2>&1 | grep -E "msm_acc|duration|inst_issued|pipe_|warps_active" | head -8; done;;
   fp52) timeout "$left" bin/local/fp52_bench 2>&1 | tail -16;;
   check) timeout "$left" bin/local/cuzk_harness check 2>&1 | grep -vE "^  ok|^ok " | tail -25;;
+  runpair) cuda_test; cp -n bin/local/cuzk_harness bin/pair/ 2>/dev/null
+    (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/pair/libcuzk_cuda.so timeout 90 ../../bin/cuda.test \
+      -test.run 'TestRunPair|TestMemoryLimitSums|TestEngineTwoWorkersLimited|TestStreamLayout|TestProveVerify$' -test.v 2>&1 \
+      | grep -E "^(--- |ok|FAIL|PASS)|panic|pair_test|limit_test" | grep -v "^--- PASS.*/" | head -40)
+    timeout $(( left - 100 )) bin/pair/cuzk_harness check-stream 2>&1 | grep -E "FAIL|differ|refused|stream:|rror" | head -20;;
+  pairbench) timeout "$left" bin/pair/cuzk_harness bench part-limit 27 130000000 16G 24G g2 2>&1 | grep -vE "^  plan|B_G2 streamed" | tail -24;;
   ab) for lib in ${AB_LIBS:-bin/base bin/local}; do cp -n bin/local/cuzk_harness $lib/ 2>/dev/null; done
     for round in 1 2; do for lib in ${AB_LIBS:-bin/base bin/local}; do echo "--- $lib round $round"
       timeout $(( left / 5 )) $lib/cuzk_harness bench msm 27 26 26 2>&1 | tail -2

@@ -10,7 +10,8 @@
 //     memory after each run stays under the limit.
 //   bench part-limit LG NAUX LIMIT...: the PoRep-shaped partition of bench
 //     part under each limit (bytes, or with a suffix G = GiB): times, bytes
-//     streamed, copy/compute overlap, and the points against the unlimited run.
+//     streamed, copy/compute overlap, and the points against the unlimited run;
+//     where the plan streams, two partitions in one pass (cuzk_run_pair).
 //   plan LG NAUX LIMIT...: the plans of the partition's parameter set (no GPU
 //     needed: then the sort's storage is estimated); plan-check: the plan's
 //     invariants over a sweep of sizes and limits (no GPU needed).
@@ -105,16 +106,18 @@ static void check_stream_case(uint32_t lgn, uint64_t naux, uint32_t chunk_lg_max
     host[q].resize(nq[q] + 1);
     OK(cuzk_srs_read(srs, q, 0, nq[q], host[q].data()));
   }
-  stream_job sj(lgn, nq, 900 + lgn);
-  cuzk_result want[2];
+  stream_job sj(lgn, nq, 900 + lgn), sj2(lgn, nq, 950 + lgn);  // sj2: a paired run's other partition
+  cuzk_result want[2], want2;
   {
     cuzk_ctx* c0 = cuzk_ctx_new(0, nullptr);
     for (int withc = 0; withc < 2; withc++) {
       sj.job.c = withc ? sj.c.data() : nullptr;
       OK(cuzk_run(c0, srs, &sj.job, &want[withc]));
     }
+    OK(cuzk_run(c0, srs, &sj2.job, &want2));
     cuzk_ctx_free(c0);
   }
+  EXPECT(!points_differ(want[0], want2).empty(), "stream 2^%u: the paired partitions' points are the same", lgn);
   cuzk_srs_free(srs);
   int rc;
   const cuzk_plan lo = plan_of(1, nq, chunk_lg_max, &rc);  // refused: min_bytes set
@@ -169,6 +172,30 @@ static void check_stream_case(uint32_t lgn, uint64_t naux, uint32_t chunk_lg_max
         EXPECT(d.empty(), "stream 2^%u limit %llu (c %s, rep %d): %s differ from the resident run", lgn,
                (unsigned long long)limit, withc ? "given" : "NULL", rep, d.c_str());
       }
+    }
+    if (p.chunk_lg) {  // two partitions in one pass, in both orders (the first's H through the host)
+      pinned<fr_t> hbuf(m);
+      for (int order = 0; order < 2; order++) {
+        sj.job.c = nullptr;
+        const cuzk_job jobs[2] = {order ? sj2.job : sj.job, order ? sj.job : sj2.job};
+        const cuzk_result* w[2] = {order ? &want2 : &want[0], order ? &want[0] : &want2};
+        cuzk_result got[2];
+        const int r = cuzk_run_pair(ctx, s, jobs, hbuf.p, m * 32, got);
+        EXPECT(r == 0, "stream 2^%u limit %llu: paired run failed: %s", lgn, (unsigned long long)limit,
+               cuzk_last_error());
+        if (r) continue;
+        for (int j = 0; j < 2; j++) {
+          const std::string d = points_differ(got[j], *w[j]);
+          EXPECT(d.empty(), "stream 2^%u limit %llu (pair, order %d): partition %d's %s differ from its own run", lgn,
+                 (unsigned long long)limit, order, j, d.c_str());
+        }
+      }
+    } else {  // nothing streams: refused, named
+      pinned<fr_t> hbuf(m);
+      const cuzk_job jobs[2] = {sj.job, sj2.job};
+      cuzk_result got[2];
+      EXPECT(cuzk_run_pair(ctx, s, jobs, hbuf.p, m * 32, got) == CUZK_ERR_ARG,
+             "stream 2^%u: a paired run of a set that does not stream was not refused", lgn);
     }
     cuzk_stream_stats st;
     OK(cuzk_stream_stats_get(ctx, &st));
@@ -443,6 +470,39 @@ static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint
              d.empty() ? "same" : ("DIFFER: " + d).c_str());
       if (!d.empty()) fails++;
       fflush(stdout);
+    }
+    if (p.chunk_lg) {  // two partitions in one pass (cuzk_run_pair): the times are the pair's
+      pinned<fr_t> hbuf(m);
+      const cuzk_job jobs[2] = {job, job};
+      for (int r = 0; r < 2; r++) {
+        cuzk_result res[2];
+        const int rc = cuzk_run_pair(ctx, s, jobs, hbuf.p, m * 32, res);
+        if (rc) {
+          printf("pair%d failed: %s\n", r, cuzk_last_error());
+          fails++;
+          break;
+        }
+        cuzk_stream_stats st;
+        OK(cuzk_stream_stats_get(ctx, &st));
+        std::string d;
+        for (int j = 0; j < 2; j++) {
+          std::string dj = points_differ(res[j], want);
+          if (g2) {
+            g2_xyzz gb, wb;
+            memcpy(&gb, res[j].bg2, sizeof gb);
+            memcpy(&wb, want.bg2, sizeof wb);
+            if (!res[j].has_bg2 || !same_g2(gb, wb)) dj += res[j].has_bg2 ? " B_G2" : " (no B_G2)";
+          }
+          if (!dj.empty()) d += (j ? " second:" : " first:") + dj;
+        }
+        printf("pair%d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f | %7u %9.3f %9.1f %9.1f %9.1f %6.1f%% %s\n", r,
+               res[0].ms_total, res[0].ms_h2d, res[0].ms_ntt, res[0].ms_msm_h, res[0].ms_msm_l, res[0].ms_msm_a,
+               res[0].ms_msm_b, res[0].ms_msm_b2, st.chunks, st.bytes / 1073741824.0, st.ms_copy, st.ms_stall,
+               st.ms_span, st.ms_copy > 0 ? 100.0 * (1.0 - st.ms_stall / st.ms_copy) : 100.0,
+               d.empty() ? "same" : ("DIFFER:" + d).c_str());
+        if (!d.empty()) fails++;
+        fflush(stdout);
+      }
     }
     printf("  device memory held %.3f GiB of %.3f\n", (cuzk_mem_held(0) - held0) / 1073741824.0,
            limit / 1073741824.0);

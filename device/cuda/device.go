@@ -494,12 +494,7 @@ func (d *Device) runOn(k *kernels, ctx context.Context, wp groth16.Prepared) (gr
 		d.release(w)
 		return nil, err
 	}
-	n := uint64(w.nrows)
-	job := cJob{A: w.ab.p, B: unsafe.Add(w.ab.p, n*32), NRows: n, Lgn: w.lgn}
-	for q := 0; q < 3; q++ {
-		s := &w.st[q]
-		job.Part[q] = cPart{Ones: s.bits.p, Scalars: s.scal.p, Idx: s.idx.p, NTail: uint64(s.ntail)}
-	}
+	job := w.job()
 	if err := k.lock(); err != nil {
 		d.release(w) // the pool is drained: the buffers are freed
 		return nil, err
@@ -514,21 +509,39 @@ func (d *Device) runOn(k *kernels, ctx context.Context, wp groth16.Prepared) (gr
 		d.release(w)
 		return nil, libErr("run", rc)
 	}
+	r := d.partial(w, &res, end, stream)
+	r.start = end.Add(-r.Timing.Total)
+	return r, nil
+}
+
+// job is w's library job: a and b from the staging, the L, A, B splits.
+func (w *prepared) job() cJob {
+	n := uint64(w.nrows)
+	job := cJob{A: w.ab.p, B: unsafe.Add(w.ab.p, n*32), NRows: n, Lgn: w.lgn}
+	for q := 0; q < 3; q++ {
+		s := &w.st[q]
+		job.Part[q] = cPart{Ones: s.bits.p, Scalars: s.scal.p, Idx: s.idx.p, NTail: uint64(s.ntail)}
+	}
+	return job
+}
+
+// partial is the Partial of w's run that returned res at end (its kernel
+// interval left to the caller); w's assignment drops a, b and c.
+func (d *Device) partial(w *prepared, res *cResult, end time.Time, stream StreamStats) *Partial {
 	ms := func(f float32) time.Duration { return time.Duration(float64(f) * 1e6) }
 	r := &Partial{d: d, w: w, end: end, Stream: stream}
 	r.Timing = Timing{Total: ms(res.Total), H2D: ms(res.H2D), NTT: ms(res.NTT), MSMH: ms(res.MSMH), MSML: ms(res.MSML),
 		MSMA: ms(res.MSMA), MSMB: ms(res.MSMB)}
-	r.Timing.hostTimes(&res)
-	r.start = end.Add(-r.Timing.Total)
+	r.Timing.hostTimes(res)
 	r.h = xyzzToJac(res.Points[0][:])
 	r.l = xyzzToJac(res.Points[1][:])
 	r.a = xyzzToJac(res.Points[2][:])
 	r.b = xyzzToJac(res.Points[3][:])
-	r.readBG2(&res)
+	r.readBG2(res)
 	w.a.ReleaseABC()
 	// The a, b staging stays until KeepStaging or Finish: not freed under
 	// the engine's device lock (8.3 GB at 32 GiB unpins page by page).
-	return r, nil
+	return r
 }
 
 // Finish returns the sums. B_G2 is Run's where the device holds B_G2;

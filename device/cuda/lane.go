@@ -20,13 +20,14 @@ type kernels struct {
 	// res is the page-locked host memory the library writes a Run's
 	// result into: a copy into pageable memory is staged by the driver,
 	// and one can wait behind another context's pending copy (the one a
-	// bulk Run queues behind its H MSM).
+	// bulk Run queues behind its H MSM). A paired Run (RunPair) writes
+	// two, the second after it.
 	res *cResult
 }
 
-// allocResult gives k (its ctx made) its page-locked result.
+// allocResult gives k (its ctx made) its page-locked results.
 func (k *kernels) allocResult() error {
-	p := lib.hostAlloc(uint64(unsafe.Sizeof(cResult{})))
+	p := lib.hostAlloc(2 * uint64(unsafe.Sizeof(cResult{})))
 	if p == nil {
 		return fmt.Errorf("%w: page-locked result: %s", ErrCUDA, lib.lastError())
 	}
@@ -40,6 +41,14 @@ func (k *kernels) result(call func(res *cResult) int32) (cResult, int32) {
 	*k.res = cResult{}
 	rc := call(k.res)
 	return *k.res, rc
+}
+
+// results2 is result for a call that writes two results (a paired Run).
+func (k *kernels) results2(call func(res *cResult) int32) ([2]cResult, int32) {
+	r := (*[2]cResult)(unsafe.Pointer(k.res))
+	*r = [2]cResult{}
+	rc := call(k.res)
+	return *r, rc
 }
 
 // call is k.result for a Run on d's GPU (k.mu held), and when it

@@ -152,8 +152,11 @@ var lib struct {
 	srsSynth    func(dev int32, nh, nl, na, nb uint64) uintptr
 	srsFree     func(s uintptr)
 	run         func(ctx uintptr, srs uintptr, job *cJob, res *cResult) int32
-	benchNTT    func(ctx uintptr, lgn uint32, reps int32, fwd, inv, hseq, hseqAB *float32) int32
-	benchMSM    func(ctx uintptr, srs uintptr, q int32, n uint64, reps int32, ms *float32, window *uint32) int32
+	// runPair is nil where the library has no cuzk_run_pair (one built
+	// before it, for a comparison): partitions then run one at a time.
+	runPair  func(ctx uintptr, srs uintptr, jobs *cJob, hbuf unsafe.Pointer, hbufBytes uint64, res *cResult) int32
+	benchNTT func(ctx uintptr, lgn uint32, reps int32, fwd, inv, hseq, hseqAB *float32) int32
+	benchMSM func(ctx uintptr, srs uintptr, q int32, n uint64, reps int32, ms *float32, window *uint32) int32
 }
 
 func candidates() []string {
@@ -220,6 +223,9 @@ func load() error {
 		reg(&lib.srsSynth, "cuzk_srs_synthetic")
 		reg(&lib.srsFree, "cuzk_srs_free")
 		reg(&lib.run, "cuzk_run")
+		if _, err := purego.Dlsym(h, "cuzk_run_pair"); err == nil {
+			reg(&lib.runPair, "cuzk_run_pair")
+		}
 		reg(&lib.benchNTT, "cuzk_bench_ntt")
 		reg(&lib.benchMSM, "cuzk_bench_msm")
 		registerStream(reg)

@@ -11,7 +11,8 @@ import (
 // evaluated into the staging (EvaluatesIntoWorkspace), the stagings kept
 // with a share of the budget (kept.go), Discard, and the reports of each
 // Prepare (its phases and pinned memory) and Run (CUDA events, phases,
-// the staging it may keep).
+// the staging it may keep), and paired runs where the parameters stream
+// (pair.go).
 func (d *Device) Profile() groth16.Profile {
 	return groth16.Profile{
 		HostWorkspace:          d.HostWorkspace,
@@ -22,6 +23,8 @@ func (d *Device) Profile() groth16.Profile {
 		Discard:                d.Discard,
 		Prepared:               prepareReport,
 		Ran:                    runReport,
+		Pairs:                  d.Pairs,
+		RunPair:                d.RunPair,
 	}
 }
 
