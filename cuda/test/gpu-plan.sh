@@ -30,10 +30,11 @@
 #   fp52          the FP64-pipe Fp product (ff/fp52.cuh) checked against the host and timed
 #                 against fp_t's (bin/local/fp52_bench, make cuda-fp52)                       40 s
 #   check         cuzk_harness check with bin/local's library                             150 s
-#   runpair       two partitions in one pass (cuzk_run_pair) with bin/pair's library: device/cuda's
-#                 paired-run and memory-limit tests, then the harness's stream checks      150 s
+#   runpair       two partitions in one pass (cuzk_run_pair) with bin/local's library (PAIR_LIB:
+#                 another folder's): device/cuda's paired-run, memory-limit and MSM tests, then the
+#                 harness's stream checks                                                    150 s
 #   pairbench     bench part-limit of the 2^27 partition with B_G2 under 16 and 24 GiB with
-#                 bin/pair's library: three single runs, then two paired ones, each limit   150 s
+#                 bin/local's library (PAIR_LIB): three single runs, then two paired ones   150 s
 #   ab            the G1 MSM 2^26, the G2 MSM 2^25 and the partition with B_G2, each library
 #                 of AB_LIBS (default bin/base bin/local) in turn, twice                    240 s
 #   bisect        TestRunWitness (BISECT_RUN: another -test.run), each kernel launch blocking
@@ -102,12 +103,12 @@ run_step() {
       2>&1 | grep -E "^(--- |ok|FAIL|PASS)|panic" > $OUT/gotestall.txt; grep -c "^--- PASS" $OUT/gotestall.txt; grep -vE "^--- PASS" $OUT/gotestall.txt | head -30);;
   fp52) timeout "$left" bin/local/fp52_bench 2>&1 | tail -16;;
   check) timeout "$left" bin/local/cuzk_harness check 2>&1 | grep -vE "^  ok|^ok " | tail -25;;
-  runpair) cuda_test; cp -n bin/local/cuzk_harness bin/pair/ 2>/dev/null
-    (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../bin/pair/libcuzk_cuda.so timeout 90 ../../bin/cuda.test \
-      -test.run 'TestRunPair|TestMemoryLimitSums|TestEngineTwoWorkersLimited|TestStreamLayout|TestProveVerify$' -test.v 2>&1 \
-      | grep -E "^(--- |ok|FAIL|PASS)|panic|pair_test|limit_test" | grep -v "^--- PASS.*/" | head -40)
-    timeout $(( left - 100 )) bin/pair/cuzk_harness check-stream 2>&1 | grep -E "FAIL|differ|refused|stream:|rror" | head -20;;
-  pairbench) timeout "$left" bin/pair/cuzk_harness bench part-limit 27 130000000 16G 24G g2 2>&1 | grep -vE "^  plan|B_G2 streamed" | tail -24;;
+  runpair) cuda_test; pl=${PAIR_LIB:-bin/local}; cp -n bin/local/cuzk_harness $pl/ 2>/dev/null
+    (cd device/cuda && CUZK_CUDA_LIB=$PWD/../../$pl/libcuzk_cuda.so timeout 90 ../../bin/cuda.test -test.short \
+      -test.run 'TestRunPair|TestMemoryLimitSums|TestStreamLayout|TestProveVerify$|TestMSM|TestFinishB2' -test.v 2>&1 \
+      | grep -E "^(--- |ok|FAIL|PASS)|panic|pair_test.go|limit_test.go:1[1-9]" | grep -v "^--- PASS.*/" | head -40)
+    timeout $(( left - 95 )) $pl/cuzk_harness check-stream 2>&1 | grep -E "FAIL|differ|stream:|rror" | head -20;;
+  pairbench) timeout "$left" ${PAIR_LIB:-bin/local}/cuzk_harness bench part-limit 27 130000000 16G 24G g2 2>&1 | grep -vE "^  plan|B_G2 streamed" | tail -24;;
   ab) for lib in ${AB_LIBS:-bin/base bin/local}; do cp -n bin/local/cuzk_harness $lib/ 2>/dev/null; done
     for round in 1 2; do for lib in ${AB_LIBS:-bin/base bin/local}; do echo "--- $lib round $round"
       timeout $(( left / 5 )) $lib/cuzk_harness bench msm 27 26 26 2>&1 | tail -2
