@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cuzk-project/cuzk/device/sim"
 	"github.com/cuzk-project/cuzk/groth16"
@@ -145,5 +146,80 @@ func TestPairedRunFails(t *testing.T) {
 	id = env.submit(t, "other", KindPoRepSealCommit, PriorityUnspecified, testJob{Tag: 2, Parts: 2, Circuit: "other"})
 	if r := env.await(t, id); r.Status != StatusCompleted {
 		t.Fatalf("after a failed pair: %v %s", r.Status, r.Error)
+	}
+}
+
+// cancellingPairDevice cancels job cancel (through the engine) in the
+// Prepare of that job's partition.
+type cancellingPairDevice struct {
+	*pairingDevice
+	e      *Engine
+	cancel string
+	tag    uint64
+}
+
+func (d *cancellingPairDevice) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
+	w, err := d.pairingDevice.Prepare(ctx, a, p)
+	if err == nil && isUnit(a, d.tag, 0) {
+		if _, err := d.e.Cancel(d.cancel); err != nil {
+			return nil, err
+		}
+	}
+	return w, err
+}
+
+// TestPairedRunCancelled: one of two paired partitions' job is cancelled
+// before the lock is taken; the other runs alone and completes.
+func TestPairedRunCancelled(t *testing.T) {
+	params := testParams()
+	params["other"] = &groth16.Params{VK: params["test"].VK}
+	pd := &pairingDevice{Device: sim.New(sim.Config{}), pairs: map[*groth16.Params]bool{params["test"]: true},
+		hold: make(chan struct{})}
+	t.Cleanup(pd.release)
+	dev := &cancellingPairDevice{pairingDevice: pd, cancel: "b", tag: 2}
+	env := newTestEnv(t, sim.Config{}, func(c *Config) {
+		c.Devices = []groth16.Device{dev}
+		c.Params = params
+		c.WorkersPerDevice = 1
+	})
+	dev.e = env.e
+	// the first job's unit (another set) holds the worker in Prepare until a's and b's are queued
+	first := env.submit(t, "first", KindPoRepSealCommit, PriorityUnspecified, testJob{Tag: 3, Parts: 1, Circuit: "other"})
+	waitFor(t, "the first unit to reach the worker", func() bool { return len(env.events(timeline.DevPickup)) == 1 })
+	a := env.submit(t, "a", KindPoRepSealCommit, PriorityUnspecified, testJob{Tag: 1, Parts: 1})
+	b := env.submit(t, "b", KindPoRepSealCommit, PriorityUnspecified, testJob{Tag: 2, Parts: 1})
+	waitFor(t, "a and b to queue", func() bool { return env.e.devQ.len() == 2 })
+	pd.release()
+	if r := env.await(t, first); r.Status != StatusCompleted {
+		t.Fatalf("first: %v %s", r.Status, r.Error)
+	}
+	if r := env.await(t, a); r.Status != StatusCompleted {
+		t.Fatalf("a: %v %s", r.Status, r.Error)
+	}
+	if r := env.await(t, b); r.Status != StatusCancelled {
+		t.Fatalf("b: %v %s, want cancelled", r.Status, r.Error)
+	}
+	pd.mu.Lock()
+	defer pd.mu.Unlock()
+	// a and b were taken together (b's Prepare ran: it cancelled b), then a ran alone
+	if pd.pairRuns != 0 || pd.singles != 2 {
+		t.Fatalf("%d pairs, %d runs: want the first unit and a, alone", pd.pairRuns, pd.singles)
+	}
+	if n := env.count(timeline.PrepEnd, b); n != 1 {
+		t.Fatalf("b prepared %d times, want once (as a's partner)", n)
+	}
+	var bPrep, aHeld time.Duration = -1, -1
+	for _, e := range env.events(timeline.PrepEnd) {
+		if e.Job == b {
+			bPrep = e.At
+		}
+	}
+	for _, e := range env.events(timeline.LockHeld) {
+		if e.Job == a {
+			aHeld = e.At
+		}
+	}
+	if bPrep < 0 || aHeld < 0 || bPrep > aHeld {
+		t.Fatalf("b prepared at %v, a's lock held at %v: b was not taken with a", bPrep, aHeld)
 	}
 }
