@@ -1,5 +1,5 @@
 #!/bin/bash
-# 32 GiB PoRep C2 through the daemon on the GPU (issue 13's acceptance run).
+# 32 GiB PoRep C2 through the daemon on the GPU: the runs behind its figures in docs/benchmarks.md.
 # Carry bin/cuzk; the library is bin/local/libcuzk_cuda.so (or bin/).
 #   STAGE=setup   development parameters at 2^27 on the GPU (cuzk setup
 #                 --device cuda, ≈ 47.5 GB under $P) and a gen-vanilla C1
@@ -72,7 +72,10 @@ events = 400000
 TOML
   cat "$OUT/daemon.toml"
   rm -f "$OUT/rss.txt" "$OUT/gpumem.txt"
-  rm -f /tmp/cuzk.sock # a daemon before this one may have left it
+  # a daemon before this one (a run cut by its timeout) may still hold the socket and the status
+  # port: stop it and wait for it to go
+  pkill -x cuzk 2>/dev/null && for i in $(seq 30); do pgrep -x cuzk >/dev/null || break; sleep 1; done
+  rm -f /tmp/cuzk.sock
   bin/cuzk daemon --config "$OUT/daemon.toml" > "$OUT/daemon.log" 2>&1 &
   dpid=$!
   for i in $(seq 60); do [ -S /tmp/cuzk.sock ] && break; sleep 1; done

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 14 session: the memory-limit checks and benchmarks, with the library
+# The memory-limit checks and benchmarks, with the library
 # and harness built on the Go machine and carried in bin/local (else built
 # here), bin/cuda.test and bin/cuzk carried. Logs to $OUT/log.
 #   1. harness check (includes the stream checks: every case prints its plan; B_G2 under a limit
