@@ -16,6 +16,8 @@
 #   limit24       the 32 GiB PoRep under 24 GiB, streamed from the file, 2 workers, 3 proofs 130 s
 #   limit24map    the same with the file mapped and page-locked (CUZK_FILE_MAP=1)            150 s
 #   limit16map    the same under 16 GiB                                                       170 s
+#   limit16pairs  the 32 GiB PoRep under 16 GiB from the file, 2 workers, 3 proofs, budget
+#                 PAIRS_BUDGET (56GiB), with pairs off (CUZK_PAIRS=0), then on              360 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
 #   lanemodes     a 2^22 run on its own context beside a looping 2^27 one, with a third thread
 #                 freeing page-locked or device memory, allocating 2 GiB page-locked
@@ -64,7 +66,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; *) echo 0;;
   esac
 }
 
@@ -86,6 +88,9 @@ run_step() {
     local lim=24GiB map=; [ "$2" = limit16map ] && lim=16GiB; [ "$2" != limit24 ] && map=1
     CUZK_FILE_MAP=$map STAGE=limit LIMIT=$lim FROMFILE=1 BUDGET=56GiB COUNT=3 JOBS=2 P=$P32 timeout "$left" \
       bash $T/gpu-porep32.sh 2>&1 | grep -E "params:|wall|latency|utilization|  kernel |stream_|  total |peak RSS|rror" | head -30;;
+  limit16pairs) for pairs in 0 1; do echo "--- CUZK_PAIRS=$pairs"; CUZK_PAIRS=$pairs STAGE=limit LIMIT=16GiB FROMFILE=1 \
+      BUDGET=${PAIRS_BUDGET:-56GiB} COUNT=3 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
+      | grep -E "wall|utilization|  kernel |stream_|peak RSS|rror" | head -14; done;;
   gotest) cuda_test
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
       timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \

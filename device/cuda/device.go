@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/bits"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -52,6 +53,7 @@ type Device struct {
 	index        int
 	info         Info
 	defaultLimit uint64
+	noPairs      bool   // CUZK_PAIRS=0 in the environment: Pairs is false (pair.go)
 	chunkLgMax   uint32 // tests: streamed chunks of at most 2^chunkLgMax points (0: the library's)
 	// tests: the limit of a set from the least its runs need and what it
 	// needs all resident (nil: memoryLimit)
@@ -103,7 +105,7 @@ func New(index int) (*Device, error) {
 		free = now[index].FreeMem
 	}
 	d := &Device{index: index, info: infos[index], kernels: kernels{ctx: ctx}, srs: map[*groth16.Params]*resident{},
-		defaultLimit: defaultLimitOf(free)}
+		defaultLimit: defaultLimitOf(free), noPairs: os.Getenv("CUZK_PAIRS") == "0"}
 	if err := d.kernels.allocResult(); err != nil {
 		lib.ctxFree(ctx)
 		return nil, err

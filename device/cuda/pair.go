@@ -18,8 +18,10 @@ import (
 
 // Pairs reports whether RunPair pays for p's partitions here: p's set is
 // planned to stream (groth16.Profile.Pairs) and the library pairs runs.
+// CUZK_PAIRS=0 in the environment when the device is opened turns pairs
+// off (for a comparison).
 func (d *Device) Pairs(p *groth16.Params) bool {
-	if lib.runPair == nil || d.gone.Load() {
+	if d.noPairs || lib.runPair == nil || d.gone.Load() {
 		return false
 	}
 	plan, ok := d.Plan(p)
