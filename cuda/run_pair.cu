@@ -1,7 +1,7 @@
 // cuzk_run_pair: two partitions of one circuit in one run, under a plan that
-// streams, each streamed point uploaded once for both. Under a memory limit
-// the bytes uploaded, not the kernels, bound a run; a pair halves the
-// points' share of them.
+// streams, each streamed point read and uploaded once for both (a run under
+// a limit streams tens of gigabytes; where they come from the parameter
+// file, reading them can bound the run).
 //
 // Device memory holds one H sequence (three vectors), so the first
 // partition's H goes to the host between the two sequences and comes back

@@ -8,10 +8,10 @@ import (
 	"github.com/cuzk-project/cuzk/groth16"
 )
 
-// Under a memory limit a Run uploads every streamed point of the parameter
-// set, tens of gigabytes at 32 GiB, and those bytes, not the kernels, bound
-// it. RunPair runs two partitions of one set as one run that uploads each
-// streamed point once for both: each chunk's MSMs run for both partitions'
+// Under a memory limit a Run reads and uploads every streamed point of the
+// parameter set, tens of gigabytes at 32 GiB (from the parameter file, the
+// reads can bound it). RunPair runs two partitions of one set as one run
+// that reads and uploads each streamed point once for both: each chunk's MSMs run for both partitions'
 // scalars before its slot is refilled. The first partition's H leaves the
 // device between the two H sequences (device memory holds one) through its
 // a, b staging, dead by then, and comes back beside the H points.
