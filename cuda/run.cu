@@ -69,15 +69,20 @@ run_msm_config::run_msm_config(cuzk_ctx* c, const cuzk_srs* srs) : ctx(c), saved
 
 run_msm_config::~run_msm_config() { ctx->msm = saved; }
 
+int run_reserve_tails(const cuzk_srs* srs, const run_tails& t, msm_inputs* in) {
+  for (int p = 0; p < 3; p++) {
+    const uint64_t nd = run_tail_ndev(srs, t, p);
+    TRY(in[p].scalars.ensure(nd * 32 + 32));
+    TRY(in[p].idx.ensure(nd * 4 + 4));
+  }
+  return 0;
+}
+
 int run_reserve_for(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_tails& t) {
   const uint64_t m = 1ull << lgn;
   if (srs->plan.limit) {
     TRY(plan_reserve(ctx, srs));
-    for (int p = 0; p < 3; p++) {  // device tails longer than the plan's (the witness run's, streamed)
-      const uint64_t nd = run_tail_ndev(srs, t, p);
-      TRY(ctx->run_in[p].scalars.ensure(nd * 32 + 32));
-      TRY(ctx->run_in[p].idx.ensure(nd * 4 + 4));
-    }
+    TRY(run_reserve_tails(srs, t, ctx->run_in));
     // B_G2 only where the plan holds it (cuzk_srs_upload_bg2): its scratch is in the plan's, so this
     // reserves nothing more unless the bound fell short
     if (srs->has_bg2) TRY(run_bg2_reserve(ctx, srs, t.ntail[2]));
@@ -166,16 +171,13 @@ srs_msm_in run_part_input(const cuzk_srs* srs, const run_tails& t, int p, const 
 }
 
 srs_msm_in run_bg2_input(const cuzk_srs* srs, const run_tails& t, const msm_inputs& in) {
-  // streamed B_G2 with the tail on the host: every entry from the host, chunk by chunk
+  // B_G1's input, but streamed B_G2 with the tail on the host takes every entry from the host,
+  // chunk by chunk
+  srs_msm_in mi = run_part_input(srs, t, 2, in);
   const bool host = srs->streams_bg2() && t.host_idx[2];
-  srs_msm_in mi = {};
-  mi.ones = t.ones[2] ? in.ones.as<uint32_t>() : nullptr;
-  mi.scalars = in.scalars.as<fr_t>();
-  mi.idx = in.idx.as<uint32_t>();
   mi.ndev = host ? 0 : run_tail_ndev(srs, t, 2);
   mi.host_scalars = host ? (const fr_t*)t.host_scalars[2] : nullptr;
   mi.host_idx = host ? t.host_idx[2] : nullptr;
-  mi.ntail = t.ntail[2];
   return mi;
 }
 

@@ -36,6 +36,11 @@ struct run_tails {
   const uint32_t* host_idx[3];
 };
 
+// Under a limit: the device tail buffers in[0..2] grown where t's device
+// tails are longer than the plan's (the witness run's tails of a streamed
+// query: beyond the plan, 36 B an entry).
+int run_reserve_tails(const cuzk_srs* srs, const run_tails& t, msm_inputs* in);
+
 // cuzk_run's checks of a job: nil pointers, the domain, tails no longer than their queries.
 int run_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job);
 

@@ -18,7 +18,6 @@
 //            partitions' scalars on every chunk.
 #include <string.h>
 
-#include <algorithm>
 
 #include "context.hpp"
 #include "msm/msm.hpp"
@@ -48,17 +47,12 @@ static int pair_check(const cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* 
   return 0;
 }
 
-// run_reserve_for's buffers and the second partition's.
+// run_reserve_for's buffers (the plan's reservation holds both partitions'
+// bitmaps, chunk slots and result slots) and the second partition's tails.
 static int pair_reserve(cuzk_ctx* ctx, const cuzk_srs* srs, uint32_t lgn, const run_tails* t) {
   TRY(run_reserve_for(ctx, srs, lgn, t[0]));
-  for (int p = 0; p < 3; p++) {
-    const uint64_t nd = run_tail_ndev(srs, t[1], p);
-    TRY(ctx->pair_in[p].scalars.ensure(nd * 32 + 32));
-    TRY(ctx->pair_in[p].idx.ensure(nd * 4 + 4));
-    TRY(ctx->pair_in[p].ones.ensure((srs->n[SRS_L + p] + 31) / 32 * 4 + 4));
-  }
-  if (srs->has_bg2) TRY(run_bg2_reserve(ctx, srs, std::max(t[0].ntail[2], t[1].ntail[2])));
-  return ctx->points.ensure(run_points * sizeof(g1_xyzz));
+  TRY(run_reserve_tails(srs, t[1], ctx->pair_in));
+  return srs->has_bg2 ? run_bg2_reserve(ctx, srs, t[1].ntail[2]) : 0;
 }
 
 // Part p's pass (both partitions) on the tails stream.

@@ -131,6 +131,11 @@ struct chunk {
   uint64_t j0[stream_ways], cnt[stream_ways];
 };
 
+// A query as srs_msm_t sees it: n points of type A, the first r resident
+// (dev), the rest read from host in chunks of C, or from the parameter
+// file fd (not -1) where point 0 is at byte foff, uploaded from its
+// page-locked mapping of map_len bytes where map is not NULL; q names it in
+// messages (0..3 the G1 queries, 4 B_G2).
 template <class A>
 struct query_view {
   int q;
@@ -216,18 +221,20 @@ static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in
   host_slot* h = nullptr;
   if (points && qv.fd >= 0 && !qv.map) TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
   if (e) CK(cudaEventRecord(e->copy0, up));
-  if (!points) {
-  } else if (qv.map) {
-    const uint64_t lo = qv.foff + c.o * sizeof(A), hi = lo + c.len * sizeof(A);
-    if (hi > qv.map_len)
-      return set_err(CUZK_ERR_ARG, "srs stream: the parameter file ends within bytes %llu..%llu (it changed after it "
-                     "was opened?)", (unsigned long long)lo, (unsigned long long)hi);
-    TRY(chunk_decode(ctx, qv, c, qv.map + lo, nullptr, sl));
-  } else if (h)
-    TRY(chunk_decode(ctx, qv, c, h->buf.get(), h->copied, sl));
-  else
-    CK(cudaMemcpyAsync(sl.bases.get(), qv.host + c.o, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
-  if (points) S.bytes += c.len * sizeof(A);
+  if (points) {
+    if (qv.map) {
+      const uint64_t lo = qv.foff + c.o * sizeof(A), hi = lo + c.len * sizeof(A);
+      if (hi > qv.map_len)
+        return set_err(CUZK_ERR_ARG, "srs stream: the parameter file ends within bytes %llu..%llu (it changed after "
+                       "it was opened?)", (unsigned long long)lo, (unsigned long long)hi);
+      TRY(chunk_decode(ctx, qv, c, qv.map + lo, nullptr, sl));
+    } else if (h) {
+      TRY(chunk_decode(ctx, qv, c, h->buf.get(), h->copied, sl));
+    } else {
+      CK(cudaMemcpyAsync(sl.bases.get(), qv.host + c.o, c.len * sizeof(A), cudaMemcpyHostToDevice, up));
+    }
+    S.bytes += c.len * sizeof(A);
+  }
   for (int w = 0; w < ways; w++) {
     const srs_msm_in& x = in[w];
     if (x.host_dense()) {
@@ -270,7 +277,7 @@ static int chunk_msm_way(cuzk_ctx* ctx, const srs_msm_in& in, int w, const chunk
     stream_fold<<<1, 1, 0, st>>>(out, tmp);
     CKL();
   }
-  if (c.cnt[w]) TRY(msm_of(ctx, bases, sc, ix, c.cnt[w], dense && !in.host_dense() ? in.brev_lg : 0, out, out, st));
+  if (c.cnt[w]) TRY(msm_of(ctx, bases, sc, ix, c.cnt[w], dense ? in.brev_lg : 0, out, out, st));
   return 0;
 }
 
@@ -324,7 +331,6 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* i
   const int q = qv.q;
   const uint64_t n = qv.n, r = std::min(qv.r, qv.n);
   const A* dev_bases = qv.dev;
-  if (ways < 1 || ways > stream_ways) return set_err(CUZK_ERR_ARG, "srs msm: %d inputs (1..%d)", ways, stream_ways);
   for (int w = 0; w < ways; w++) {
     const srs_msm_in& x = in[w];
     if (x.dense() && x.ntail != n)
@@ -344,11 +350,9 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* i
   srs_streamer& S = ctx->streamer;
   for (int w = 0; w < ways; w++) {
     const srs_msm_in& x = in[w];
-    if (x.host_dense()) {
-      if (r < n) {
-        stream_set_inf<<<1, 1, 0, st>>>(out[w]);
-        CKL();
-      }
+    if (x.host_dense()) {  // from infinity: its resident chunks below, then its streamed ones
+      stream_set_inf<<<1, 1, 0, st>>>(out[w]);
+      CKL();
       continue;
     }
     if (r >= n) {  // resident: out = the MSM with the batch sum as its extra point
@@ -377,13 +381,7 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* i
     }
   }
   for (int w = 0; w < ways; w++)
-    if (in[w].host_dense() && r) {
-      if (r >= n) {  // resident: out = the chunks' sums from infinity
-        stream_set_inf<<<1, 1, 0, st>>>(out[w]);
-        CKL();
-      }
-      TRY((host_dense_resident<A, X>(ctx, qv, in, ways, w, 0, r, out, tmp, st)));
-    }
+    if (in[w].host_dense() && r) TRY((host_dense_resident<A, X>(ctx, qv, in, ways, w, 0, r, out, tmp, st)));
   for (uint64_t k = 0; k < K; k++) {
     chunk c = {};
     c.o = r + k * C;

@@ -173,10 +173,10 @@ static void check_stream_case(uint32_t lgn, uint64_t naux, uint32_t chunk_lg_max
                (unsigned long long)limit, withc ? "given" : "NULL", rep, d.c_str());
       }
     }
+    pinned<fr_t> hbuf(m);  // a paired run's first H
+    sj.job.c = nullptr;
     if (p.chunk_lg) {  // two partitions in one pass, in both orders (the first's H through the host)
-      pinned<fr_t> hbuf(m);
       for (int order = 0; order < 2; order++) {
-        sj.job.c = nullptr;
         const cuzk_job jobs[2] = {order ? sj2.job : sj.job, order ? sj.job : sj2.job};
         const cuzk_result* w[2] = {order ? &want2 : &want[0], order ? &want[0] : &want2};
         cuzk_result got[2];
@@ -191,7 +191,6 @@ static void check_stream_case(uint32_t lgn, uint64_t naux, uint32_t chunk_lg_max
         }
       }
     } else {  // nothing streams: refused, named
-      pinned<fr_t> hbuf(m);
       const cuzk_job jobs[2] = {sj.job, sj2.job};
       cuzk_result got[2];
       EXPECT(cuzk_run_pair(ctx, s, jobs, hbuf.p, m * 32, got) == CUZK_ERR_ARG,
@@ -370,6 +369,29 @@ static uint64_t parse_bytes(const char* s) {
   return (uint64_t)v;
 }
 
+// What of res differs from want: the four points, and B_G2 where g2.
+static std::string part_differs(const cuzk_result& res, const cuzk_result& want, bool g2) {
+  std::string d = points_differ(res, want);
+  if (g2) {
+    g2_xyzz gb, wb;
+    memcpy(&gb, res.bg2, sizeof gb);
+    memcpy(&wb, want.bg2, sizeof wb);
+    if (!res.has_bg2 || !same_g2(gb, wb)) d += res.has_bg2 ? " B_G2" : " (no B_G2)";
+  }
+  return d;
+}
+
+// A row of bench part-limit's table: a run's (or a pair's) times, the stream's figures, what differs.
+static void part_limit_row(const char* label, const cuzk_result& res, const cuzk_stream_stats& st,
+                           const std::string& d) {
+  printf("%-5s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f | %7u %9.3f %9.1f %9.1f %9.1f %6.1f%% %s\n", label,
+         res.ms_total, res.ms_h2d, res.ms_ntt, res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b, res.ms_msm_b2,
+         st.chunks, st.bytes / 1073741824.0, st.ms_copy, st.ms_stall, st.ms_span,
+         st.ms_copy > 0 ? 100.0 * (1.0 - st.ms_stall / st.ms_copy) : 100.0,
+         d.empty() ? "same" : ("DIFFER: " + d).c_str());
+  fflush(stdout);
+}
+
 // bench part's partition under each limit.
 static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint64_t>& limits, bool g2) {
   const uint64_t m = 1ull << lgn, nb = naux / 4;
@@ -455,21 +477,9 @@ static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint
       OK(cuzk_run(ctx, s, &job, &res));
       cuzk_stream_stats st;
       OK(cuzk_stream_stats_get(ctx, &st));
-      std::string d = points_differ(res, want);
-      if (g2) {
-        g2_xyzz gb, wb;
-        memcpy(&gb, res.bg2, sizeof gb);
-        memcpy(&wb, want.bg2, sizeof wb);
-        if (!res.has_bg2 || !same_g2(gb, wb)) d += res.has_bg2 ? " B_G2" : " (no B_G2)";
-      }
-      printf("%-5d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f | %7u %9.3f %9.1f %9.1f %9.1f %6.1f%% %s\n", r,
-             res.ms_total, res.ms_h2d, res.ms_ntt, res.ms_msm_h, res.ms_msm_l, res.ms_msm_a, res.ms_msm_b,
-             res.ms_msm_b2, st.chunks,
-             st.bytes / 1073741824.0, st.ms_copy, st.ms_stall, st.ms_span,
-             st.ms_copy > 0 ? 100.0 * (1.0 - st.ms_stall / st.ms_copy) : 100.0,
-             d.empty() ? "same" : ("DIFFER: " + d).c_str());
+      const std::string d = part_differs(res, want, g2);
+      part_limit_row(std::to_string(r).c_str(), res, st, d);
       if (!d.empty()) fails++;
-      fflush(stdout);
     }
     if (p.chunk_lg) {  // two partitions in one pass (cuzk_run_pair): the times are the pair's
       pinned<fr_t> hbuf(m);
@@ -486,22 +496,11 @@ static void bench_part_limit(uint32_t lgn, uint64_t naux, const std::vector<uint
         OK(cuzk_stream_stats_get(ctx, &st));
         std::string d;
         for (int j = 0; j < 2; j++) {
-          std::string dj = points_differ(res[j], want);
-          if (g2) {
-            g2_xyzz gb, wb;
-            memcpy(&gb, res[j].bg2, sizeof gb);
-            memcpy(&wb, want.bg2, sizeof wb);
-            if (!res[j].has_bg2 || !same_g2(gb, wb)) dj += res[j].has_bg2 ? " B_G2" : " (no B_G2)";
-          }
-          if (!dj.empty()) d += (j ? " second:" : " first:") + dj;
+          const std::string dj = part_differs(res[j], want, g2);
+          if (!dj.empty()) d += (j ? " second: " : " first: ") + dj;
         }
-        printf("pair%d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f | %7u %9.3f %9.1f %9.1f %9.1f %6.1f%% %s\n", r,
-               res[0].ms_total, res[0].ms_h2d, res[0].ms_ntt, res[0].ms_msm_h, res[0].ms_msm_l, res[0].ms_msm_a,
-               res[0].ms_msm_b, res[0].ms_msm_b2, st.chunks, st.bytes / 1073741824.0, st.ms_copy, st.ms_stall,
-               st.ms_span, st.ms_copy > 0 ? 100.0 * (1.0 - st.ms_stall / st.ms_copy) : 100.0,
-               d.empty() ? "same" : ("DIFFER:" + d).c_str());
+        part_limit_row(("pair" + std::to_string(r)).c_str(), res[0], st, d);
         if (!d.empty()) fails++;
-        fflush(stdout);
       }
     }
     printf("  device memory held %.3f GiB of %.3f\n", (cuzk_mem_held(0) - held0) / 1073741824.0,

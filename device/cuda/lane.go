@@ -38,9 +38,8 @@ func (k *kernels) allocResult() error {
 // result runs call on k's result, cleared first, and returns a copy of
 // what it wrote (k.mu held).
 func (k *kernels) result(call func(res *cResult) int32) (cResult, int32) {
-	*k.res = cResult{}
-	rc := call(k.res)
-	return *k.res, rc
+	r, rc := k.results2(call)
+	return r[0], rc
 }
 
 // results2 is result for a call that writes two results (a paired Run).
@@ -56,11 +55,18 @@ func (k *kernels) results2(call func(res *cResult) int32) ([2]cResult, int32) {
 // page-locked memory until a Run leaves the device idle (pinnedPool.runEnd,
 // after end).
 func (d *Device) call(k *kernels, run func(res *cResult) int32) (res cResult, rc int32, end time.Time) {
-	d.pool.runStart()
-	res, rc = k.result(run)
-	end = time.Now()
-	d.pool.runEnd(k == &d.kernels)
+	end = d.inRun(k, func() { res, rc = k.result(run) })
 	return res, rc, end
+}
+
+// inRun calls f, a Run's library call on k (k.mu held), counted by the
+// pool as a Run in flight, and returns when it returned.
+func (d *Device) inRun(k *kernels, f func()) time.Time {
+	d.pool.runStart()
+	f()
+	end := time.Now()
+	d.pool.runEnd(k == &d.kernels)
+	return end
 }
 
 // freeResult gives k's page-locked result back.

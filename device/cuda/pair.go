@@ -65,12 +65,11 @@ func (d *Device) runPairOn(k *kernels, ctx context.Context, x0, x1 groth16.Prepa
 	if err := k.lock(); err != nil {
 		return fail(err)
 	}
-	d.pool.runStart()
-	res, rc := k.results2(func(r *cResult) int32 {
-		return lib.runPair(k.ctx, w0.srs, &jobs[0], w0.ab.p, w0.ab.n, r)
+	var res [2]cResult
+	var rc int32
+	end := d.inRun(k, func() {
+		res, rc = k.results2(func(r *cResult) int32 { return lib.runPair(k.ctx, w0.srs, &jobs[0], w0.ab.p, w0.ab.n, r) })
 	})
-	end := time.Now()
-	d.pool.runEnd(k == &d.kernels)
 	var stream StreamStats
 	if rc == 0 {
 		stream = k.streamStats()
