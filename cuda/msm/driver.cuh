@@ -79,12 +79,14 @@ struct msm_acc_step {
   }
 };
 
-// The batch's windows from its bucket sums: level 1, segments of L1
-// buckets; level 2, segments of L2 of the level-1 sums; the level-1 weighted
-// sums of each window reduced msm_red_fan at a time (a small fan keeps each
-// thread's chain of additions short); then one block per window.
+// The batch's windows from its bucket sums into win (add: added to what
+// win holds): level 1, segments of L1 buckets; level 2, segments of L2 of
+// the level-1 sums; the level-1 weighted sums of each window reduced
+// msm_red_fan at a time (a small fan keeps each thread's chain of additions
+// short); then one block per window.
 template <class P>
-static int msm_reduce_windows(cuzk_ctx* ctx, const msm_batch& bt, cudaStream_t st, msm_marks& mark) {
+static int msm_reduce_windows(cuzk_ctx* ctx, const msm_batch& bt, P* win, bool add, cudaStream_t st,
+                              msm_marks& mark) {
   msm_buffers& b = ctx->msm_scratch;
   const msm_plan& p = bt.p;
   P* T1 = b.level1_weighted.as<P>();
@@ -108,17 +110,17 @@ static int msm_reduce_windows(cuzk_ctx* ctx, const msm_batch& bt, cudaStream_t s
     in = out;
     K /= F;
   }
-  msm_windows<P><<<bt.nb, p.K2, 0, st>>>(in, T2, S2, p.K2, p.lgL1, p.lgL2, b.windows.as<P>() + bt.w0);
+  msm_windows<P><<<bt.nb, p.K2, 0, st>>>(in, T2, S2, p.K2, p.lgL1, p.lgL2, win + bt.w0, add);
   CKL();
   mark("7 segments 2, windows");
   return 0;
 }
 
 // msm_dev for points A/P; cfg is the context's MSM config with acc_slots
-// those of msm_acc_chunks<A, P>.
+// those of msm_acc_chunks<A, P>; acc: msm_win_acc (msm.hpp), or nullptr.
 template <class A, class P>
 static int msm_dev_t(cuzk_ctx* ctx, const msm_config& cfg, const A* bases, const fr_t* scalars, const uint32_t* idx,
-                     uint64_t n, int brev_lg, const P* extra, P* out, cudaStream_t st) {
+                     uint64_t n, int brev_lg, const P* extra, P* out, cudaStream_t st, msm_win_acc* acc) {
   if (n == 0) {  // no copy from the host, no wait: the call queues one small kernel
     set_xyzz<P><<<1, 1, 0, st>>>(out, extra);
     CKL();
@@ -126,19 +128,41 @@ static int msm_dev_t(cuzk_ctx* ctx, const msm_config& cfg, const A* bases, const
   }
   if (n >= (1ull << 31)) return set_err(CUZK_ERR_ARG, "msm: %llu points", (unsigned long long)n);
   const msm_plan p = msm_plan_for(n, cfg);
+  // the windows kept in acc where it holds none or this window's, else combined here
+  const bool keep = acc && acc->win && p.W <= msm_win_max && (acc->c == 0 || acc->c == p.c);
   TRY(msm_reserve(ctx, msm_scratch_for(n, cfg, sizeof(P))));
   profile pf(st, ctx->cfg.profile);
   msm_marks mark{pf, std::string(sizeof(P) > sizeof(g1_xyzz) ? "msm g2 lg" : "msm lg") + std::to_string(lg2(n)) + " "};
+  P* win = keep ? static_cast<P*>(acc->win) : ctx->msm_scratch.windows.as<P>();
+  const bool add = keep && acc->c != 0;
   for (uint32_t w0 = 0; w0 < p.W; w0 += p.wb) {
     const uint32_t nb = (uint32_t)((p.W - w0) < p.wb ? (p.W - w0) : p.wb);
     const msm_batch bt = {p, w0, nb, (uint64_t)nb * n, nb * p.B};
     TRY(msm_sort_batch(ctx, bt, scalars, idx, n, brev_lg, st, mark));
     TRY((msm_acc_step<A, P>::run(ctx, bt, bases, cfg.acc_slots, st, mark)));
-    TRY(msm_reduce_windows<P>(ctx, bt, st, mark));
+    TRY(msm_reduce_windows<P>(ctx, bt, win, add, st, mark));
   }
-  msm_combine<P><<<1, 1, 0, st>>>(ctx->msm_scratch.windows.as<P>(), p.W, p.c, extra, out);
+  if (keep) {
+    acc->c = p.c;
+    if (extra != out) {  // out = *extra (infinity where none); the windows' share waits in acc
+      set_xyzz<P><<<1, 1, 0, st>>>(out, extra);
+      CKL();
+    }
+    return 0;
+  }
+  msm_combine<P><<<1, 1, 0, st>>>(win, p.W, p.c, extra, out);
   CKL();
   mark("8 combine");
+  return 0;
+}
+
+// msm_win_finish for points P.
+template <class P>
+static int msm_win_finish_t(msm_win_acc& acc, P* out, cudaStream_t st) {
+  if (acc.c == 0) return 0;
+  msm_combine<P><<<1, 1, 0, st>>>(static_cast<const P*>(acc.win), (256 + acc.c - 1) / acc.c, acc.c, out, out);
+  CKL();
+  acc.c = 0;
   return 0;
 }
 

@@ -184,9 +184,11 @@ struct msm_win_slots {
 // thread k' adds (L2 k' - 1) S2_k' + T2_k', a tree in shared memory sums
 // the K2 terms, and thread 0 scales by L1 and adds T1sum. (One thread per
 // window walking the K2 terms was a chain of ~4 K2 dependent additions.)
+// With add, the window's sum is added to win[w] (a msm_win_acc's).
 template <class P>
 __global__ void __launch_bounds__(msm_k2) msm_windows(const P* T1sum, const P* T2, const P* S2,
-                                                      uint32_t K2, uint32_t lgL1, uint32_t lgL2, P* win) {
+                                                      uint32_t K2, uint32_t lgL1, uint32_t lgL2, P* win,
+                                                      bool add) {
   constexpr uint32_t S = msm_win_slots<P>::value;
   __shared__ uint4 buf[S * sizeof(P) / 16];
   P* sh = reinterpret_cast<P*>(buf);
@@ -223,6 +225,7 @@ __global__ void __launch_bounds__(msm_k2) msm_windows(const P* T1sum, const P* T
     P r = sh[0];
     for (uint32_t j = 0; j < lgL1; j++) r = r.dbl();
     r.add(T1sum[w]);
+    if (add) r.add(win[w]);
     win[w] = r;
   }
 }

@@ -56,9 +56,11 @@ int msm_sort_batch(cuzk_ctx* ctx, const msm_batch& bt, const fr_t* scalars, cons
 }
 
 int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars, const uint32_t* idx, uint64_t n,
-            int brev_lg, const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st) {
-  return msm_dev_t<g1_affine, g1_xyzz>(ctx, ctx->msm, bases, scalars, idx, n, brev_lg, extra, out, st);
+            int brev_lg, const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st, msm_win_acc* acc) {
+  return msm_dev_t<g1_affine, g1_xyzz>(ctx, ctx->msm, bases, scalars, idx, n, brev_lg, extra, out, st, acc);
 }
+
+int msm_win_finish(msm_win_acc& acc, g1_xyzz* out, cudaStream_t st) { return msm_win_finish_t(acc, out, st); }
 
 int batch_add_reserve(cuzk_ctx* ctx, uint64_t n, size_t point_bytes) {
   const uint64_t nch = batch_chunks(n);

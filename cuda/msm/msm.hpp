@@ -34,10 +34,26 @@ uint64_t msm_resident_threads(int dev);
 // so that MSMs queued on two streams never reallocate under each other.
 int msm_reserve(cuzk_ctx* ctx, const msm_scratch& s);
 
+// Weighted window sums kept across MSMs of one window size (the chunk MSMs
+// of a streamed query): such an MSM adds its windows' sums into win where
+// they are of its window c (or win holds none yet), and leaves the
+// combination of the windows (c doublings a window, one thread) to
+// msm_win_finish, once for all of them. An MSM of another window combines
+// its own as usual.
+struct msm_win_acc {
+  void* win = nullptr;  // device: room for msm_win_max windows of the point type
+  uint32_t c = 0;       // the window of the sums in win; 0: none yet
+};
+static constexpr uint32_t msm_win_max = 64;
+
 // out = sum scalars[i] * bases[idx ? idx[i] : i] (+ *extra), on device; with
-// brev_lg > 0 scalar i is read at bitrev(i) (the H sequence's order).
+// brev_lg > 0 scalar i is read at bitrev(i) (the H sequence's order). With
+// acc (msm_win_acc), out = *extra and the MSM's share may be left in acc.
 int msm_dev(cuzk_ctx* ctx, const g1_affine* bases, const fr_t* scalars, const uint32_t* idx, uint64_t n,
-            int brev_lg, const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st);
+            int brev_lg, const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st, msm_win_acc* acc = nullptr);
+
+// out += the combination of acc's window sums, if it holds any; acc is then empty.
+int msm_win_finish(msm_win_acc& acc, g1_xyzz* out, cudaStream_t st);
 
 // Allocates the batch addition's scratch for up to n bases (sums of
 // point_bytes: G1 192, G2 384).
@@ -54,6 +70,7 @@ int batch_add_dev(cuzk_ctx* ctx, const g1_affine* bases, uint64_t n, const uint3
 // sizeof(g2_xyzz)).
 uint64_t msm_resident_threads_g2(int dev);
 int msm_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, const fr_t* scalars, const uint32_t* idx, uint64_t n,
-               int brev_lg, const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st);
+               int brev_lg, const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st, msm_win_acc* acc = nullptr);
+int msm_win_finish(msm_win_acc& acc, g2_xyzz* out, cudaStream_t st);
 int batch_add_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, uint64_t n, const uint32_t* bits, g2_xyzz* out,
                      cudaStream_t st);

@@ -38,10 +38,12 @@ struct msm_acc_step<g2_affine, g2_xyzz> {
 uint64_t msm_resident_threads_g2(int dev) { return msm_resident_threads_t<g2_affine, g2_xyzz>(dev); }
 
 int msm_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, const fr_t* scalars, const uint32_t* idx, uint64_t n,
-               int brev_lg, const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st) {
+               int brev_lg, const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st, msm_win_acc* acc) {
   return msm_dev_t<g2_affine, g2_xyzz>(ctx, msm_config_g2(ctx->msm), bases, scalars, idx, n, brev_lg, extra, out,
-                                       st);
+                                       st, acc);
 }
+
+int msm_win_finish(msm_win_acc& acc, g2_xyzz* out, cudaStream_t st) { return msm_win_finish_t(acc, out, st); }
 
 int batch_add_dev_g2(cuzk_ctx* ctx, const g2_affine* bases, uint64_t n, const uint32_t* bits, g2_xyzz* out,
                      cudaStream_t st) {

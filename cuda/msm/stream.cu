@@ -201,12 +201,12 @@ static int batch_sum(cuzk_ctx* ctx, const g2_affine* b, uint64_t n, const uint32
   return batch_add_dev_g2(ctx, b, n, bits, out, st);
 }
 static int msm_of(cuzk_ctx* ctx, const g1_affine* b, const fr_t* sc, const uint32_t* idx, uint64_t n, int brev_lg,
-                  const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st) {
-  return msm_dev(ctx, b, sc, idx, n, brev_lg, extra, out, st);
+                  const g1_xyzz* extra, g1_xyzz* out, cudaStream_t st, msm_win_acc* acc = nullptr) {
+  return msm_dev(ctx, b, sc, idx, n, brev_lg, extra, out, st, acc);
 }
 static int msm_of(cuzk_ctx* ctx, const g2_affine* b, const fr_t* sc, const uint32_t* idx, uint64_t n, int brev_lg,
-                  const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st) {
-  return msm_dev_g2(ctx, b, sc, idx, n, brev_lg, extra, out, st);
+                  const g2_xyzz* extra, g2_xyzz* out, cudaStream_t st, msm_win_acc* acc = nullptr) {
+  return msm_dev_g2(ctx, b, sc, idx, n, brev_lg, extra, out, st, acc);
 }
 
 // The chunk's points (unless they are resident: points false) and each
@@ -277,7 +277,7 @@ static int chunk_msm_way(cuzk_ctx* ctx, const srs_msm_in& in, int w, const chunk
     stream_fold<<<1, 1, 0, st>>>(out, tmp);
     CKL();
   }
-  if (c.cnt[w]) TRY(msm_of(ctx, bases, sc, ix, c.cnt[w], dense ? in.brev_lg : 0, out, out, st));
+  if (c.cnt[w]) TRY(msm_of(ctx, bases, sc, ix, c.cnt[w], dense ? in.brev_lg : 0, out, out, st, &S.acc[w]));
   return 0;
 }
 
@@ -348,6 +348,11 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* i
   // streaming), host-dense inputs in chunks of their scalars
   const uint64_t C = qv.C, K = r < n ? (n - r + C - 1) / C : 0;
   srs_streamer& S = ctx->streamer;
+  // the chunk MSMs' window sums, combined once at the end (the plan reserves S.win)
+  for (int w = 0; w < ways; w++) {
+    S.acc[w].win = S.win[w].capacity() >= msm_win_max * sizeof(X) ? S.win[w].get() : nullptr;
+    S.acc[w].c = 0;
+  }
   for (int w = 0; w < ways; w++) {
     const srs_msm_in& x = in[w];
     if (x.host_dense()) {  // from infinity: its resident chunks below, then its streamed ones
@@ -377,7 +382,9 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* i
         stream_fold<<<1, 1, 0, st>>>(out[w], tmp);
         CKL();
       }
-      if (b[0]) TRY(msm_of(ctx, dev_bases, x.scalars, x.dense() ? nullptr : x.idx, b[0], x.brev_lg, out[w], out[w], st));
+      if (b[0])
+        TRY(msm_of(ctx, dev_bases, x.scalars, x.dense() ? nullptr : x.idx, b[0], x.brev_lg, out[w], out[w], st,
+                   &S.acc[w]));
     }
   }
   for (int w = 0; w < ways; w++)
@@ -406,6 +413,7 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* i
     TRY(chunk_upload(ctx, qv, in, ways, c, true, sl, e));
     TRY((chunk_msm<A, X>(ctx, in, ways, -1, c, sl.bases.as<A>(), sl, e, out, tmp, st)));
   }
+  for (int w = 0; w < ways; w++) TRY(msm_win_finish(S.acc[w], out[w], st));
   return 0;
 }
 

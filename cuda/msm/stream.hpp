@@ -24,6 +24,7 @@
 #include "../ec/g1.cuh"
 #include "../ec/g2.cuh"
 #include "../util/buffers.hpp"
+#include "msm.hpp"
 
 struct cuzk_ctx;
 struct cuzk_srs;
@@ -95,6 +96,8 @@ struct srs_streamer {
   double ms_read = 0;                              // this run's host time reading them
   device_buffer badpt;                             // the file's bad points: min (q << 40 | index), reasons
   host_buffer checks;                              // page-locked: a stream_checks (stream_read_checks)
+  device_buffer win[stream_ways];                  // each input's window sums across its chunk MSMs
+  msm_win_acc acc[stream_ways];                    // (msm_win_acc over win; msm.hpp)
 
   int create();
 };

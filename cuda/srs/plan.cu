@@ -130,10 +130,12 @@ static void batch_bytes(uint64_t n, uint64_t* chunks, uint64_t* rounds, uint64_t
 // What the context holds besides the run's buffers: the shared twiddles
 // (2 × 2^18 and 2 × 512 Fr, grown by an eighth), the NTT tables of one size
 // (9 × 2^15 Fr, the same), the result points, the streamer's flag and chunk
-// bounds, and room for the tables of a second size.
+// bounds and each input's window sums, and room for the tables of a second
+// size.
 static uint64_t fixed_bytes() {
   const uint64_t tw = (2ull << 18) * 32 + 1024 * 32, tab = 9ull * 32768 * 32;
-  return (tw + 2 * tab) * 9 / 8 + run_points * P * 9 / 8 + (2u << 20);
+  return (tw + 2 * tab) * 9 / 8 + run_points * P * 9 / 8 + stream_ways * msm_win_max * sizeof(g2_xyzz) +
+         (2u << 20);
 }
 
 static void fill_scratch(int dev, srs_plan& p, uint64_t acc_slots) {
@@ -308,6 +310,8 @@ int plan_reserve(cuzk_ctx* ctx, const cuzk_srs* srs) {
   TRY(exact(b.sort_temp, s.sort_temp));
   TRY(exact(b.batch_chunks, s.batch_chunks));
   TRY(exact(b.batch_rounds, s.batch_rounds));
+  if (s.slot_bases)
+    for (uint64_t w = 0; w < s.ways; w++) TRY(exact(ctx->streamer.win[w], msm_win_max * sizeof(g2_xyzz)));
   for (stream_slot& sl : ctx->streamer.slot) {
     TRY(exact(sl.bases, s.slot_bases + 1));
     for (uint64_t w = 0; w < s.ways; w++) {

@@ -149,9 +149,12 @@ func TestRunPairOtherSets(t *testing.T) {
 	}
 	ctx := context.Background()
 	cd := cpu.New(0)
-	// A third of the way above each set's minimum: the second set plans
-	// beside what the first holds resident, so its own minimum is too little.
-	d := limited(t, 8, func(min, all uint64) uint64 { return min + (all-min)/3 })
+	// Each set's minimum and a KiB (less than a chunk, so nothing more is
+	// resident): the second set plans beside the first's resident
+	// allocations (a byte a query at the least), so its bare minimum is too
+	// little, and a third of the way up leaves the first set holding chunks
+	// the second's minimum needs.
+	d := limited(t, 8, func(min, all uint64) uint64 { return min + 1024 })
 	var ws [2]groth16.Prepared
 	var want [2]*groth16.Sums
 	for i := range 2 {
