@@ -65,22 +65,11 @@ void srs_plan::to_abi(cuzk_plan* o) const {
 
 msm_config plan_msm_config(const srs_plan& p, uint64_t acc_slots) {
   msm_config c = {};
-  c.window = 0;
+  c.window = 0;  // by size: a chunk of 2^23 points at 16 (wider windows measured slower, docs/gpu-notes.md)
   c.seg_lg = 15;
   c.acc_slots = acc_slots;
   c.pairs_lg = p.pairs_lg;
-  c.window = p.window;
   return c;
-}
-
-// CUZK_STREAM_MSM_C: the window a plan that streams gives its MSMs of 2^22
-// points or more (16, 19, 20, 22 or 24; unset or another value: by size,
-// which is 16 for a chunk of 2^23 points), read when a plan is made. The
-// plan's scratch is sized for it.
-static uint32_t stream_window() {
-  const char* v = getenv("CUZK_STREAM_MSM_C");
-  const uint32_t c = v ? (uint32_t)strtoul(v, nullptr, 10) : 0;
-  return msm_window_ok(c) ? c : 0;
 }
 
 // An upper bound of msm_scratch_for(n) over every n <= nmax (msm/plan.cu): the
@@ -230,13 +219,11 @@ int srs_plan_make(int dev, const uint64_t* n, const cuzk_limits* lim, srs_plan* 
   cudaGetLastError();  // no device: its queries failed (cuzk_plan_for on the host)
   srs_plan& p = *out;
   p.limit = lim->limit;
-  const uint32_t window = stream_window();  // plans that stream only
   // the minimum: everything streams in the smallest chunks, MSM batches of one chunk
   srs_plan lo = p;
   for (int q = 0; q < 4; q++) lo.res[q] = 0;
   lo.chunk_lg = cmin;
   lo.pairs_lg = cmin;
-  lo.window = window;
   lo.bg2_stream = g2;
   fill_scratch(dev, lo, acc_slots);
   const uint64_t min_bytes = plan_total(lo);
@@ -260,7 +247,6 @@ int srs_plan_make(int dev, const uint64_t* n, const cuzk_limits* lim, srs_plan* 
       for (int q = 0; q < 4; q++) t.res[q] = 0;
       t.chunk_lg = cl;
       t.pairs_lg = pl;
-      t.window = window;
       t.bg2_stream = g2;
       fill_scratch(dev, t, acc_slots);
       if (plan_total(t) > t.limit) continue;

@@ -52,8 +52,6 @@ struct srs_plan {
   uint32_t chunk_lg;  // streamed chunks of 2^chunk_lg points; 0: nothing streams
   uint32_t pairs_lg;  // the MSMs' batch cap (msm_config.pairs_lg; 0: 29)
   uint32_t pinned;    // bit q: query q's streamed part is page-locked (set by the upload)
-  uint32_t window;    // a plan that streams: the window of its MSMs of 2^22 points or more (0: by size;
-                      // CUZK_STREAM_MSM_C when the plan is made, for comparison)
   uint64_t bg2;       // B_G2 points the plan holds resident (n[3], or 0)
   uint64_t bg2_stream;  // B_G2 points the plan streams, in chunks of chunk() / 2 (n[3], or 0); neither: not
                         // counted, not uploaded
