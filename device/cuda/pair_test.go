@@ -149,12 +149,21 @@ func TestRunPairOtherSets(t *testing.T) {
 	}
 	ctx := context.Background()
 	cd := cpu.New(0)
-	// Each set's minimum and a KiB (less than a chunk, so nothing more is
-	// resident): the second set plans beside the first's resident
-	// allocations (a byte a query at the least), so its bare minimum is too
-	// little, and a third of the way up leaves the first set holding chunks
-	// the second's minimum needs.
-	d := limited(t, 8, func(min, all uint64) uint64 { return min + 1024 })
+	// Each set's minimum and a KiB (less than a chunk: nothing more is
+	// resident), and for the second at least the first's limit and room
+	// for its own resident allocations (a byte a query): it plans beside
+	// the first, whose scratch it shares. (At the bare minimum and at a
+	// third above it the second set did not fit.)
+	var first uint64
+	d := limited(t, 8, func(min, all uint64) uint64 {
+		l := min + 1024
+		if first == 0 {
+			first = l
+		} else {
+			l = max(l, first+8)
+		}
+		return l
+	})
 	var ws [2]groth16.Prepared
 	var want [2]*groth16.Sums
 	for i := range 2 {
