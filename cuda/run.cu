@@ -8,6 +8,8 @@
 //   tails:   the L, A and B_G1 MSMs as their inputs arrive, beside the NTTs
 //            (cfg.run_serial holds them back until the H sequence is done),
 //            then B_G2 over B_G1's scalars (run_bg2.hpp).
+// With CUZK_HVEC_STREAM=1 (context.hpp) a, b and c go up on a fourth
+// stream, so the first streamed chunks do not wait behind their 8–12 GiB.
 // All the scratch is reserved before anything is queued: the tails run
 // beside the NTTs, and nothing may reallocate under them. Under an srs's
 // memory limit (srs/plan.hpp) each buffer is reserved to its planned size,
@@ -139,17 +141,19 @@ static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
   return 0;
 }
 
-// The uploads stream's work, in the order the work needs it.
+// The uploads stream's work, in the order the work needs it (a, b and c on
+// hvec_uploads: the uploads stream, or their own).
 static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t) {
   const uint64_t m = 1ull << job->lgn, nrows = job->nrows;
   const run_events& ev = ctx->run_ev;
+  cudaStream_t hv = hvec_uploads(ctx);
   TRY(run_upload_part(ctx, srs, job, t, 0));
-  TRY(upload_padded(ctx->h.a.get(), job->a, nrows, m, ctx->uploads));
-  CK(cudaEventRecord(ev.a_in, ctx->uploads));
-  TRY(upload_padded(ctx->h.b.get(), job->b, nrows, m, ctx->uploads));
-  CK(cudaEventRecord(ev.b_in, ctx->uploads));
-  if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, nrows, m, ctx->uploads));
-  CK(cudaEventRecord(ev.c_in, ctx->uploads));
+  TRY(upload_padded(ctx->h.a.get(), job->a, nrows, m, hv));
+  CK(cudaEventRecord(ev.a_in, hv));
+  TRY(upload_padded(ctx->h.b.get(), job->b, nrows, m, hv));
+  CK(cudaEventRecord(ev.b_in, hv));
+  if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, nrows, m, hv));
+  CK(cudaEventRecord(ev.c_in, hv));
   TRY(run_upload_part(ctx, srs, job, t, 1));
   TRY(run_upload_part(ctx, srs, job, t, 2));
   CK(cudaEventRecord(ev.uploads_done, ctx->uploads));
@@ -202,7 +206,8 @@ int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
 // The event times of a finished run.
 static void run_times(const run_events& ev, cuzk_result* res) {
   res->ms_total = elapsed_ms(ev.start, ev.done);
-  res->ms_h2d = elapsed_ms(ev.start, ev.uploads_done);  // all uploads (overlapping the MSMs and NTTs)
+  // all uploads (overlapping the MSMs and NTTs; a, b, c may end later on their own stream)
+  res->ms_h2d = std::max(elapsed_ms(ev.start, ev.uploads_done), elapsed_ms(ev.start, ev.c_in));
   res->ms_ntt = elapsed_ms(ev.h_start, ev.h_done);
   res->ms_msm_h = elapsed_ms(ev.msm_h_start, ev.done);
   res->ms_msm_l = elapsed_ms(ev.l_start, ev.part_done[0]);  // L, A, B_G1: on tails, overlapping the NTTs
@@ -267,6 +272,7 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   const float pre = clk.ms();
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
+  if (ctx->hvec_stream) CK(cudaStreamWaitEvent(ctx->hvecs, ev.start, 0));
   TRY(run_uploads(ctx, srs, job, tails));
   CK(cudaStreamWaitEvent(st, ev.a_in, 0));
   cudaEvent_t ready[3] = {nullptr, ev.b_in, ev.c_in};

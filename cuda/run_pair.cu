@@ -16,8 +16,11 @@
 //            the tails (they share the MSM scratch);
 //   tails:   the L, A, B_G1 (and B_G2) passes, each MSM run for both
 //            partitions' scalars on every chunk.
+// With CUZK_HVEC_STREAM=1 (context.hpp) the a and b uploads go on their
+// own stream instead, so the passes' chunks do not wait behind them.
 #include <string.h>
 
+#include <algorithm>
 
 #include "context.hpp"
 #include "msm/msm.hpp"
@@ -80,20 +83,22 @@ static int pair_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails* t) {
   return 0;
 }
 
-// A job's a and b (and c where given) into the H vectors, on the uploads
-// stream; a_in after a, b_in and c_in after the rest. wait_a, wait_b: what
-// the vectors' uploads wait for (NULL: nothing).
+// A job's a and b (and c where given) into the H vectors, on hvec_uploads
+// (the uploads stream, or their own); a_in after a, b_in and c_in after
+// the rest. wait_a, wait_b: what the vectors' uploads wait for (NULL:
+// nothing).
 static int pair_upload_abc(cuzk_ctx* ctx, const cuzk_job* job, cudaEvent_t wait_a, cudaEvent_t wait_b) {
   const run_events& ev = ctx->run_ev;
   const uint64_t m = 1ull << job->lgn;
-  if (wait_a) CK(cudaStreamWaitEvent(ctx->uploads, wait_a, 0));
-  TRY(upload_padded(ctx->h.a.get(), job->a, job->nrows, m, ctx->uploads));
-  CK(cudaEventRecord(ev.a_in, ctx->uploads));
-  if (wait_b) CK(cudaStreamWaitEvent(ctx->uploads, wait_b, 0));
-  TRY(upload_padded(ctx->h.b.get(), job->b, job->nrows, m, ctx->uploads));
-  CK(cudaEventRecord(ev.b_in, ctx->uploads));
-  if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, job->nrows, m, ctx->uploads));
-  CK(cudaEventRecord(ev.c_in, ctx->uploads));
+  cudaStream_t hv = hvec_uploads(ctx);
+  if (wait_a) CK(cudaStreamWaitEvent(hv, wait_a, 0));
+  TRY(upload_padded(ctx->h.a.get(), job->a, job->nrows, m, hv));
+  CK(cudaEventRecord(ev.a_in, hv));
+  if (wait_b) CK(cudaStreamWaitEvent(hv, wait_b, 0));
+  TRY(upload_padded(ctx->h.b.get(), job->b, job->nrows, m, hv));
+  CK(cudaEventRecord(ev.b_in, hv));
+  if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, job->nrows, m, hv));
+  CK(cudaEventRecord(ev.c_in, hv));
   return 0;
 }
 
@@ -117,7 +122,7 @@ static int pair_h_sequence(cuzk_ctx* ctx, const cuzk_job* job, cudaEvent_t start
 // the whole run (the caller divides them between the partitions).
 static void pair_times(const run_events& ev, bool bg2, cuzk_result* res) {
   res->ms_total = elapsed_ms(ev.start, ev.done);
-  res->ms_h2d = elapsed_ms(ev.start, ev.uploads_done);
+  res->ms_h2d = std::max(elapsed_ms(ev.start, ev.uploads_done), elapsed_ms(ev.start, ev.c_in));
   res->ms_ntt = elapsed_ms(ev.h_start, ev.h_done) + elapsed_ms(ev.h1_start, ev.h1_done);
   res->ms_msm_h = elapsed_ms(ev.msm_h_start, ev.done);
   res->ms_msm_l = elapsed_ms(ev.l_start, ev.part_done[0]);
@@ -146,6 +151,7 @@ extern "C" int cuzk_run_pair(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* jobs,
   const float pre = clk.ms();
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
+  if (ctx->hvec_stream) CK(cudaStreamWaitEvent(ctx->hvecs, ev.start, 0));
 
   // both partitions' device tails, then the first's a and b; its H
   // sequence, its H to base order and to the host

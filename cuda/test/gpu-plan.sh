@@ -35,6 +35,10 @@
 #   runpair       two partitions in one pass (cuzk_run_pair) with bin/local's library (PAIR_LIB:
 #                 another folder's): device/cuda's paired-run, memory-limit and MSM tests, then the
 #                 harness's stream checks                                                    150 s
+#   hvec          bench part-limit of the 2^27 partition with B_G2 under 16 GiB with a, b, c
+#                 uploaded ahead of the streamed chunks (as built), then on their own stream
+#                 (CUZK_HVEC_STREAM=1); then, with it, check-stream and device/cuda's limit
+#                 and paired-run tests                                                      260 s
 #   pairbench     bench part-limit of the 2^27 partition with B_G2 under 16 and 24 GiB with
 #                 bin/local's library (PAIR_LIB): three single runs, then two paired ones   150 s
 #   ab            the G1 MSM 2^26, the G2 MSM 2^25 and the partition with B_G2, each library
@@ -66,7 +70,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; hvec) echo 260;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; *) echo 0;;
   esac
 }
 
@@ -113,6 +117,12 @@ run_step() {
       -test.run 'TestRunPair|TestMemoryLimitSums|TestStreamLayout|TestProveVerify$|TestMSM|TestFinishB2' -test.v 2>&1 \
       | grep -E "^(--- |ok|FAIL|PASS)|panic|pair_test.go|limit_test.go:1[1-9]" | grep -v "^--- PASS.*/" | head -40)
     timeout $(( left - 95 )) $pl/cuzk_harness check-stream 2>&1 | grep -E "FAIL|differ|stream:|rror" | head -20;;
+  hvec) cuda_test; for v in "" 1; do echo "--- CUZK_HVEC_STREAM=${v:-unset}"; CUZK_HVEC_STREAM=$v timeout $(( left / 3 - 2 )) \
+      bin/local/cuzk_harness bench part-limit 27 130000000 16G g2 2>&1 | grep -E "^  plan|^[0-9] |^pair|rror" | head -7; done
+    echo "--- CUZK_HVEC_STREAM=1: check-stream, the limit and pair tests"
+    CUZK_HVEC_STREAM=1 timeout $(( left / 4 )) bin/local/cuzk_harness check-stream 2>&1 | grep -E "FAIL|differ|^stream:|rror" | head -20
+    (cd device/cuda && CUZK_HVEC_STREAM=1 CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout 60 ../../bin/cuda.test -test.short \
+      -test.run 'TestMemoryLimitSums|TestRunPair|TestEngineTwoWorkersLimited' 2>&1 | grep -E "^(--- FAIL|ok|FAIL|PASS)|panic|_test.go" | head -20);;
   pairbench) timeout "$left" ${PAIR_LIB:-bin/local}/cuzk_harness bench part-limit 27 130000000 16G 24G g2 2>&1 | grep -vE "^  plan|B_G2 streamed" | tail -24;;
   ab) for lib in ${AB_LIBS:-bin/base bin/local}; do cp -n bin/local/cuzk_harness $lib/ 2>/dev/null; done
     for round in 1 2; do for lib in ${AB_LIBS:-bin/base bin/local}; do echo "--- $lib round $round"
