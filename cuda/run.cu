@@ -203,11 +203,25 @@ int run_parts(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails& t) {
   return 0;
 }
 
+int run_begin(cuzk_ctx* ctx, const host_clock& clk, float* pre) {
+  const run_events& ev = ctx->run_ev;
+  TRY(stream_begin(ctx, ctx->main));
+  CK(cudaEventRecord(ev.start, ctx->main));
+  *pre = clk.ms();
+  CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
+  CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
+  if (ctx->hvec_stream) CK(cudaStreamWaitEvent(ctx->hvecs, ev.start, 0));
+  return 0;
+}
+
+float run_h2d_ms(const run_events& ev) {
+  return std::max(elapsed_ms(ev.start, ev.uploads_done), elapsed_ms(ev.start, ev.c_in));
+}
+
 // The event times of a finished run.
 static void run_times(const run_events& ev, cuzk_result* res) {
   res->ms_total = elapsed_ms(ev.start, ev.done);
-  // all uploads (overlapping the MSMs and NTTs; a, b, c may end later on their own stream)
-  res->ms_h2d = std::max(elapsed_ms(ev.start, ev.uploads_done), elapsed_ms(ev.start, ev.c_in));
+  res->ms_h2d = run_h2d_ms(ev);  // all uploads (overlapping the MSMs and NTTs)
   res->ms_ntt = elapsed_ms(ev.h_start, ev.h_done);
   res->ms_msm_h = elapsed_ms(ev.msm_h_start, ev.done);
   res->ms_msm_l = elapsed_ms(ev.l_start, ev.part_done[0]);  // L, A, B_G1: on tails, overlapping the NTTs
@@ -267,12 +281,8 @@ extern "C" int cuzk_run(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* job, cuzk_
   TRY(run_reserve_for(ctx, srs, job->lgn, tails));
   const run_events& ev = ctx->run_ev;
   cudaStream_t st = ctx->main;
-  TRY(stream_begin(ctx, st));
-  CK(cudaEventRecord(ev.start, st));
-  const float pre = clk.ms();
-  CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
-  CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
-  if (ctx->hvec_stream) CK(cudaStreamWaitEvent(ctx->hvecs, ev.start, 0));
+  float pre;
+  TRY(run_begin(ctx, clk, &pre));
   TRY(run_uploads(ctx, srs, job, tails));
   CK(cudaStreamWaitEvent(st, ev.a_in, 0));
   cudaEvent_t ready[3] = {nullptr, ev.b_in, ev.c_in};

@@ -15,6 +15,7 @@
 struct cuzk_ctx;
 struct cuzk_srs;
 struct msm_inputs;
+struct run_events;
 struct srs_msm_in;
 
 // The checks of the domain both runs make: srs on ctx's device, lgn in
@@ -76,6 +77,15 @@ struct host_clock {
     return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 };
+
+// The start every run makes: stream_begin, ev.start on the main stream,
+// and the other streams (tails, uploads, hvecs where used) waiting for it.
+// Returns the host time it took (ms_host_pre) in *pre.
+int run_begin(cuzk_ctx* ctx, const host_clock& clk, float* pre);
+
+// ms_h2d: from ev.start to the later of the uploads stream's end and c_in
+// (a, b and c may go up on their own stream: cuzk_ctx::hvec_stream).
+float run_h2d_ms(const run_events& ev);
 
 // The MSM switches of a run under a limit that streams (the plan's: its
 // batch cap, the defaults it was sized for), restored when it goes out of

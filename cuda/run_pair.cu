@@ -20,8 +20,6 @@
 // own stream instead, so the passes' chunks do not wait behind them.
 #include <string.h>
 
-#include <algorithm>
-
 #include "context.hpp"
 #include "msm/msm.hpp"
 #include "msm/stream.hpp"
@@ -122,7 +120,7 @@ static int pair_h_sequence(cuzk_ctx* ctx, const cuzk_job* job, cudaEvent_t start
 // the whole run (the caller divides them between the partitions).
 static void pair_times(const run_events& ev, bool bg2, cuzk_result* res) {
   res->ms_total = elapsed_ms(ev.start, ev.done);
-  res->ms_h2d = std::max(elapsed_ms(ev.start, ev.uploads_done), elapsed_ms(ev.start, ev.c_in));
+  res->ms_h2d = run_h2d_ms(ev);
   res->ms_ntt = elapsed_ms(ev.h_start, ev.h_done) + elapsed_ms(ev.h1_start, ev.h1_done);
   res->ms_msm_h = elapsed_ms(ev.msm_h_start, ev.done);
   res->ms_msm_l = elapsed_ms(ev.l_start, ev.part_done[0]);
@@ -146,12 +144,8 @@ extern "C" int cuzk_run_pair(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_job* jobs,
   const run_events& ev = ctx->run_ev;
   cudaStream_t st = ctx->main;
   const bool bg2 = srs->has_bg2;
-  TRY(stream_begin(ctx, st));
-  CK(cudaEventRecord(ev.start, st));
-  const float pre = clk.ms();
-  CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
-  CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
-  if (ctx->hvec_stream) CK(cudaStreamWaitEvent(ctx->hvecs, ev.start, 0));
+  float pre;
+  TRY(run_begin(ctx, clk, &pre));
 
   // both partitions' device tails, then the first's a and b; its H
   // sequence, its H to base order and to the host

@@ -164,11 +164,8 @@ extern "C" int cuzk_run_witness(cuzk_ctx* ctx, cuzk_srs* srs, const cuzk_matrice
   TRY(reserve_witness(ctx, m, w));
   const run_events& ev = ctx->run_ev;
   cudaStream_t st = ctx->main;
-  TRY(stream_begin(ctx, st));
-  CK(cudaEventRecord(ev.start, st));
-  const float pre = clk.ms();
-  CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
-  CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
+  float pre;
+  TRY(run_begin(ctx, clk, &pre));
   TRY(queue_witness(ctx, m, w, ctx->uploads));
   CK(cudaEventRecord(ev.uploads_done, ctx->uploads));
   // main: the products, then the H sequence

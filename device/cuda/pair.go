@@ -108,10 +108,9 @@ func (d *Device) runTwo(k *kernels, ctx context.Context, x0, x1 groth16.Prepared
 
 // half is t with every time halved: one partition's share of a paired run.
 func (t Timing) half() Timing {
-	h := func(d *time.Duration) { *d /= 2 }
 	for _, d := range []*time.Duration{&t.Total, &t.H2D, &t.NTT, &t.MSMH, &t.MSML, &t.MSMA, &t.MSMB, &t.MSMB2,
 		&t.SpMV, &t.Split, &t.HostBG2, &t.HostPre, &t.GPUWait, &t.HostEnd} {
-		h(d)
+		*d /= 2
 	}
 	return t
 }
