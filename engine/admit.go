@@ -270,7 +270,6 @@ func awaitUnlessStuck[T any](e *Engine, got <-chan outcome[T], stop <-chan struc
 // headroom if it fits there. ok is false when u was queued again, retired or failed its job
 // instead.
 func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
-	u.part.Reserve = e.staged.reserve(u) // (stagedneed.go)
 	res, ok = e.budget.TryReserve(u.part.Reserve)
 	if !ok && u.key.priority == PriorityCritical && e.critBudget != nil {
 		res, ok = e.critBudget.TryReserve(u.part.Reserve)

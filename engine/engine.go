@@ -60,9 +60,6 @@ type Engine struct {
 	evicting atomic.Int32
 
 	urgent urgency // CRITICAL and HIGH work per circuit (Urgent)
-	// staged is what the Prepares of staged units held, per shape
-	// (stagedneed.go).
-	staged stagedNeeds
 
 	mu        sync.Mutex
 	jobs      map[string]*job

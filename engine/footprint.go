@@ -17,8 +17,6 @@ import (
 //
 //  1. the dispatcher reserves Reserve before synthesis (admit.go), a unit
 //     at a time, never more than the budget less the CRITICAL headroom;
-//     a unit its device stages reserves less once a Prepare of its shape
-//     showed what the staging holds (stagedneed.go);
 //  2. after Prepare, where the device staged a witness-only assignment's
 //     witness in its own memory (groth16.PrepareReport.Staged), the aux
 //     goes and stagedRelease of the reservation with it (dropWitness);
@@ -205,7 +203,6 @@ func (e *Engine) dropWitness(u *unit, pr groth16.PrepareReport) {
 	if !pr.Staged || !u.a.WitnessOnly() {
 		return
 	}
-	e.learnStaged(u, pr.StagedBytes)
 	inputs := uint64(len(u.a.Input)) * fr.Bytes
 	u.a.ReleaseWitness()
 	u.res.Release(u.part.stagedRelease(inputs, pr.StagedBytes))

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 	"testing"
 
@@ -25,7 +24,6 @@ type stagingDevice struct {
 
 	mu   sync.Mutex
 	runs []stagedRun
-	prep []uint64 // the budget in use as each Prepare began
 }
 
 type stagedRun struct {
@@ -58,18 +56,14 @@ func (d *stagingDevice) Profile() groth16.Profile {
 }
 
 func (d *stagingDevice) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
-	d.mu.Lock()
-	d.prep = append(d.prep, d.budget.Used())
-	staged := d.staged
-	d.mu.Unlock()
 	w, err := d.Device.Prepare(ctx, a, p)
 	if err != nil {
 		return nil, err
 	}
-	if staged == 0 {
+	if d.staged == 0 {
 		return &stagedPrepared{w, a}, nil
 	}
-	return &stagingPrepared{stagedPrepared{w, a}, staged}, nil
+	return &stagingPrepared{stagedPrepared{w, a}, d.staged}, nil
 }
 
 func (d *stagingDevice) Run(ctx context.Context, w groth16.Prepared) (groth16.Partial, error) {
@@ -91,7 +85,6 @@ func (d *stagingDevice) Run(ctx context.Context, w groth16.Prepared) (groth16.Pa
 type witnessPlanner struct {
 	testPlanner
 	witnessReserve, witnessDense uint64
-	shaped                       bool // the partitions' Rows and Vars set (the engine may learn their staging)
 }
 
 func (p *witnessPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) {
@@ -107,9 +100,6 @@ func (p *witnessPlanner) Plan(ctx context.Context, req *Request) (*Plan, error) 
 	for i := range plan.Partitions {
 		part := &plan.Partitions[i]
 		part.WitnessReserve, part.WitnessDense = p.witnessReserve, p.witnessDense
-		if p.shaped {
-			part.Rows, part.Vars = len(shape.A), len(shape.Input)+len(shape.Aux)
-		}
 		part.Witness = func(context.Context) (*r1cs.WitnessAssignment, error) {
 			a := testAssignment(tj.Tag, i)
 			return &r1cs.WitnessAssignment{Input: a.Input, Aux: a.Aux, Constraints: len(a.A)}, nil
@@ -169,58 +159,5 @@ func TestStagedWitnessReleased(t *testing.T) {
 			}
 			waitFor(t, "the budget to empty", func() bool { return env.budget.Used() == 0 })
 		})
-	}
-}
-
-// TestStagedReserveLearned: once a Prepare of a circuit's partition shape
-// showed what its device's staging holds, later units of that shape
-// reserve their dense witness and that staging and a sixteenth more, not
-// the planned worst case; a circuit not seen yet reserves its plan's. A
-// Prepare that stages more than its unit reserved raises what the next
-// reserves, and the budget still empties.
-func TestStagedReserveLearned(t *testing.T) {
-	const (
-		witnessReserve = 900
-		dense          = 6 * 32 // 2 inputs, 4 aux
-	)
-	learned := func(staged uint64) uint64 { n := dense + staged; return n + n/16 }
-	dev := &stagingDevice{Device: sim.New(sim.Config{}), evaluates: true}
-	planner := &witnessPlanner{witnessReserve: witnessReserve, witnessDense: dense, shaped: true}
-	vk := testParams()["test"]
-	env := newTestEnv(t, sim.Config{}, func(c *Config) {
-		c.Devices = []groth16.Device{dev}
-		c.Planner = planner
-		c.WitnessSynthesis = true
-		c.Params = MapParams{"a": vk, "b": vk}
-	})
-	dev.budget = env.budget
-	for i, tc := range []struct {
-		circuit string
-		staged  uint64 // what this job's Prepare stages
-		want    uint64 // its unit's reservation (the budget in use as its Prepare begins)
-	}{
-		{"a", 300, witnessReserve}, // nothing learned yet
-		{"a", 300, learned(300)},
-		{"b", 300, witnessReserve}, // another circuit
-		{"a", 500, learned(300)},   // stages more than it reserved
-		{"a", 300, learned(500)},   // the most seen
-		{"b", 5000, learned(300)},  // beyond the plan's worst case: learned, but never above the plan
-		{"b", 300, witnessReserve},
-	} {
-		dev.mu.Lock()
-		dev.staged = tc.staged
-		dev.mu.Unlock()
-		id := env.submit(t, fmt.Sprint("learn-", i), KindPoRepSealCommit, PriorityNormal,
-			testJob{Tag: uint64(i), Parts: 1, Circuit: tc.circuit})
-		if r := env.await(t, id); r.Status != StatusCompleted {
-			t.Fatalf("job %d: %v: %s", i, r.Status, r.Error)
-		}
-		waitFor(t, "the budget to empty", func() bool { return env.budget.Used() == 0 })
-		dev.mu.Lock()
-		got := dev.prep[len(dev.prep)-1]
-		dev.mu.Unlock()
-		if got != tc.want {
-			t.Errorf("job %d (%s, staging %d): %d bytes reserved at Prepare, want %d", i, tc.circuit, tc.staged, got, tc.want)
-		}
 	}
 }
