@@ -1,7 +1,5 @@
 // Contexts (context.hpp) and pinned host memory: cuzk_ctx_new, cuzk_ctx_free,
 // cuzk_host_alloc, cuzk_host_free.
-#include <stdlib.h>
-
 #include <memory>
 
 #include "context.hpp"
@@ -13,8 +11,6 @@ int run_events::create() {
   for (event* e : all) TRY(e->create());
   return 0;
 }
-
-cudaStream_t hvec_uploads(const cuzk_ctx* ctx) { return ctx->hvec_stream ? ctx->hvecs : ctx->uploads; }
 
 // Refuses a switch out of range.
 static int check_config(const cuzk_config& c) {
@@ -32,9 +28,6 @@ static int ctx_init(cuzk_ctx* c) {
   TRY(c->main.create(greatest));
   TRY(c->tails.create(greatest));
   TRY(c->uploads.create(greatest));
-  TRY(c->hvecs.create(greatest));
-  const char* hv = getenv("CUZK_HVEC_STREAM");
-  c->hvec_stream = hv && hv[0] == '1';
   TRY(c->run_ev.create());
   TRY(c->bench_start.create());
   TRY(c->bench_stop.create());

@@ -53,10 +53,6 @@ struct msm_inputs {
 // ctx->points_g2 its B_G2 and a scratch point.
 static const int run_points = 8 * stream_ways, run_points_g2 = 2 * stream_ways;
 
-// The stream a run's a, b and c go up on (cuzk_ctx::hvec_stream).
-struct cuzk_ctx;
-cudaStream_t hvec_uploads(const cuzk_ctx* ctx);
-
 struct cuzk_ctx {
   int dev;
   cuzk_config cfg;
@@ -65,10 +61,6 @@ struct cuzk_ctx {
   stream main;     // every call; in cuzk_run the H sequence and the H MSM
   stream tails;    // cuzk_run's L, A and B_G1 MSMs
   stream uploads;  // cuzk_run's uploads
-  stream hvecs;    // with hvec_stream: cuzk_run's and cuzk_run_pair's a, b and c uploads
-  // CUZK_HVEC_STREAM=1 when the context was made (an experiment): a, b and c go up on their own
-  // stream, beside the streamed chunks, instead of ahead of them on the uploads stream
-  bool hvec_stream = false;
   run_events run_ev;
   event bench_start, bench_stop;
 

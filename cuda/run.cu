@@ -8,8 +8,6 @@
 //   tails:   the L, A and B_G1 MSMs as their inputs arrive, beside the NTTs
 //            (cfg.run_serial holds them back until the H sequence is done),
 //            then B_G2 over B_G1's scalars (run_bg2.hpp).
-// With CUZK_HVEC_STREAM=1 (context.hpp) a, b and c go up on a fourth
-// stream, so the first streamed chunks do not wait behind their 8–12 GiB.
 // All the scratch is reserved before anything is queued: the tails run
 // beside the NTTs, and nothing may reallocate under them. Under an srs's
 // memory limit (srs/plan.hpp) each buffer is reserved to its planned size,
@@ -141,19 +139,17 @@ static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
   return 0;
 }
 
-// The uploads stream's work, in the order the work needs it (a, b and c on
-// hvec_uploads: the uploads stream, or their own).
+// The uploads stream's work, in the order the work needs it.
 static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t) {
   const uint64_t m = 1ull << job->lgn, nrows = job->nrows;
   const run_events& ev = ctx->run_ev;
-  cudaStream_t hv = hvec_uploads(ctx);
   TRY(run_upload_part(ctx, srs, job, t, 0));
-  TRY(upload_padded(ctx->h.a.get(), job->a, nrows, m, hv));
-  CK(cudaEventRecord(ev.a_in, hv));
-  TRY(upload_padded(ctx->h.b.get(), job->b, nrows, m, hv));
-  CK(cudaEventRecord(ev.b_in, hv));
-  if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, nrows, m, hv));
-  CK(cudaEventRecord(ev.c_in, hv));
+  TRY(upload_padded(ctx->h.a.get(), job->a, nrows, m, ctx->uploads));
+  CK(cudaEventRecord(ev.a_in, ctx->uploads));
+  TRY(upload_padded(ctx->h.b.get(), job->b, nrows, m, ctx->uploads));
+  CK(cudaEventRecord(ev.b_in, ctx->uploads));
+  if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, nrows, m, ctx->uploads));
+  CK(cudaEventRecord(ev.c_in, ctx->uploads));
   TRY(run_upload_part(ctx, srs, job, t, 1));
   TRY(run_upload_part(ctx, srs, job, t, 2));
   CK(cudaEventRecord(ev.uploads_done, ctx->uploads));
@@ -210,7 +206,6 @@ int run_begin(cuzk_ctx* ctx, const host_clock& clk, float* pre) {
   *pre = clk.ms();
   CK(cudaStreamWaitEvent(ctx->tails, ev.start, 0));
   CK(cudaStreamWaitEvent(ctx->uploads, ev.start, 0));
-  if (ctx->hvec_stream) CK(cudaStreamWaitEvent(ctx->hvecs, ev.start, 0));
   return 0;
 }
 

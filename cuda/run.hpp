@@ -79,12 +79,12 @@ struct host_clock {
 };
 
 // The start every run makes: stream_begin, ev.start on the main stream,
-// and the other streams (tails, uploads, hvecs where used) waiting for it.
+// and the other streams (tails, uploads) waiting for it.
 // Returns the host time it took (ms_host_pre) in *pre.
 int run_begin(cuzk_ctx* ctx, const host_clock& clk, float* pre);
 
 // ms_h2d: from ev.start to the later of the uploads stream's end and c_in
-// (a, b and c may go up on their own stream: cuzk_ctx::hvec_stream).
+// (a paired run's second a, b and c may go up after the first's tails).
 float run_h2d_ms(const run_events& ev);
 
 // The MSM switches of a run under a limit that streams (the plan's: its

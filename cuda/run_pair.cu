@@ -16,8 +16,6 @@
 //            the tails (they share the MSM scratch);
 //   tails:   the L, A, B_G1 (and B_G2) passes, each MSM run for both
 //            partitions' scalars on every chunk.
-// With CUZK_HVEC_STREAM=1 (context.hpp) the a and b uploads go on their
-// own stream instead, so the passes' chunks do not wait behind them.
 #include <string.h>
 
 #include "context.hpp"
@@ -81,22 +79,20 @@ static int pair_bg2(cuzk_ctx* ctx, const cuzk_srs* srs, const run_tails* t) {
   return 0;
 }
 
-// A job's a and b (and c where given) into the H vectors, on hvec_uploads
-// (the uploads stream, or their own); a_in after a, b_in and c_in after
-// the rest. wait_a, wait_b: what the vectors' uploads wait for (NULL:
-// nothing).
+// A job's a and b (and c where given) into the H vectors, on the uploads
+// stream; a_in after a, b_in and c_in after the rest. wait_a, wait_b: what
+// the vectors' uploads wait for (NULL: nothing).
 static int pair_upload_abc(cuzk_ctx* ctx, const cuzk_job* job, cudaEvent_t wait_a, cudaEvent_t wait_b) {
   const run_events& ev = ctx->run_ev;
   const uint64_t m = 1ull << job->lgn;
-  cudaStream_t hv = hvec_uploads(ctx);
-  if (wait_a) CK(cudaStreamWaitEvent(hv, wait_a, 0));
-  TRY(upload_padded(ctx->h.a.get(), job->a, job->nrows, m, hv));
-  CK(cudaEventRecord(ev.a_in, hv));
-  if (wait_b) CK(cudaStreamWaitEvent(hv, wait_b, 0));
-  TRY(upload_padded(ctx->h.b.get(), job->b, job->nrows, m, hv));
-  CK(cudaEventRecord(ev.b_in, hv));
-  if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, job->nrows, m, hv));
-  CK(cudaEventRecord(ev.c_in, hv));
+  if (wait_a) CK(cudaStreamWaitEvent(ctx->uploads, wait_a, 0));
+  TRY(upload_padded(ctx->h.a.get(), job->a, job->nrows, m, ctx->uploads));
+  CK(cudaEventRecord(ev.a_in, ctx->uploads));
+  if (wait_b) CK(cudaStreamWaitEvent(ctx->uploads, wait_b, 0));
+  TRY(upload_padded(ctx->h.b.get(), job->b, job->nrows, m, ctx->uploads));
+  CK(cudaEventRecord(ev.b_in, ctx->uploads));
+  if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, job->nrows, m, ctx->uploads));
+  CK(cudaEventRecord(ev.c_in, ctx->uploads));
   return 0;
 }
 

@@ -16,8 +16,9 @@
 #   limit24       the 32 GiB PoRep under 24 GiB, streamed from the file, 2 workers, 3 proofs 130 s
 #   limit24map    the same with the file mapped and page-locked (CUZK_FILE_MAP=1)            150 s
 #   limit16map    the same under 16 GiB                                                       170 s
-#   limit16pairs  the 32 GiB PoRep under 16 GiB from the file, 2 workers, 3 proofs, budget
-#                 PAIRS_BUDGET (56GiB), with pairs off (CUZK_PAIRS=0), then on              360 s
+#   limit16pairs  the 32 GiB PoRep under 16 GiB from the file, 2 workers, 2 proofs two at a
+#                 time, budget PAIRS_BUDGET (56GiB), with pairs off (CUZK_PAIRS=0), then on;
+#                 each daemon's timeline kept (timeline-pairs0.csv, timeline-pairs1.csv)    360 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
 #   lanemodes     a 2^22 run on its own context beside a looping 2^27 one, with a third thread
 #                 freeing page-locked or device memory, allocating 2 GiB page-locked
@@ -35,10 +36,6 @@
 #   runpair       two partitions in one pass (cuzk_run_pair) with bin/local's library (PAIR_LIB:
 #                 another folder's): device/cuda's paired-run, memory-limit and MSM tests, then the
 #                 harness's stream checks                                                    150 s
-#   hvec          bench part-limit of the 2^27 partition with B_G2 under 16 GiB with a, b, c
-#                 uploaded ahead of the streamed chunks (as built), then on their own stream
-#                 (CUZK_HVEC_STREAM=1); then, with it, check-stream and device/cuda's limit
-#                 and paired-run tests                                                      260 s
 #   pairbench     bench part-limit of the 2^27 partition with B_G2 under 16 and 24 GiB with
 #                 bin/local's library (PAIR_LIB): three single runs, then two paired ones   150 s
 #   ab            the G1 MSM 2^26, the G2 MSM 2^25 and the partition with B_G2, each library
@@ -70,7 +67,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; hvec) echo 260;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; *) echo 0;;
   esac
 }
 
@@ -93,8 +90,9 @@ run_step() {
     CUZK_FILE_MAP=$map STAGE=limit LIMIT=$lim FROMFILE=1 BUDGET=56GiB COUNT=3 JOBS=2 P=$P32 timeout "$left" \
       bash $T/gpu-porep32.sh 2>&1 | grep -E "params:|wall|latency|utilization|  kernel |stream_|  total |peak RSS|rror" | head -30;;
   limit16pairs) for pairs in 0 1; do echo "--- CUZK_PAIRS=$pairs"; CUZK_PAIRS=$pairs STAGE=limit LIMIT=16GiB FROMFILE=1 \
-      BUDGET=${PAIRS_BUDGET:-56GiB} COUNT=3 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
-      | grep -E "wall|utilization|  kernel |stream_|peak RSS|rror" | head -14; done;;
+      BUDGET=${PAIRS_BUDGET:-56GiB} COUNT=2 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
+      | grep -E "wall|utilization|  kernel |stream_|peak RSS|rror|WARN|memory_used" | head -16
+      cp $OUT/timeline-limit.csv $OUT/timeline-pairs$pairs.csv 2>/dev/null; done;;
   gotest) cuda_test
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
       timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \
@@ -117,12 +115,6 @@ run_step() {
       -test.run 'TestRunPair|TestMemoryLimitSums|TestStreamLayout|TestProveVerify$|TestMSM|TestFinishB2' -test.v 2>&1 \
       | grep -E "^(--- |ok|FAIL|PASS)|panic|pair_test.go|limit_test.go:1[1-9]" | grep -v "^--- PASS.*/" | head -40)
     timeout $(( left - 95 )) $pl/cuzk_harness check-stream 2>&1 | grep -E "FAIL|differ|stream:|rror" | head -20;;
-  hvec) cuda_test; for v in "" 1; do echo "--- CUZK_HVEC_STREAM=${v:-unset}"; CUZK_HVEC_STREAM=$v timeout $(( left / 3 - 2 )) \
-      bin/local/cuzk_harness bench part-limit 27 130000000 16G g2 2>&1 | grep -E "^  plan|^[0-9] |^pair|rror" | head -7; done
-    echo "--- CUZK_HVEC_STREAM=1: check-stream, the limit and pair tests"
-    CUZK_HVEC_STREAM=1 timeout $(( left / 4 )) bin/local/cuzk_harness check-stream 2>&1 | grep -E "FAIL|differ|^stream:|rror" | head -20
-    (cd device/cuda && CUZK_HVEC_STREAM=1 CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so timeout 60 ../../bin/cuda.test -test.short \
-      -test.run 'TestMemoryLimitSums|TestRunPair|TestEngineTwoWorkersLimited' 2>&1 | grep -E "^(--- FAIL|ok|FAIL|PASS)|panic|_test.go" | head -20);;
   pairbench) timeout "$left" ${PAIR_LIB:-bin/local}/cuzk_harness bench part-limit 27 130000000 16G 24G g2 2>&1 | grep -vE "^  plan|B_G2 streamed" | tail -24;;
   ab) for lib in ${AB_LIBS:-bin/base bin/local}; do cp -n bin/local/cuzk_harness $lib/ 2>/dev/null; done
     for round in 1 2; do for lib in ${AB_LIBS:-bin/base bin/local}; do echo "--- $lib round $round"
