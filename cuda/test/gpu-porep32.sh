@@ -103,7 +103,10 @@ TOML
   phase_means prepare "$OUT/metrics-$STAGE.txt"
   grep '^cuzk_device_kept_bytes\|^cuzk_memory_used_bytes' "$OUT/metrics-$STAGE.txt"
   kill -TERM $dpid; wait $dpid
-  echo "daemon peak RSS: $(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1) kB"; echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"
+  peak=$(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1)
+  budget=$(sed -n 's/^total_budget = "\(.*\)B"$/\1/p' "$OUT/daemon.toml" | numfmt --from=iec-i 2>/dev/null)
+  echo "daemon peak RSS: $peak kB${budget:+ (budget $(( budget / 1024 )) kB: $([ "$peak" -le $(( budget / 1024 )) ] && echo within || echo EXCEEDED))}"
+  echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"
   grep -iE "error|warn|panic" "$OUT/daemon.log" | head -10; tail -5 "$OUT/daemon.log"
   ;;
 esac
