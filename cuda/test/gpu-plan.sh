@@ -20,6 +20,8 @@
 #                 time, budget PAIRS_BUDGET (56GiB), with pairs off (CUZK_PAIRS=0), then on;
 #                 each daemon's timeline kept (timeline-pairs0.csv, timeline-pairs1.csv)    360 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
+#   chunkmsm      MSMs of 2^23, 2^24 and 2^25 points at the window by size, each phase timed
+#                 (CUZK_PROFILE=1): what larger chunks of a streamed query would cost           40 s
 #   lanemodes     a 2^22 run on its own context beside a looping 2^27 one, with a third thread
 #                 freeing page-locked or device memory, allocating 2 GiB page-locked
 #                 buffers, or every core busy (bench lane)                                  180 s
@@ -66,7 +68,7 @@ cuda_test() { [ -x bin/cuda.test ] || { gunzip -c bin/c/cuda.test.gz > bin/cuda.
 estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
-  wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;;
+  wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;; chunkmsm) echo 40;;
   gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; *) echo 0;;
   esac
 }
@@ -115,6 +117,7 @@ run_step() {
       -test.run 'TestRunPair|TestMemoryLimitSums|TestStreamLayout|TestProveVerify$|TestMSM|TestFinishB2' -test.v 2>&1 \
       | grep -E "^(--- |ok|FAIL|PASS)|panic|pair_test.go|limit_test.go:1[1-9]" | grep -v "^--- PASS.*/" | head -40)
     timeout $(( left - 95 )) $pl/cuzk_harness check-stream 2>&1 | grep -E "FAIL|differ|stream:|rror" | head -20;;
+  chunkmsm) CUZK_PROFILE=1 timeout "$left" bin/local/cuzk_harness bench msm 27 25 23 2>&1 | tail -40;;
   pairbench) timeout "$left" ${PAIR_LIB:-bin/local}/cuzk_harness bench part-limit 27 130000000 16G 24G g2 2>&1 | grep -vE "^  plan|B_G2 streamed" | tail -24;;
   ab) for lib in ${AB_LIBS:-bin/base bin/local}; do cp -n bin/local/cuzk_harness $lib/ 2>/dev/null; done
     for round in 1 2; do for lib in ${AB_LIBS:-bin/base bin/local}; do echo "--- $lib round $round"
