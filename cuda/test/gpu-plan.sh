@@ -93,7 +93,7 @@ run_step() {
       bash $T/gpu-porep32.sh 2>&1 | grep -E "params:|wall|latency|utilization|  kernel |stream_|  total |peak RSS|rror" | head -30;;
   limit16pairs) for pairs in 0 1; do echo "--- CUZK_PAIRS=$pairs"; CUZK_PAIRS=$pairs STAGE=limit LIMIT=16GiB FROMFILE=1 \
       BUDGET=${PAIRS_BUDGET:-56GiB} COUNT=2 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
-      | grep -E "wall|utilization|  kernel |stream_|peak RSS|rror|WARN|memory_used" | head -16
+      | grep -E "wall|utilization|  kernel |stream_|peak RSS|beyond|rror|WARN|memory_used" | head -17
       cp $OUT/timeline-limit.csv $OUT/timeline-pairs$pairs.csv 2>/dev/null; done;;
   gotest) cuda_test
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \

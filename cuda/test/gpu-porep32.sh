@@ -79,7 +79,12 @@ TOML
   bin/cuzk daemon --config "$OUT/daemon.toml" > "$OUT/daemon.log" 2>&1 &
   dpid=$!
   for i in $(seq 60); do [ -S /tmp/cuzk.sock ] && break; sleep 1; done
-  ( while kill -0 $dpid 2>/dev/null; do echo "$(date +%s) $(grep VmRSS /proc/$dpid/status)" >> "$OUT/rss.txt"; nvidia-smi --query-gpu=memory.used --format=csv,noheader >> "$OUT/gpumem.txt"; sleep 1; done ) &
+  # each second: the RSS and the budget's reservations in use (what RSS holds beyond them is what no
+  # reservation counts: the Go heap's slack, gRPC and request buffers)
+  ( while kill -0 $dpid 2>/dev/null; do
+      used=$(curl -s --max-time 1 http://127.0.0.1:9821/metrics 2>/dev/null | awk '/^cuzk_memory_used_bytes/ { printf "%.0f", $2 }')
+      echo "$(date +%s) $(grep VmRSS /proc/$dpid/status) ${used:-}" >> "$OUT/rss.txt"
+      nvidia-smi --query-gpu=memory.used --format=csv,noheader >> "$OUT/gpumem.txt"; sleep 1; done ) &
   t0=$(date +%s)
   echo "=== preload + cold proof"
   timeout ${PRELOAD_S:-240} bin/cuzk bench --addr unix:///tmp/cuzk.sock --request "$P/req.json" --preload porep-32g \
@@ -106,6 +111,7 @@ TOML
   peak=$(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1)
   budget=$(sed -n 's/^total_budget = "\(.*\)B"$/\1/p' "$OUT/daemon.toml" | numfmt --from=iec-i 2>/dev/null)
   echo "daemon peak RSS: $peak kB${budget:+ (budget $(( budget / 1024 )) kB: $([ "$peak" -le $(( budget / 1024 )) ] && echo within || echo EXCEEDED))}"
+  echo "RSS beyond the reservations in use, at most: $(awk 'NF >= 5 { g = $3 * 1024 - $5; if (g > m) m = g } END { printf "%.2f GB", m / 1e9 }' "$OUT/rss.txt")"
   echo "GPU memory peak: $(sort -n "$OUT/gpumem.txt" | tail -1)"
   grep -iE "error|warn|panic" "$OUT/daemon.log" | head -10; tail -5 "$OUT/daemon.log"
   ;;
