@@ -209,14 +209,10 @@ int run_begin(cuzk_ctx* ctx, const host_clock& clk, float* pre) {
   return 0;
 }
 
-float run_h2d_ms(const run_events& ev) {
-  return std::max(elapsed_ms(ev.start, ev.uploads_done), elapsed_ms(ev.start, ev.c_in));
-}
-
 // The event times of a finished run.
 static void run_times(const run_events& ev, cuzk_result* res) {
   res->ms_total = elapsed_ms(ev.start, ev.done);
-  res->ms_h2d = run_h2d_ms(ev);  // all uploads (overlapping the MSMs and NTTs)
+  res->ms_h2d = elapsed_ms(ev.start, ev.uploads_done);  // all uploads (overlapping the MSMs and NTTs)
   res->ms_ntt = elapsed_ms(ev.h_start, ev.h_done);
   res->ms_msm_h = elapsed_ms(ev.msm_h_start, ev.done);
   res->ms_msm_l = elapsed_ms(ev.l_start, ev.part_done[0]);  // L, A, B_G1: on tails, overlapping the NTTs

@@ -83,10 +83,6 @@ struct host_clock {
 // Returns the host time it took (ms_host_pre) in *pre.
 int run_begin(cuzk_ctx* ctx, const host_clock& clk, float* pre);
 
-// ms_h2d: from ev.start to the later of the uploads stream's end and c_in
-// (a paired run's second a, b and c may go up after the first's tails).
-float run_h2d_ms(const run_events& ev);
-
 // The MSM switches of a run under a limit that streams (the plan's: its
 // batch cap, the defaults it was sized for), restored when it goes out of
 // scope. Any other run keeps the context's.

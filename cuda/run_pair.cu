@@ -116,7 +116,7 @@ static int pair_h_sequence(cuzk_ctx* ctx, const cuzk_job* job, cudaEvent_t start
 // the whole run (the caller divides them between the partitions).
 static void pair_times(const run_events& ev, bool bg2, cuzk_result* res) {
   res->ms_total = elapsed_ms(ev.start, ev.done);
-  res->ms_h2d = run_h2d_ms(ev);
+  res->ms_h2d = elapsed_ms(ev.start, ev.uploads_done);
   res->ms_ntt = elapsed_ms(ev.h_start, ev.h_done) + elapsed_ms(ev.h1_start, ev.h1_done);
   res->ms_msm_h = elapsed_ms(ev.msm_h_start, ev.done);
   res->ms_msm_l = elapsed_ms(ev.l_start, ev.part_done[0]);

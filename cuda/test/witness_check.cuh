@@ -409,6 +409,20 @@ static void check_witness_case(cuzk_ctx* ctx, const witness_case& wc, uint64_t s
     }
     for (int q = 0; q < 3; q++) check_split(ctx, tag, q, w, s.gq[q]);
   }
+  {  // a fresh context whose first run is a witness run: the events it never records (the classic
+     // run's) must not leave an error pending for the next launch check
+    cuzk_ctx* f = cuzk_ctx_new(0, nullptr);
+    EXPECT(f != nullptr, "%s: a fresh context: %s", tag, cuzk_last_error());
+    if (f) {
+      const cuzk_witness x = dense_witness(w, s.ninputs, s.naux, wc.lgn);
+      cuzk_result res;
+      EXPECT(cuzk_run_witness(f, srs, M, &x, &res) == 0, "%s: a fresh context's witness run: %s", tag,
+             cuzk_last_error());
+      const cudaError_t e = cudaGetLastError();
+      EXPECT(e == cudaSuccess, "%s: a fresh context's witness run left \"%s\" pending", tag, cudaGetErrorString(e));
+      cuzk_ctx_free(f);
+    }
+  }
   if (wc.lgn >= 10) {
     const cuzk_witness x = dense_witness(w, s.ninputs, s.naux, wc.lgn);
     check_witness_limited(ctx, tag, srs, M, x, wc.lgn, nq, wantp);

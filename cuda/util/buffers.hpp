@@ -139,6 +139,11 @@ class event : public cuda_handle<cudaEvent_t, cudaEventDestroy> {
 // Milliseconds from a to b (both recorded and complete); 0 if either is not.
 inline float elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
   float ms = 0;
-  cudaEventElapsedTime(&ms, a, b);
+  // an event not recorded (a phase this run did not have) is 0 ms, and its
+  // error is not left for the next launch check (CKL) to report
+  if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
   return ms;
 }
