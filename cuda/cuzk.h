@@ -23,6 +23,10 @@ extern "C" {
 #define CUZK_ERR_CUDA (-1)
 #define CUZK_ERR_ARG (-2)
 #define CUZK_ERR_MEM (-3)
+/* The device is unusable for the rest of the process: CUDA reported a sticky error (an illegal
+ * address or instruction, a launch failure or timeout, a device-side assert, an uncorrectable ECC
+ * error), and every later call on the device fails with it. Restart the process to use it again. */
+#define CUZK_ERR_LOST (-4)
 
 /* NTT modes for cuzk_ntt (gnark-crypto's fft names in brackets). */
 #define CUZK_NTT_FWD_DIF 0 /* natural -> bit-reversed, omega      [FFT(DIF)] */

@@ -9,12 +9,32 @@
 // Sets the calling thread's message and returns code.
 int set_err(int code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
-// CK(call): return CUZK_ERR_CUDA with the call and CUDA's message if it fails.
+// The library's code for a CUDA error: CUZK_ERR_LOST for the sticky ones
+// (the context is unusable until the process ends), else CUZK_ERR_CUDA.
+inline int cuda_err_code(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorLaunchFailure:
+    case cudaErrorECCUncorrectable:
+      return CUZK_ERR_LOST;
+    default:
+      return CUZK_ERR_CUDA;
+  }
+}
+
+// CK(call): return cuda_err_code's code with the call and CUDA's message if it fails.
 #define CK(call)                                                                          \
   do {                                                                                    \
     cudaError_t e_ = (call);                                                              \
     if (e_ != cudaSuccess)                                                                \
-      return set_err(CUZK_ERR_CUDA, "%s:%d: %s: %s", __FILE__, __LINE__, #call,            \
+      return set_err(cuda_err_code(e_), "%s:%d: %s: %s", __FILE__, __LINE__, #call,       \
                      cudaGetErrorString(e_));                                             \
   } while (0)
 // CKL(): the same for the last kernel launch.

@@ -16,9 +16,6 @@ import (
 // queries, and Run's G2 MSM over the B split (the same ones bitmap and tail
 // as B_G1), so that Finish no longer computes it on the CPU.
 
-// errMem is the library's CUZK_ERR_MEM.
-const errMem = -3
-
 var g2lib struct {
 	srsUploadBG2 func(srs uintptr, bg2 unsafe.Pointer, n uint64) int32
 	msmG2        func(ctx uintptr, bases, scalars unsafe.Pointer, n uint64, out unsafe.Pointer) int32
@@ -43,7 +40,7 @@ func uploadBG2(h uintptr, p *groth16.Params) (bool, error) {
 	rc := g2lib.srsUploadBG2(h, unsafe.Pointer(&p.BG2[0]), uint64(len(p.BG2)))
 	runtime.KeepAlive(p)
 	switch {
-	case rc == errMem:
+	case rc == codeMem:
 		return false, nil
 	case rc != 0:
 		return false, libErr("srs upload bg2", rc)

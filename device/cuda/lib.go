@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/cuzk-project/cuzk/groth16"
 )
 
 // ErrUnavailable is returned when the library or a CUDA device is missing.
@@ -236,8 +238,21 @@ func load() error {
 	return lib.err
 }
 
-// libErr wraps the library's last error message for call.
+// The library's error codes (cuzk.h) that callers tell apart.
+const (
+	codeMem  = -3 // CUZK_ERR_MEM: device memory (or a limit) too small
+	codeLost = -4 // CUZK_ERR_LOST: a sticky CUDA error, the device unusable until the process ends
+)
+
+// libErr wraps the library's last error message for call; a sticky CUDA
+// error (codeLost) wraps groth16.ErrDeviceLost too, so that the engine
+// stops giving the device work and sends its partitions to the devices
+// left.
 func libErr(call string, code int32) error {
+	if code == codeLost {
+		return fmt.Errorf("%w: %w: %s (code %d): %s; restart the process to use this device again",
+			ErrCUDA, groth16.ErrDeviceLost, call, code, lib.lastError())
+	}
 	return fmt.Errorf("%w: %s (code %d): %s", ErrCUDA, call, code, lib.lastError())
 }
 

@@ -2,8 +2,11 @@ package cuda
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/cuzk-project/cuzk/groth16"
 )
 
 // TestConfigFromEnv: the switches read as the library read them before it
@@ -67,5 +70,37 @@ func TestConfigLayout(t *testing.T) {
 	}
 	if got := (Config{Profile: true, MSMWindow: 16}).c(); got != (cConfig{Profile: 1, MSMWindow: 16}) {
 		t.Fatalf("c() = %+v", got)
+	}
+}
+
+// TestLibErrLost: the library's CUZK_ERR_LOST (a sticky CUDA error: the
+// device is unusable until the process ends) is a device loss for the
+// engine, which then stops giving the device work; its other codes fail
+// only the call. Every one wraps ErrCUDA and keeps the library's message.
+func TestLibErrLost(t *testing.T) {
+	const msg = "cuda/run.cu:1: k(): an illegal memory access was encountered"
+	saved := lib.lastError
+	lib.lastError = func() string { return msg }
+	defer func() { lib.lastError = saved }()
+	for _, tc := range []struct {
+		name string
+		code int32
+		lost bool
+	}{
+		{"CUZK_ERR_CUDA", -1, false},
+		{"CUZK_ERR_ARG", -2, false},
+		{"CUZK_ERR_MEM", codeMem, false},
+		{"CUZK_ERR_LOST", codeLost, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := libErr("run", tc.code)
+			if !errors.Is(err, ErrCUDA) || errors.Is(err, groth16.ErrDeviceLost) != tc.lost {
+				t.Errorf("%v: ErrCUDA %v, ErrDeviceLost %v; want true, %v", err, errors.Is(err, ErrCUDA),
+					errors.Is(err, groth16.ErrDeviceLost), tc.lost)
+			}
+			if !strings.Contains(err.Error(), msg) {
+				t.Errorf("%v: the library's message is lost", err)
+			}
+		})
 	}
 }

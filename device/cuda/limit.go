@@ -106,9 +106,6 @@ func registerStream(reg func(fn any, name string)) {
 	reg(&streamLib.streamStats, "cuzk_stream_stats_get")
 }
 
-// cuzkErrMem is CUZK_ERR_MEM.
-const cuzkErrMem = -3
-
 // PlanFor is the plan limit gives parameters of these query sizes on device
 // index (nothing is allocated). Below the minimum it returns the plan (its
 // MinBytes set) and an error wrapping ErrMemoryLimit.
@@ -123,7 +120,7 @@ func planFor(index int, n [4]uint64, lim cLimits) (Plan, error) {
 	var out cPlan
 	rc := streamLib.planFor(int32(index), n[0], n[1], n[2], n[3], &lim, &out)
 	switch {
-	case rc == cuzkErrMem:
+	case rc == codeMem:
 		return out.plan(), fmt.Errorf("%w: device %d: %s", ErrMemoryLimit, index, lib.lastError())
 	case rc != 0:
 		return Plan{}, libErr("plan", rc)

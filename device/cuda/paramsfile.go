@@ -55,7 +55,7 @@ func (d *Device) allocateDeferred(p *groth16.Params, ref int) (*resident, error)
 	if nb2 > 0 {
 		if rc := g2lib.srsUploadBG2(h, nil, uint64(nb2)); rc != 0 {
 			lib.srsFree(h)
-			if rc == errMem {
+			if rc == codeMem {
 				return nil, fmt.Errorf("%w: device %d: B_G2 (%d points): %s", ErrDoesNotFit, d.index, nb2, lib.lastError())
 			}
 			return nil, libErr("srs allocate bg2", rc)
