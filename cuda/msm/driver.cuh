@@ -160,7 +160,7 @@ static int msm_dev_t(cuzk_ctx* ctx, const msm_config& cfg, const A* bases, const
 template <class P>
 static int msm_win_finish_t(msm_win_acc& acc, P* out, cudaStream_t st) {
   if (acc.c == 0) return 0;
-  msm_combine<P><<<1, 1, 0, st>>>(static_cast<const P*>(acc.win), (256 + acc.c - 1) / acc.c, acc.c, out, out);
+  msm_combine<P><<<1, 1, 0, st>>>(static_cast<const P*>(acc.win), msm_window_count(acc.c), acc.c, out, out);
   CKL();
   acc.c = 0;
   return 0;

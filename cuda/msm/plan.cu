@@ -28,7 +28,7 @@ uint32_t lg2(uint64_t x) {
 msm_plan msm_plan_for(uint64_t n, const msm_config& cfg) {
   msm_plan p;
   p.c = msm_window(n, cfg.window);
-  p.W = (256 + p.c - 1) / p.c;
+  p.W = msm_window_count(p.c);
   p.B = 1u << (p.c - 1);
   uint64_t wb = (1ull << (cfg.pairs_lg ? cfg.pairs_lg : 29)) / (n ? n : 1);
   p.wb = (uint32_t)(wb < 1 ? 1 : (wb > p.W ? p.W : wb));

@@ -40,6 +40,8 @@ struct msm_plan {
   uint64_t pairs;  // per batch
 };
 msm_plan msm_plan_for(uint64_t n, const msm_config& cfg);
+// The windows of c bits a 256-bit scalar takes (msm_plan's W).
+inline uint32_t msm_window_count(uint32_t c) { return (256 + c - 1) / c; }
 
 // Entries per accumulation chunk of a batch of np sorted pairs.
 uint64_t msm_chunk(uint64_t np, uint64_t acc_slots);
