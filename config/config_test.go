@@ -336,6 +336,29 @@ func TestDevicePinnedKeep(t *testing.T) {
 	}
 }
 
+func TestDeviceStreamCache(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Size
+		ok   bool
+	}{
+		{`stream_cache = "16GiB"`, 16 << 30, true},
+		{`stream_cache = 0`, 0, true},
+		{``, 0, true},
+		{`stream_cache = -1`, 0, false},
+		{`stream_cache = "most"`, 0, false},
+	} {
+		c, err := Parse([]byte("[device]\nkind = \"cuda\"\n" + tc.in + "\n"))
+		if (err == nil) != tc.ok {
+			t.Errorf("%q: err = %v, want ok %v", tc.in, err, tc.ok)
+			continue
+		}
+		if tc.ok && c.Device.StreamCache != tc.want {
+			t.Errorf("%q: %d, want %d", tc.in, c.Device.StreamCache, tc.want)
+		}
+	}
+}
+
 func TestDeviceMemoryLimit(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

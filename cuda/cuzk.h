@@ -231,6 +231,7 @@ typedef struct {
   float ms_span;    /* first chunk upload start to last chunk MSM end */
   float ms_read;    /* host wall time reading chunks from the parameter file (cuzk_srs_open_file) */
   uint32_t pad;
+  uint64_t bytes_cached; /* of bytes, the points uploaded from the file's page-locked copy (cuzk_srs_file_cache) */
 } cuzk_stream_stats;
 int cuzk_stream_stats_get(cuzk_ctx* ctx, cuzk_stream_stats* out);
 /* --- pre-compiled matrices and witness runs (helper spmv) --- */
@@ -336,6 +337,12 @@ int cuzk_fixed_base_g2(cuzk_ctx* ctx, const void* base, const void* scalars, uin
  * index. cuzk_srs_read of a streamed range and cuzk_srs_read_bg2 of a streamed B_G2 fail. */
 cuzk_srs* cuzk_srs_open_file(int dev, const uint64_t* n, uint64_t nbg2, const cuzk_limits* lim, int fd,
                              const uint64_t* off);
+/* A page-locked host copy (p: cudaHostAlloc'd or registered memory the caller keeps until cuzk_srs_free)
+ * of bytes [file_off, file_off + len) of s's parameter file: a streamed chunk that lies within it is
+ * uploaded from it, with no read of the file (and converted and checked on the device as a read one).
+ * p NULL or len 0 drops a copy set before; a set whose whole file is mapped (CUZK_FILE_MAP=1) keeps its
+ * mapping. Set it before s's first run, never while one is in flight. */
+int cuzk_srs_file_cache(cuzk_srs* s, const void* p, uint64_t file_off, uint64_t len);
 
 #ifdef __cplusplus
 }

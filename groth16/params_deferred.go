@@ -50,6 +50,7 @@ type Deferred struct {
 	n        [numQueries]int
 	off      [numQueries]int64 // file offset of each query's first point
 	streamed atomic.Bool
+	held     atomic.Int64
 }
 
 // Path is the file the queries are read from.
@@ -61,6 +62,15 @@ func (d *Deferred) MarkStreamed() { d.streamed.Store(true) }
 
 // Streamed reports whether MarkStreamed was called.
 func (d *Deferred) Streamed() bool { return d.streamed.Load() }
+
+// Hold adds n bytes (negative: gives them back) to the host memory held
+// on the set's behalf beyond the Params themselves: the page-locked copy of
+// part of the file that a device streaming from it keeps (so that a budget
+// counting the set counts it too).
+func (d *Deferred) Hold(n int64) { d.held.Add(n) }
+
+// Held is the host memory Hold counts.
+func (d *Deferred) Held() uint64 { return uint64(max(d.held.Load(), 0)) }
 
 // Len is the number of points of query q.
 func (d *Deferred) Len(q Query) int { return d.n[q] }

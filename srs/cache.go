@@ -634,10 +634,15 @@ func (c *Cache) Status() []Entry {
 // that streams queries under its memory limit reads them from these same
 // pages (page-locked in place), so they are counted once. Deferred queries
 // (groth16.OpenParams: left in their file, read by a device into its own
-// memory) take none.
+// memory) take none, but for the host memory a device holds on their
+// behalf (Deferred.Held: a page-locked copy of part of the file).
 func ParamsBytes(p *groth16.Params) uint64 {
 	g1 := uint64(unsafe.Sizeof(bls12381.G1Affine{}))
 	g2 := uint64(unsafe.Sizeof(bls12381.G2Affine{}))
 	n1 := len(p.VK.IC) + len(p.H) + len(p.L) + len(p.A) + len(p.BG1)
-	return uint64(unsafe.Sizeof(p.VK)) + uint64(n1)*g1 + uint64(len(p.BG2))*g2
+	n := uint64(unsafe.Sizeof(p.VK)) + uint64(n1)*g1 + uint64(len(p.BG2))*g2
+	if p.Deferred != nil {
+		n += p.Deferred.Held()
+	}
+	return n
 }

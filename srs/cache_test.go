@@ -710,6 +710,15 @@ func TestParamsBytesOfDeferred(t *testing.T) {
 	if got, want := ParamsBytes(p), ParamsBytes(&groth16.Params{}); got != want {
 		t.Fatalf("ParamsBytes(deferred) = %d, want %d (the verifying key only)", got, want)
 	}
+	// a device's page-locked copy of part of the file counts, until given back
+	p.Deferred.Hold(5 << 20)
+	if got, want := ParamsBytes(p), ParamsBytes(&groth16.Params{})+5<<20; got != want {
+		t.Fatalf("ParamsBytes(deferred, 5 MiB held) = %d, want %d", got, want)
+	}
+	p.Deferred.Hold(-5 << 20)
+	if got, want := ParamsBytes(p), ParamsBytes(&groth16.Params{}); got != want {
+		t.Fatalf("ParamsBytes(deferred, given back) = %d, want %d", got, want)
+	}
 }
 
 // TestStatusWhere: Status says where a loaded set's points are: decoded on

@@ -311,7 +311,7 @@ func newLocalTarget(o *benchOptions) (*localTarget, error) {
 	devices := []groth16.Device{cpu.New(0)}
 	if o.device == "cuda" {
 		var err error
-		if devices, err = cudaDevices(nil, uint64(o.memoryLimit), 0, o.workers); err != nil {
+		if devices, err = cudaDevices(nil, cudaOptions{memoryLimit: uint64(o.memoryLimit), workers: o.workers}); err != nil {
 			return nil, err
 		}
 		t.deviceName = devices[0].Profile().Name

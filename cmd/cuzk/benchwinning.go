@@ -236,7 +236,7 @@ func newWinningEngine(o *benchOptions, w *winningOptions, work *winningWork, rec
 	}
 	if o.device == "cuda" {
 		var err error
-		if devices, err = cudaDevices(nil, 0, 0, o.workers); err != nil {
+		if devices, err = cudaDevices(nil, cudaOptions{workers: o.workers}); err != nil {
 			return nil, "", err
 		}
 		name = devices[0].Profile().Name

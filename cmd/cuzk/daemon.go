@@ -376,6 +376,9 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 				return src.Size
 			}
 			n := loadReserve(src, noHostCopy, func() bool { return makeDeviceRoom(cache, log) })
+			if c := uint64(cfg.Device.StreamCache); c > 0 && lo.StreamsFromFileAt(src.Path) && !gpusHoldWhole(gpus, src.Path) {
+				n += c * uint64(len(gpus)) // each GPU's copy of the first streamed bytes (corrected once loaded)
+			}
 			if !cfg.Device.StreamFromFile && lo.StreamsFromFileAt(src.Path) {
 				log.Info("parameters larger than the memory budget: where the GPUs cannot hold them whole, "+
 					"they stream from their file at every partition (device.stream_from_file)",
@@ -465,18 +468,24 @@ func daemonDevices(cfg config.Config) ([]groth16.Device, error) {
 		}
 		return out, nil
 	case "cuda":
-		return cudaDevices(cfg.GPUs.Devices, uint64(cfg.Device.MemoryLimit), int64(min(uint64(cfg.Device.PinnedKeep), math.MaxInt64)), cfg.GPUs.GPUWorkersPerDevice)
+		return cudaDevices(cfg.GPUs.Devices, cudaOptions{memoryLimit: uint64(cfg.Device.MemoryLimit),
+			pinnedKeep: int64(min(uint64(cfg.Device.PinnedKeep), math.MaxInt64)), streamCache: int64(min(uint64(cfg.Device.StreamCache), math.MaxInt64)),
+			workers: cfg.GPUs.GPUWorkersPerDevice})
 	}
 	return nil, fmt.Errorf("device.kind %q is not one of cpu, cuda, sim", cfg.Device.Kind)
 }
 
+// cudaOptions are what cudaDevices sets on each device.
+type cudaOptions struct {
+	memoryLimit uint64 // device.memory_limit; 0: its free memory less a margin
+	pinnedKeep  int64  // free pinned buffers kept (device.pinned_keep; 0: the default)
+	streamCache int64  // device.stream_cache
+	workers     int    // workers per device, each with one kept staging of each kind
+}
+
 // cudaDevices opens the listed CUDA ordinals (all visible ones when the list
-// is empty) through libcuzk_cuda.so, each under the device memory limit
-// (device.memory_limit; 0: its free memory less a margin), keeping at most
-// pinnedKeep bytes of free pinned buffers (device.pinned_keep; 0: the
-// default) and one kept staging of each kind per worker (workers per
-// device).
-func cudaDevices(ordinals []int, memoryLimit uint64, pinnedKeep int64, workers int) ([]groth16.Device, error) {
+// is empty) through libcuzk_cuda.so, each with o's settings.
+func cudaDevices(ordinals []int, o cudaOptions) ([]groth16.Device, error) {
 	infos, err := cuda.Devices()
 	if err != nil {
 		return nil, fmt.Errorf("cuda devices: %w (build the library with make cuda, or set CUZK_CUDA_LIB)", err)
@@ -495,9 +504,10 @@ func cudaDevices(ordinals []int, memoryLimit uint64, pinnedKeep int64, workers i
 		if err != nil {
 			return nil, fmt.Errorf("cuda device %d: %w", i, err)
 		}
-		d.MemoryLimit = memoryLimit
-		d.PinnedKeep = pinnedKeep
-		d.SetWorkers(workers)
+		d.MemoryLimit = o.memoryLimit
+		d.PinnedKeep = o.pinnedKeep
+		d.StreamCache = o.streamCache
+		d.SetWorkers(o.workers)
 		in := d.Info()
 		out = append(out, namedDevice{d, fmt.Sprintf("%s (cuda %d, %d SMs)", in.Name, i, in.SMs)})
 	}

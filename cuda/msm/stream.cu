@@ -67,7 +67,7 @@ static uint32_t host_brev(uint32_t x, int bits) {
 int stream_begin(cuzk_ctx* ctx, cudaStream_t st) {
   srs_streamer& S = ctx->streamer;
   S.chunks = S.timed = 0;
-  S.bytes = 0;
+  S.bytes = S.bytes_cached = 0;
   S.ms_copy = S.ms_compute = S.ms_stall = S.ms_span = 0;
   S.from_file = false;
   S.ms_read = 0;
@@ -133,19 +133,17 @@ struct chunk {
 
 // A query as srs_msm_t sees it: n points of type A, the first r resident
 // (dev), the rest read from host in chunks of C, or from the parameter
-// file fd (not -1) where point 0 is at byte foff, uploaded from its
-// page-locked mapping of map_len bytes where map is not NULL; q names it in
-// messages (0..3 the G1 queries, 4 B_G2).
+// file (file not NULL) where point 0 is at byte foff, a chunk uploaded from
+// the file's page-locked copy where that holds it (file_source::cached);
+// q names it in messages (0..3 the G1 queries, 4 B_G2).
 template <class A>
 struct query_view {
   int q;
   uint64_t n, r, C;
   const A* dev;
   const A* host;
-  int fd;
+  const file_source* file;
   uint64_t foff;
-  const char* map;
-  uint64_t map_len;
 };
 
 // The device conversion of a chunk of raw points from the file, on st.
@@ -170,7 +168,7 @@ static int chunk_read(cuzk_ctx* ctx, const query_view<A>& qv, const chunk& c, ho
   CK(cudaEventSynchronize(h.copied));
   TRY(h.buf.ensure(bytes));
   double ms = 0;
-  TRY(file_read(qv.fd, h.buf.get(), bytes, qv.foff + c.o * sizeof(A), &ms));
+  TRY(file_read(qv.file->fd, h.buf.get(), bytes, qv.foff + c.o * sizeof(A), &ms));
   S.ms_read += ms;
   *out = &h;
   return 0;
@@ -219,15 +217,20 @@ static int chunk_upload(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in
   cudaStream_t up = ctx->uploads;
   CK(cudaStreamWaitEvent(up, sl.freed, 0));
   host_slot* h = nullptr;
-  if (points && qv.fd >= 0 && !qv.map) TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
+  const char* cached = nullptr;
+  if (points && qv.file) {
+    const uint64_t lo = qv.foff + c.o * sizeof(A);
+    cached = qv.file->cached(lo, lo + c.len * sizeof(A));
+    if (cached) {
+      S.bytes_cached += c.len * sizeof(A);
+    } else {
+      TRY(chunk_read(ctx, qv, c, &h));  // (its time is ms_read, not the copy's)
+    }
+  }
   if (e) CK(cudaEventRecord(e->copy0, up));
   if (points) {
-    if (qv.map) {
-      const uint64_t lo = qv.foff + c.o * sizeof(A), hi = lo + c.len * sizeof(A);
-      if (hi > qv.map_len)
-        return set_err(CUZK_ERR_ARG, "srs stream: the parameter file ends within bytes %llu..%llu (it changed after "
-                       "it was opened?)", (unsigned long long)lo, (unsigned long long)hi);
-      TRY(chunk_decode(ctx, qv, c, qv.map + lo, nullptr, sl));
+    if (cached) {
+      TRY(chunk_decode(ctx, qv, c, cached, nullptr, sl));
     } else if (h) {
       TRY(chunk_decode(ctx, qv, c, h->buf.get(), h->copied, sl));
     } else {
@@ -342,7 +345,7 @@ static int srs_msm_t(cuzk_ctx* ctx, const query_view<A>& qv, const srs_msm_in* i
       return set_err(CUZK_ERR_ARG, "srs msm: query %d is resident, %llu of %llu tail entries on the device", q,
                      (unsigned long long)x.ndev, (unsigned long long)x.ntail);
   }
-  if (r < n && ((!qv.host && qv.fd < 0) || !qv.C))
+  if (r < n && ((!qv.host && !qv.file) || !qv.C))
     return set_err(CUZK_ERR_ARG, "srs msm: query %d streams but has no host points", q);
   // the resident points: one batch addition and one MSM per device input (as the runs did before
   // streaming), host-dense inputs in chunks of their scalars
@@ -429,9 +432,8 @@ int srs_msm_ways(cuzk_ctx* ctx, const cuzk_srs* srs, int q, const srs_msm_in* in
                  g1_xyzz* tmp, cudaStream_t st) {
   TRY(check_ways(ways, out));
   const bool file = srs->file_streams(q);
-  const query_view<g1_affine> qv = {q,         srs->n[q],      srs->plan.res[q],       srs->plan.chunk(),
-                                    srs->points(q), srs->host[q], file ? srs->file.fd : -1, srs->file.off[q],
-                                    file ? srs->file.mapping.get() : nullptr, srs->file.mapping.size()};
+  const query_view<g1_affine> qv = {q,           srs->n[q],    srs->plan.res[q],           srs->plan.chunk(),
+                                    srs->points(q), srs->host[q], file ? &srs->file : nullptr, srs->file.off[q]};
   return srs_msm_t(ctx, qv, in, ways, out, tmp, st);
 }
 
@@ -450,8 +452,7 @@ int srs_msm_bg2_ways(cuzk_ctx* ctx, const cuzk_srs* srs, const srs_msm_in* in, i
                      (unsigned long long)in[w].ntail);
   const bool file = !srs->host_bg2;
   const query_view<g2_affine> qv = {4,       srs->n[SRS_B_G1], 0, srs->plan.chunk_g2(), nullptr, srs->host_bg2,
-                                    file ? srs->file.fd : -1, srs->file.off[4],          file ? srs->file.mapping.get() : nullptr,
-                                    srs->file.mapping.size()};
+                                    file ? &srs->file : nullptr, srs->file.off[4]};
   return srs_msm_t(ctx, qv, in, ways, out, tmp, st);
 }
 
@@ -512,5 +513,6 @@ extern "C" int cuzk_stream_stats_get(cuzk_ctx* ctx, cuzk_stream_stats* out) {
   out->ms_stall = S.ms_stall;
   out->ms_span = S.ms_span;
   out->ms_read = (float)S.ms_read;
+  out->bytes_cached = S.bytes_cached;
   return 0;
 }

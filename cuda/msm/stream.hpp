@@ -85,6 +85,7 @@ struct srs_streamer {
   std::vector<std::unique_ptr<chunk_events>> ev;   // grown on demand, reused by every run
   uint32_t chunks = 0, timed = 0;                  // this run's
   uint64_t bytes = 0;                              // this run's uploads of chunks
+  uint64_t bytes_cached = 0;                       // of which points from the file's page-locked copy
   device_buffer bad;                               // set by a tail index outside its chunk
   device_buffer bounds;                            // chunk boundaries in a device tail
   std::vector<uint64_t> hbounds[stream_ways];     // each input's

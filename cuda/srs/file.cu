@@ -102,7 +102,13 @@ static void map_file(file_source& f) {
   struct stat st;
   if (fstat(f.fd, &st) != 0 || st.st_size <= 0) return;
   if (!f.mapping.map(f.fd, (size_t)st.st_size)) return;
-  if (!f.pin.pin(f.mapping.get(), f.mapping.size())) f.mapping.reset();
+  if (!f.pin.pin(f.mapping.get(), f.mapping.size())) {
+    f.mapping.reset();
+    return;
+  }
+  f.cache = f.mapping.get();
+  f.cache_off = 0;
+  f.cache_len = f.mapping.size();
 }
 
 // The resident prefixes of s's plan allocated, points unset (the caller
@@ -166,4 +172,21 @@ extern "C" cuzk_srs* cuzk_srs_open_file(int dev, const uint64_t* n, uint64_t nbg
   memcpy(s->file.off, off, sizeof s->file.off);
   if (file_map_wanted()) map_file(s->file);
   return s.release();
+}
+
+extern "C" int cuzk_srs_file_cache(cuzk_srs* s, const void* p, uint64_t file_off, uint64_t len) {
+  if (!s || s->file.fd < 0) return set_err(CUZK_ERR_ARG, "srs file cache: not a set streamed from its file");
+  if (s->file.mapping.get()) return 0;  // the whole file is page-locked already (CUZK_FILE_MAP=1)
+  if (!p || !len) {
+    s->file.cache = nullptr;
+    s->file.cache_off = s->file.cache_len = 0;
+    return 0;
+  }
+  if (!host_page_locked(p))
+    return set_err(CUZK_ERR_ARG, "srs file cache: the copy of bytes %llu..%llu is not page-locked host memory",
+                   (unsigned long long)file_off, (unsigned long long)(file_off + len));
+  s->file.cache = (const char*)p;
+  s->file.cache_off = file_off;
+  s->file.cache_len = len;
+  return 0;
 }

@@ -14,7 +14,8 @@
 static_assert(sizeof(cuzk_limits) == 16 && offsetof(cuzk_limits, bg2) == 12 && sizeof(cuzk_plan) == 136 &&
                   offsetof(cuzk_plan, lgn) == 104 && offsetof(cuzk_plan, bg2_bytes) == 120 &&
                   offsetof(cuzk_plan, bg2_stream_bytes) == 128 &&
-                  sizeof(cuzk_stream_stats) == 40 && offsetof(cuzk_stream_stats, ms_read) == 32,
+                  sizeof(cuzk_stream_stats) == 48 && offsetof(cuzk_stream_stats, ms_read) == 32 &&
+                  offsetof(cuzk_stream_stats, bytes_cached) == 40,
               "the Go mirrors in device/cuda/limit.go");
 
 static const uint64_t P = sizeof(g1_xyzz), A = sizeof(g1_affine);

@@ -54,9 +54,11 @@ class file_mapping {
 // byte offset of point 0 of h, l, a, b_g1 and b_g2 in it, points in the
 // file's encoding (uncompressed, big-endian, not Montgomery; G2 c1 first),
 // converted on the device after each chunk's upload (msm/stream.cu). With
-// CUZK_FILE_MAP=1 the file is mapped and page-locked in place (mapping,
-// held only once page-locked): the chunks are uploaded from the page cache
-// with no host read.
+// A chunk whose bytes lie within the page-locked copy of a range of the
+// file (cuzk_srs_file_cache: the caller's host memory) is uploaded from it
+// with no host read. With CUZK_FILE_MAP=1 the whole file is mapped and
+// page-locked in place (mapping, held only once page-locked) and is that
+// copy: every chunk is uploaded from the page cache.
 class file_source {
  public:
   file_source() = default;
@@ -67,8 +69,16 @@ class file_source {
   file_source& operator=(const file_source&) = delete;
   int fd = -1;
   uint64_t off[5] = {};
-  file_mapping mapping;  // the whole file, page-locked, or none: chunks read into host slots
+  file_mapping mapping;  // the whole file, page-locked, or none
   host_pin pin;          // (declared after mapping: unlocked first, then unmapped)
+  // The file's bytes [cache_off, cache_off + cache_len) in page-locked host
+  // memory (the mapping, or the caller's), or none (cache NULL).
+  const char* cache = nullptr;
+  uint64_t cache_off = 0, cache_len = 0;
+  // The cached copy of bytes [lo, hi) of the file, or NULL: read them.
+  const char* cached(uint64_t lo, uint64_t hi) const {
+    return cache && lo >= cache_off && hi >= lo && hi - cache_off <= cache_len ? cache + (lo - cache_off) : nullptr;
+  }
 };
 
 struct cuzk_srs {

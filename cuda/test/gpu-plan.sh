@@ -19,6 +19,8 @@
 #   limit16pairs  the 32 GiB PoRep under 16 GiB from the file, 2 workers, 2 proofs two at a
 #                 time, budget PAIRS_BUDGET (56GiB), with pairs off (CUZK_PAIRS=0), then on;
 #                 each daemon's timeline kept (timeline-pairs0.csv, timeline-pairs1.csv)    360 s
+#   limit16cache  the same (pairs on, budget 56GiB) without device.stream_cache, then with
+#                 CACHE (16GiB) and the budget grown by it; timelines timeline-cache*.csv    380 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
 #   chunkmsm      MSMs of 2^23, 2^24 and 2^25 points at the window by size, each phase timed
 #                 (CUZK_PROFILE=1): what larger chunks of a streamed query would cost           40 s
@@ -69,7 +71,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;; chunkmsm) echo 40;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; limit16cache) echo 380;; *) echo 0;;
   esac
 }
 
@@ -95,9 +97,14 @@ run_step() {
       BUDGET=${PAIRS_BUDGET:-56GiB} COUNT=2 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
       | grep -E "wall|utilization|  kernel |stream_|peak RSS|beyond|rror|WARN|memory_used" | head -17
       cp $OUT/timeline-limit.csv $OUT/timeline-pairs$pairs.csv 2>/dev/null; done;;
+  limit16cache) for cache in "" ${CACHE:-16GiB}; do b=56; [ -n "$cache" ] && b=$(( 56 + ${cache%GiB} ))
+      echo "--- stream_cache ${cache:-none}, budget ${b}GiB"; CACHE=$cache STAGE=limit LIMIT=16GiB FROMFILE=1 \
+      BUDGET=${b}GiB COUNT=2 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
+      | grep -E "wall|utilization|  kernel |stream_|peak RSS|beyond|rror|WARN|memory_used" | head -20
+      cp $OUT/timeline-limit.csv $OUT/timeline-cache${cache:-0}.csv 2>/dev/null; done;;
   gotest) cuda_test
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
-      timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|FileOffsets|ResultLayout|HostTimes|Witness' \
+      timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|StreamCache|CacheRange|StreamLayout|FileOffsets|ResultLayout|HostTimes|Witness' \
       -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)" | head -40); done;;
   bisect) cuda_test
     for lib in ${BISECT_LIBS:-bin/base bin/local}; do [ -f $lib/libcuzk_cuda.so ] || continue; echo "library $lib"

@@ -9,8 +9,8 @@
 #                 time, every one verified; the timeline (csv and html), the
 #                 daemon's RSS and the GPU memory each second
 #   STAGE=limit   the same daemon under device.memory_limit LIMIT (24GiB), device.pinned_keep
-#                 PINNED where set, device.stream_from_file with FROMFILE=1; WORKERS device
-#                 workers (default 2)
+#                 PINNED where set, device.stream_from_file with FROMFILE=1 (and
+#                 device.stream_cache CACHE where set); WORKERS device workers (default 2)
 # STAGE may list stages ("setup limit") and LIMIT limits ("16GiB 24GiB"): each runs in turn, a
 # limit's daemon with its files under $OUT/<limit>.
 # Logs to $OUT/log.
@@ -54,6 +54,9 @@ pinned_keep = \"$PINNED\""
   # FROMFILE=1: device.stream_from_file (the streamed points read from the parameter file at every Run)
   [ -n "$FROMFILE" ] && LIMITLINE="$LIMITLINE
 stream_from_file = true"
+  # CACHE: device.stream_cache (the first streamed bytes kept page-locked in host memory, not read)
+  [ -n "$CACHE" ] && LIMITLINE="$LIMITLINE
+stream_cache = \"$CACHE\""
   cat > "$OUT/daemon.toml" <<TOML
 [daemon]
 listen = "unix:///tmp/cuzk.sock"

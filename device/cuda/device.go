@@ -43,6 +43,12 @@ type Device struct {
 	// not fit streams from host memory at every Run (limit.go); set it
 	// before the first Prepare or Retain.
 	MemoryLimit uint64
+	// StreamCache bounds the host memory (bytes, page-locked) that holds a
+	// copy of the first streamed bytes of each set streamed from its
+	// parameter file (RetainFromFile), read once when it is retained, so
+	// that its Runs upload those chunks with no read of the file (config
+	// device.stream_cache); 0: none. Set it before the first Retain.
+	StreamCache int64
 	// PinnedKeep bounds the bytes of free pinned host buffers the device
 	// keeps for reuse without a share of the memory budget (pool.go;
 	// stagings kept with one, groth16.RunReport.KeepStaging, are apart); 0 means
@@ -83,6 +89,12 @@ type resident struct {
 	// outside smu: paramsfile.go).
 	ready chan struct{}
 	err   error
+	// fromFile: the set streams from its parameter file (allocateFromFile);
+	// cache is the page-locked copy of part of it (streamcache.go), counted
+	// in held's memory.
+	fromFile bool
+	cache    pinned
+	held     *groth16.Deferred
 }
 
 var _ groth16.Device = (*Device)(nil)
@@ -136,7 +148,7 @@ func (d *Device) Close() error {
 	}
 	d.smu.Lock()
 	for p, r := range d.srs {
-		lib.srsFree(r.h)
+		r.free()
 		delete(d.srs, p)
 	}
 	d.smu.Unlock()

@@ -56,6 +56,9 @@ type StreamStats struct {
 	CopyMS  float32 // the chunks' upload times, summed
 	StallMS float32 // time the MSMs waited for an upload: the copy not hidden by compute
 	ReadMS  float32 // host time reading the chunks from the parameter file (RetainFromFile), beside the kernels
+	// Cached: of Bytes, the points uploaded from the page-locked host copy
+	// of part of the parameter file (Device.StreamCache) instead of read
+	Cached uint64
 }
 
 // cLimits mirrors cuzk_limits.
@@ -87,6 +90,7 @@ type cStreamStats struct {
 	Copy, Compute, Stall, Span float32
 	Read                       float32
 	_                          uint32
+	Cached                     uint64
 }
 
 // streamLib holds the streaming section of the C ABI.
@@ -244,5 +248,5 @@ func (k *kernels) streamStats() StreamStats {
 	if streamLib.streamStats(k.ctx, &s) != 0 {
 		return StreamStats{}
 	}
-	return StreamStats{Bytes: s.Bytes, Chunks: s.Chunks, CopyMS: s.Copy, StallMS: s.Stall, ReadMS: s.Read}
+	return StreamStats{Bytes: s.Bytes, Chunks: s.Chunks, CopyMS: s.Copy, StallMS: s.Stall, ReadMS: s.Read, Cached: s.Cached}
 }

@@ -193,7 +193,7 @@ func TestEngineTwoWorkersLimited(t *testing.T) {
 
 // TestStreamLayout: the mirrors have the C structs' sizes and offsets
 // (cuzk_limits 16 B, bg2 at 12; cuzk_plan 136 B, lgn at 104, bg2_bytes at 120,
-// bg2_stream_bytes at 128; cuzk_stream_stats 40 B, ms_read at 32).
+// bg2_stream_bytes at 128; cuzk_stream_stats 48 B, ms_read at 32, bytes_cached at 40).
 func TestStreamLayout(t *testing.T) {
 	var l cLimits
 	var p cPlan
@@ -210,7 +210,8 @@ func TestStreamLayout(t *testing.T) {
 		{"cPlan.Pinned", unsafe.Offsetof(p.Pinned), 116},
 		{"cPlan.BG2Bytes", unsafe.Offsetof(p.BG2Bytes), 120},
 		{"cPlan.BG2StreamBytes", unsafe.Offsetof(p.BG2StreamBytes), 128},
-		{"cStreamStats", unsafe.Sizeof(s), 40},
+		{"cStreamStats", unsafe.Sizeof(s), 48},
+		{"cStreamStats.Cached", unsafe.Offsetof(s.Cached), 40},
 		{"cStreamStats.Read", unsafe.Offsetof(s.Read), 32},
 		{"cStreamStats.Stall", unsafe.Offsetof(s.Stall), 24},
 	} {

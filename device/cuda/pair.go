@@ -118,5 +118,5 @@ func (t Timing) half() Timing {
 // half is s shared equally by the two partitions of a paired run.
 func (s StreamStats) half() StreamStats {
 	return StreamStats{Bytes: s.Bytes / 2, Chunks: s.Chunks / 2, CopyMS: s.CopyMS / 2, StallMS: s.StallMS / 2,
-		ReadMS: s.ReadMS / 2}
+		ReadMS: s.ReadMS / 2, Cached: s.Cached / 2}
 }

@@ -41,6 +41,7 @@ var fileLib struct {
 func regFile(reg func(fn any, name string)) {
 	reg(&fileLib.srsWrite, "cuzk_srs_write")
 	regFileStream(reg)
+	regStreamCache(reg)
 }
 
 // allocateDeferred makes p's set on the device with every query and B_G2

@@ -263,7 +263,6 @@ func TestStreamFromFileCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
 	for _, tc := range []struct {
 		name   string
 		q      groth16.Query
@@ -279,54 +278,70 @@ func TestStreamFromFileCorrupt(t *testing.T) {
 		{"b_g2: off the curve", groth16.QueryBG2, 1, 191, 0x01, "curve"},
 		{"b_g2: sort flag", groth16.QueryBG2, 1, 0, 0x20, "flag"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			size := groth16.G1Size
-			if tc.q == groth16.QueryBG2 {
-				size = groth16.G2Size
-			}
-			index := pd0.Len(tc.q) - tc.from
-			bad := append([]byte(nil), raw...)
-			at := int(off[tc.q]) + index*size + tc.byte
-			if tc.reason == "modulus" {
-				bad[at] |= tc.xor // x's top bits set, below the flags: x >= p
-			} else {
-				bad[at] ^= tc.xor
-			}
-			path := filepath.Join(t.TempDir(), "bad.params")
-			if err := os.WriteFile(path, bad, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			pd, err := groth16.OpenParams(path, groth16.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := limited(t, 8, func(min, all uint64) uint64 { return min }) // everything streams
-			if err := d.RetainFromFile(ctx, pd); err != nil {
-				t.Fatal(err)
-			}
-			a, _ := groth16.Synthesize(sp.c, r1cs.Shape{})
-			_, err = groth16.Compute(ctx, d, a, pd)
-			d.Release(pd) // (the limit holds one set)
-			want := fmt.Sprintf("%s[%d]", tc.q, index)
-			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), tc.reason) {
-				t.Fatalf("Run over a corrupt %s: %v; want an error naming %s and %q", tc.q, err, want, tc.reason)
-			}
-			good, err := groth16.OpenParams(sp.path, groth16.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := d.RetainFromFile(ctx, good); err != nil {
-				t.Fatal(err)
-			}
-			defer d.Release(good)
-			a, _ = groth16.Synthesize(sp.c, r1cs.Shape{})
-			got, err := groth16.Compute(ctx, d, a, good)
-			if err != nil {
-				t.Fatalf("a good set after the failed run: %v", err)
-			}
-			if diff := sumsDiffer(got, sp.want); diff != nil {
-				t.Fatalf("a good set after the failed run: sums differ from the CPU device's: %v", diff)
-			}
-		})
+		for _, cache := range []int64{0, 1 << 40} {
+			t.Run(fmt.Sprintf("%s/cache=%d", tc.name, cache), func(t *testing.T) {
+				corruptRun(t, sp, raw, off, pd0, tc.q, tc.from, tc.byte, tc.xor, tc.reason, cache)
+			})
+		}
+	}
+}
+
+// corruptRun is one case of TestStreamFromFileCorrupt: point from (counted
+// from q's end) with byte at changed by xor (or'ed where reason is
+// "modulus"), under the least limit, with a stream cache of cache bytes
+// (large enough, it holds the whole streamed run: the chunk is uploaded from
+// it, not read, and checked on the device the same).
+func corruptRun(t *testing.T, sp streamParams, raw []byte, off [5]uint64, pd0 *groth16.Params, q groth16.Query, from, at int, xor byte, reason string, cache int64) {
+	ctx := context.Background()
+	size := groth16.G1Size
+	if q == groth16.QueryBG2 {
+		size = groth16.G2Size
+	}
+	index := pd0.Len(q) - from
+	bad := append([]byte(nil), raw...)
+	at += int(off[q]) + index*size
+	if reason == "modulus" {
+		bad[at] |= xor // x's top bits set, below the flags: x >= p
+	} else {
+		bad[at] ^= xor
+	}
+	path := filepath.Join(t.TempDir(), "bad.params")
+	if err := os.WriteFile(path, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pd, err := groth16.OpenParams(path, groth16.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := limited(t, 8, func(min, all uint64) uint64 { return min }) // everything streams
+	d.StreamCache = cache
+	if err := d.RetainFromFile(ctx, pd); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := groth16.Synthesize(sp.c, r1cs.Shape{})
+	_, err = groth16.Compute(ctx, d, a, pd)
+	if cache > 0 && d.kernels.streamStats().Cached == 0 {
+		t.Errorf("the stream cache of %d bytes held none of the chunks", cache)
+	}
+	d.Release(pd) // (the limit holds one set)
+	want := fmt.Sprintf("%s[%d]", q, index)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), reason) {
+		t.Fatalf("Run over a corrupt %s: %v; want an error naming %s and %q", q, err, want, reason)
+	}
+	good, err := groth16.OpenParams(sp.path, groth16.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RetainFromFile(ctx, good); err != nil {
+		t.Fatal(err)
+	}
+	defer d.Release(good)
+	a, _ = groth16.Synthesize(sp.c, r1cs.Shape{})
+	got, err := groth16.Compute(ctx, d, a, good)
+	if err != nil {
+		t.Fatalf("a good set after the failed run: %v", err)
+	}
+	if diff := sumsDiffer(got, sp.want); diff != nil {
+		t.Fatalf("a good set after the failed run: sums differ from the CPU device's: %v", diff)
 	}
 }

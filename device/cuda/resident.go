@@ -46,7 +46,7 @@ func (d *Device) Release(p *groth16.Params) {
 	}
 	r.refs--
 	if r.refs <= 0 {
-		lib.srsFree(r.h)
+		r.free()
 		delete(d.srs, p)
 	}
 }
@@ -97,11 +97,15 @@ func (d *Device) residentOf(ctx context.Context, p *groth16.Params, ref int, fro
 	d.srs[p] = r
 	d.smu.Unlock()
 	if p.Deferred != nil {
-		if err := d.fill(ctx, r, p.Deferred); err != nil {
+		err := d.fill(ctx, r, p.Deferred)
+		if err == nil && r.fromFile && d.StreamCache > 0 {
+			err = d.fillCache(ctx, r, p.Deferred)
+		}
+		if err != nil {
 			d.smu.Lock()
 			delete(d.srs, p)
 			d.smu.Unlock()
-			lib.srsFree(r.h)
+			r.free()
 			r.err = err
 		}
 		close(r.ready)

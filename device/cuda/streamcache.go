@@ -1,0 +1,145 @@
+package cuda
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/cuzk-project/cuzk/groth16"
+)
+
+// The stream cache: a set streamed from its parameter file (RetainFromFile)
+// reads every streamed chunk from the file at every Run, on the host,
+// while the device waits for it where the reads are slower than the
+// kernels (the 32 GiB PoRep under a 16 GiB limit streams ≈ 44 GB a
+// partition). Device.StreamCache bytes of host memory, page-locked, hold a
+// copy of the first streamed bytes of the file, read once when the set is
+// retained; the chunks within it are uploaded from there with no read. The
+// copy is counted in the set's memory (groth16.Deferred.Hold), so a daemon's
+// budget that counts the set counts it.
+
+// streamCacheLib holds the library's entry for the copy.
+var streamCacheLib struct {
+	srsFileCache func(s uintptr, p uintptr, fileOff, n uint64) int32
+}
+
+func regStreamCache(reg func(fn any, name string)) {
+	reg(&streamCacheLib.srsFileCache, "cuzk_srs_file_cache")
+}
+
+// cacheRange is the byte range of a parameter file that a copy of at most
+// max bytes holds for a set streamed under plan, off being the byte offset
+// of point 0 of h, l, a, b_g1 and b_g2 and end the file's size. A plan
+// keeps resident whole queries in the order h, l, a, b_g1, then a prefix
+// of one, so what streams is one run of the file from the first streamed
+// point to its end (b_g2 follows b_g1 and streams wherever anything does;
+// the counts between the queries are in the run): the range starts there.
+// Length 0: nothing streams, or max is 0.
+func cacheRange(plan Plan, off [5]uint64, end, max uint64) (lo, n uint64) {
+	if !plan.Streams() || max == 0 {
+		return 0, 0
+	}
+	lo = end
+	for q := range 4 {
+		if plan.Resident[q] < plan.Points[q] {
+			lo = off[q] + plan.Resident[q]*groth16.G1Size
+			break
+		}
+	}
+	if lo == end && plan.BG2StreamBytes > 0 {
+		lo = off[groth16.QueryBG2]
+	}
+	if lo >= end {
+		return 0, 0
+	}
+	return lo, min(max, end-lo)
+}
+
+// fillCache reads the first StreamCache bytes of what r's plan streams from
+// src's file into page-locked host memory and gives it to the library
+// (before r's first Run). Where the host cannot page-lock that much, or the
+// read fails, the retain fails naming the cache (nothing is left held).
+func (d *Device) fillCache(ctx context.Context, r *resident, src *groth16.Deferred) error {
+	f, err := os.Open(src.Path())
+	if err != nil {
+		return fmt.Errorf("cuda: stream cache: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("cuda: stream cache: %w", err)
+	}
+	off, err := fileOffsets(f, src)
+	if err != nil {
+		return err
+	}
+	lo, n := cacheRange(r.plan, off, uint64(st.Size()), uint64(d.StreamCache))
+	if n == 0 {
+		return nil
+	}
+	buf, err := allocPinned(n)
+	if err != nil {
+		return fmt.Errorf("cuda: stream cache of %d bytes on device %d: %w", n, d.index, err)
+	}
+	if err := readAtParallel(ctx, f, buf.bytes(), int64(lo)); err != nil {
+		buf.free()
+		return fmt.Errorf("cuda: stream cache: reading bytes %d..%d of %s: %w", lo, lo+n, src.Path(), err)
+	}
+	if rc := streamCacheLib.srsFileCache(r.h, uintptr(buf.p), lo, n); rc != 0 {
+		buf.free()
+		return libErr("srs file cache", rc)
+	}
+	r.cache, r.held = buf, src
+	src.Hold(int64(n))
+	return nil
+}
+
+// readAtParallel fills b from f at offset off, 8 readers at once.
+func readAtParallel(ctx context.Context, f *os.File, b []byte, off int64) error {
+	const part = 256 << 20
+	parts := make(chan int64)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for at := range parts {
+				end := min(at+part, int64(len(b)))
+				if _, err := f.ReadAt(b[at:end], off+at); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	var err error
+	for at := int64(0); at < int64(len(b)); at += part {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		parts <- at
+	}
+	close(parts)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	return first
+}
+
+// free releases r's set on the device, then its stream cache (the library
+// reads the cache until the set is freed).
+func (r *resident) free() {
+	lib.srsFree(r.h)
+	if r.cache.p != nil {
+		r.cache.free()
+		r.held.Hold(-int64(r.cache.n))
+		r.cache, r.held = pinned{}, nil
+	}
+}
