@@ -61,6 +61,9 @@ func cacheRange(plan Plan, off [5]uint64, end, max uint64) (lo, n uint64) {
 // (before r's first Run). Where the host cannot page-lock that much, or the
 // read fails, the retain fails naming the cache (nothing is left held).
 func (d *Device) fillCache(ctx context.Context, r *resident, src *groth16.Deferred) error {
+	if os.Getenv("CUZK_FILE_MAP") == "1" {
+		return nil // the library maps and page-locks the whole file (srs/file.cu): it is the copy
+	}
 	f, err := os.Open(src.Path())
 	if err != nil {
 		return fmt.Errorf("cuda: stream cache: %w", err)
