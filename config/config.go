@@ -131,12 +131,13 @@ type Device struct {
 	// from its file whatever this says.
 	StreamFromFile bool `toml:"stream_from_file"`
 	// StreamCache, for a set that streams from its file, keeps a copy of
-	// the first this many bytes of what streams in page-locked host
-	// memory on each GPU, read once when the set loads, so that those
-	// chunks are uploaded with no read of the file at every partition
-	// (the reads are what bound a 32 GiB PoRep under a 16 GiB limit:
-	// ≈ 44 GB a partition). It counts in memory.total_budget as the set's
-	// memory. 0 (the default): none.
+	// the last this many bytes of what streams (B_G2, B_G1, A, then L and
+	// H: the queries whose MSMs hide their reads least come first) in
+	// page-locked host memory on each GPU, read once when the set loads,
+	// so that those chunks are uploaded with no read of the file at every
+	// partition (a 32 GiB PoRep under a 16 GiB limit reads ≈ 44 GB a
+	// partition). It counts in memory.total_budget as the set's memory.
+	// 0 (the default): none.
 	StreamCache Size `toml:"stream_cache"`
 	// SimPrepare, SimRun and SimFinish are the sim device's stage times.
 	SimPrepare Duration `toml:"sim_prepare"`

@@ -377,7 +377,7 @@ func newDaemonParams(cfg config.Config, budget *memory.Budget, log *slog.Logger,
 			}
 			n := loadReserve(src, noHostCopy, func() bool { return makeDeviceRoom(cache, log) })
 			if c := uint64(cfg.Device.StreamCache); c > 0 && lo.StreamsFromFileAt(src.Path) && !gpusHoldWhole(gpus, src.Path) {
-				n += c * uint64(len(gpus)) // each GPU's copy of the first streamed bytes (corrected once loaded)
+				n += c * uint64(len(gpus)) // each GPU's copy of the last streamed bytes (corrected once loaded)
 			}
 			if !cfg.Device.StreamFromFile && lo.StreamsFromFileAt(src.Path) {
 				log.Info("parameters larger than the memory budget: where the GPUs cannot hold them whole, "+

@@ -44,7 +44,7 @@ type Device struct {
 	// before the first Prepare or Retain.
 	MemoryLimit uint64
 	// StreamCache bounds the host memory (bytes, page-locked) that holds a
-	// copy of the first streamed bytes of each set streamed from its
+	// copy of the last streamed bytes (cacheRange) of each set streamed from its
 	// parameter file (RetainFromFile), read once when it is retained, so
 	// that its Runs upload those chunks with no read of the file (config
 	// device.stream_cache); 0: none. Set it before the first Retain.

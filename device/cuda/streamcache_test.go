@@ -11,8 +11,9 @@ import (
 	"github.com/cuzk-project/cuzk/circuits/synthetic"
 )
 
-// TestCacheRange: the copy starts at the first streamed point in file order
-// and holds at most max bytes, none where nothing streams.
+// TestCacheRange: the copy holds the end of the streamed run of the file
+// (which starts at the first streamed point), at most max bytes of it, and
+// nothing where nothing streams.
 func TestCacheRange(t *testing.T) {
 	// a file of 100 h, 200 l, 50 a, 40 b_g1 points and 40 b_g2, each query
 	// after a 4-byte count
@@ -45,7 +46,8 @@ func TestCacheRange(t *testing.T) {
 		{"everything streams", plan([4]uint64{}, 1), 1 << 40, off[0], end - off[0]},
 		{"h's prefix resident", plan([4]uint64{64, 0, 0, 0}, 1), 1 << 40, off[0] + 64*groth16.G1Size, end - off[0] - 64*groth16.G1Size},
 		{"h resident, l's prefix", plan([4]uint64{100, 16, 0, 0}, 1), 1 << 40, off[1] + 16*groth16.G1Size, end - off[1] - 16*groth16.G1Size},
-		{"capped", plan([4]uint64{64, 0, 0, 0}, 1), 5000, off[0] + 64*groth16.G1Size, 5000},
+		{"capped: the end", plan([4]uint64{64, 0, 0, 0}, 1), 5000, end - 5000, 5000},
+		{"capped at b_g2", plan([4]uint64{64, 0, 0, 0}, 1), 40 * groth16.G2Size, off[4], 40 * groth16.G2Size},
 		{"only b_g2 streams", plan(n, 1), 1 << 40, off[4], end - off[4]},
 		{"nothing streams", plan(n, 0), 1 << 40, 0, 0},
 		{"no cache", plan([4]uint64{}, 1), 0, 0, 0},
