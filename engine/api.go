@@ -135,6 +135,7 @@ type SRSStatus struct {
 	RefCount  uint32
 	OnDevice  bool   // the points are in the devices' memory (the host keeps the verifying key)
 	FromFile  bool   // OnDevice, but part of the points are read from their file at every proof
+	HostCopy  uint64 // of SizeBytes, a page-locked copy of part of what streams (device.stream_cache)
 	Kept      string // why the set is not evicted for other work (Engine.Urgent), "" when nothing keeps it
 }
 

@@ -42,8 +42,9 @@ type srsJSON struct {
 	Tier      string `json:"tier"`
 	SizeBytes uint64 `json:"size_bytes"`
 	RefCount  uint32 `json:"ref_count"`
-	Where     string `json:"where"`          // "devices" (the points in GPU memory), "devices+file" (part of them read from the file at every proof) or "host"
-	Kept      string `json:"kept,omitempty"` // why it is not evicted for other work
+	Where     string `json:"where"`                     // "devices" (the points in GPU memory), "devices+file" (part of them read from the file at every proof) or "host"
+	HostCopy  uint64 `json:"host_copy_bytes,omitempty"` // devices+file: of size_bytes, the page-locked copy of part of what streams
+	Kept      string `json:"kept,omitempty"`            // why it is not evicted for other work
 }
 
 type queueJSON struct {
@@ -76,7 +77,7 @@ func statusDocument(s engine.Snapshot, now time.Time) statusJSON {
 		case e.OnDevice:
 			where = "devices"
 		}
-		doc.SRS = append(doc.SRS, srsJSON{e.CircuitID, tierLabel(e.Tier), e.SizeBytes, e.RefCount, where, e.Kept})
+		doc.SRS = append(doc.SRS, srsJSON{e.CircuitID, tierLabel(e.Tier), e.SizeBytes, e.RefCount, where, e.HostCopy, e.Kept})
 	}
 	for _, q := range s.Queues {
 		doc.Queues = append(doc.Queues, queueJSON{q.ProofKind, q.Pending, q.InProgress})

@@ -605,6 +605,10 @@ type Entry struct {
 	// FromFile: OnDevice, but the devices hold only part of the points
 	// and read the rest from the file at every proof (Deferred.Streamed).
 	FromFile bool
+	// HostCopy is the host memory the devices hold on the set's behalf: a
+	// page-locked copy of part of what streams from the file
+	// (Deferred.Held, device.stream_cache), in SizeBytes too.
+	HostCopy uint64
 }
 
 // Status lists every registered circuit, ordered by id.
@@ -622,6 +626,9 @@ func (c *Cache) Status() []Entry {
 			s.Tier = Hot
 			s.OnDevice = e.params.Deferred != nil
 			s.FromFile = s.OnDevice && e.params.Deferred.Streamed()
+			if s.OnDevice {
+				s.HostCopy = e.params.Deferred.Held()
+			}
 		}
 		s.Kept = c.kept(e.id)
 		out = append(out, s)

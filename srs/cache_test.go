@@ -756,3 +756,25 @@ func TestStatusWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusHostCopy: a deferred set's host copy (Deferred.Held) is in its
+// status and in its size.
+func TestStatusHostCopy(t *testing.T) {
+	c := New(Config{
+		Circuits: map[string]Source{"a": {Size: unit}},
+		Load: func(context.Context, string, string) (*groth16.Params, error) {
+			p := fakeParams(1000)
+			p.H, p.Deferred = nil, &groth16.Deferred{}
+			p.Deferred.MarkStreamed()
+			p.Deferred.Hold(3 << 20)
+			return p, nil
+		},
+	})
+	if _, _, err := c.Preload(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	st := c.Status()
+	if len(st) != 1 || st[0].HostCopy != 3<<20 || st[0].SizeBytes < 3<<20 || !st[0].FromFile {
+		t.Fatalf("status %+v, want a 3 MiB host copy in the size of a set streamed from its file", st)
+	}
+}

@@ -679,7 +679,7 @@ func (d *daemonParams) Status() []engine.SRSStatus {
 			continue // registered but not resident: not worth a line
 		}
 		out = append(out, engine.SRSStatus{CircuitID: e.CircuitID, Tier: engine.SRSTier(e.Tier), SizeBytes: e.SizeBytes,
-			RefCount: e.RefCount, OnDevice: e.OnDevice, FromFile: e.FromFile, Kept: e.Kept})
+			RefCount: e.RefCount, OnDevice: e.OnDevice, FromFile: e.FromFile, HostCopy: e.HostCopy, Kept: e.Kept})
 	}
 	return out
 }
