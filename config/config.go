@@ -402,6 +402,14 @@ func (c *Config) Validate() error {
 	if c.Device.Kind == "sim" && c.Device.SimRun <= 0 {
 		bad("device.sim_run", "must be positive for the sim device")
 	}
+	if c.Device.StreamCache > 0 {
+		if c.Device.Kind != "cuda" {
+			bad("device.stream_cache", "applies to the cuda device only (device.kind is %q)", c.Device.Kind)
+		}
+		if b := c.Memory.TotalBudget; !b.Auto && uint64(c.Device.StreamCache) >= uint64(b.Bytes) {
+			bad("device.stream_cache", "%d bytes leave nothing of memory.total_budget (%d bytes) for the partitions: the copy counts in it", uint64(c.Device.StreamCache), uint64(b.Bytes))
+		}
+	}
 	switch c.Synthesis.Witness {
 	case "", "auto", "on", "off":
 	default:

@@ -347,6 +347,8 @@ func TestDeviceStreamCache(t *testing.T) {
 		{``, 0, true},
 		{`stream_cache = -1`, 0, false},
 		{`stream_cache = "most"`, 0, false},
+		{"stream_cache = \"16GiB\"\n[memory]\ntotal_budget = \"72GiB\"", 16 << 30, true},
+		{"stream_cache = \"16GiB\"\n[memory]\ntotal_budget = \"16GiB\"", 0, false},
 	} {
 		c, err := Parse([]byte("[device]\nkind = \"cuda\"\n" + tc.in + "\n"))
 		if (err == nil) != tc.ok {
@@ -356,6 +358,10 @@ func TestDeviceStreamCache(t *testing.T) {
 		if tc.ok && c.Device.StreamCache != tc.want {
 			t.Errorf("%q: %d, want %d", tc.in, c.Device.StreamCache, tc.want)
 		}
+	}
+	// the copy is page-locked for a GPU: another device kind refuses it
+	if _, err := Parse([]byte("[device]\nkind = \"cpu\"\nstream_cache = \"1GiB\"\n")); err == nil || !strings.Contains(err.Error(), "device.stream_cache") {
+		t.Errorf("stream_cache with the cpu device: %v, want an error naming device.stream_cache", err)
 	}
 }
 
