@@ -394,29 +394,11 @@ func (c *Config) Validate() error {
 	if c.GPUs.GPUThreads < 0 {
 		bad("gpus.gpu_threads", "%d is negative (0 = all CPUs)", c.GPUs.GPUThreads)
 	}
-	switch c.Device.Kind {
-	case "cpu", "cuda", "sim":
-	default:
-		bad("device.kind", "%q is not one of cpu, cuda, sim", c.Device.Kind)
-	}
-	if c.Device.Kind == "sim" && c.Device.SimRun <= 0 {
-		bad("device.sim_run", "must be positive for the sim device")
-	}
-	if c.Device.StreamCache > 0 {
-		if c.Device.Kind != "cuda" {
-			bad("device.stream_cache", "applies to the cuda device only (device.kind is %q)", c.Device.Kind)
-		}
-		if b := c.Memory.TotalBudget; !b.Auto && uint64(c.Device.StreamCache) >= uint64(b.Bytes) {
-			bad("device.stream_cache", "%d bytes leave nothing of memory.total_budget (%d bytes) for the partitions: the copy counts in it", uint64(c.Device.StreamCache), uint64(b.Bytes))
-		}
-	}
+	c.Device.validate(c.Memory.TotalBudget, bad)
 	switch c.Synthesis.Witness {
 	case "", "auto", "on", "off":
 	default:
 		bad("synthesis.witness", "%q is not auto, on or off", c.Synthesis.Witness)
-	}
-	if err := c.Device.checkLane(); err != nil {
-		bad("device.critical_lane", "%v", err)
 	}
 	if c.Synthesis.Threads < 0 {
 		bad("synthesis.threads", "%d is negative (0 = all CPUs)", c.Synthesis.Threads)
@@ -443,6 +425,31 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.validateSecurity()...)
 	c.Cluster.validate(bad)
 	return errors.Join(errs...)
+}
+
+// validate reports what is wrong in the [device] table through bad;
+// budget is memory.total_budget (the stream cache counts in it).
+func (d *Device) validate(budget Budget, bad func(key, format string, args ...any)) {
+	switch d.Kind {
+	case "cpu", "cuda", "sim":
+	default:
+		bad("device.kind", "%q is not one of cpu, cuda, sim", d.Kind)
+	}
+	if d.Kind == "sim" && d.SimRun <= 0 {
+		bad("device.sim_run", "must be positive for the sim device")
+	}
+	if err := d.checkLane(); err != nil {
+		bad("device.critical_lane", "%v", err)
+	}
+	if d.StreamCache > 0 {
+		if d.Kind != "cuda" {
+			bad("device.stream_cache", "applies to the cuda device only (device.kind is %q)", d.Kind)
+		}
+		if !budget.Auto && uint64(d.StreamCache) >= uint64(budget.Bytes) {
+			bad("device.stream_cache", "%d bytes leave nothing of memory.total_budget (%d bytes) for the partitions: the copy counts in it",
+				uint64(d.StreamCache), uint64(budget.Bytes))
+		}
+	}
 }
 
 // checkListen accepts "host:port" and, when unixOK, "unix://path" or
