@@ -19,6 +19,8 @@
 #   limit16pairs  the 32 GiB PoRep under 16 GiB from the file, 2 workers, 2 proofs two at a
 #                 time, budget PAIRS_BUDGET (56GiB), with pairs off (CUZK_PAIRS=0), then on;
 #                 each daemon's timeline kept (timeline-pairs0.csv, timeline-pairs1.csv)    360 s
+#   regspan       whether a copy across two separately page-locked ranges is page-locked      30 s
+#   lanepin       a lane run's wait (bulk 2^26) while 8 GiB is page-locked whole / in 256 MiB pieces 120 s
 #   limit16cache  the same (pairs on, budget 56GiB) without device.stream_cache, then with
 #                 CACHE (16GiB) and the budget grown by it; timelines timeline-cache*.csv    380 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
@@ -71,7 +73,7 @@ estimate() {
   case "$1" in
   porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;; chunkmsm) echo 40;;
-  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; limit16cache) echo 380;; *) echo 0;;
+  gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; limit16cache) echo 380;; regspan) echo 30;; lanepin) echo 120;; *) echo 0;;
   esac
 }
 
@@ -134,6 +136,8 @@ run_step() {
     done; done;;
   lanemodes) MODES=pinned,free,devfree,cpuload,allocbig timeout "$left" bin/local/cuzk_harness bench lane 27 130000000 22 3500000 8 2>&1 | tail -8;;
   pair) timeout "$left" bin/local/cuzk_harness bench pair 27 130000000 8 2>&1 | tail -4;;
+  regspan) timeout "$left" bin/local/cuzk_harness bench regspan 2>&1 | tail -6;;
+  lanepin) MODES=pinned,bigpin,pinpieces timeout "$left" bin/local/cuzk_harness bench lane 26 65000000 22 3500000 12 2>&1 | tail -6;;
   ncu) timeout "$left" /usr/local/cuda/bin/ncu -k regex:msm_acc_chunks -c 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section WarpStateStats --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active \
     bin/local/cuzk_harness bench msm 24 24 24 2>&1 | grep -vE "^==PROF==" | tail -60;;

@@ -16,6 +16,7 @@
 //                               V (CUZK_G2_ACC: 0 the generic kernel, 1 msm/acc_g2.cuh's; default
 //                               both), one table
 //   cuzk_harness check-g2       the G2 arithmetic and MSM checks alone (both accumulations)
+//   cuzk_harness bench regspan   whether a copy across two separately page-locked ranges is page-locked
 //   cuzk_harness bench lane [BULK_LG BULK_NAUX LANE_LG LANE_NAUX RUNS]   a small run's
 //                               wait beside a looping PoRep-shaped run on another context (lane_bench.cuh)
 //   cuzk_harness bench pair [LG NAUX RUNS]   PoRep-shaped runs on one context, then on two at once
@@ -1314,6 +1315,7 @@ int main(int argc, char** argv) {
       bench_lane(ctx, argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull,
                  argc > 5 ? atoi(argv[5]) : 22, argc > 6 ? strtoull(argv[6], 0, 10) : 3500000ull,
                  argc > 7 ? atoi(argv[7]) : 12);
+    if (!strcmp(what, "regspan")) bench_regspan();  // bench regspan
     if (!strcmp(what, "pair"))  // bench pair [LG NAUX RUNS]
       bench_pair(ctx, argc > 3 ? atoi(argv[3]) : 27, argc > 4 ? strtoull(argv[4], 0, 10) : 130000000ull,
                  argc > 5 ? atoi(argv[5]) : 8);

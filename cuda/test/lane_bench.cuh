@@ -23,7 +23,14 @@
 //   allocbig   pinned, and a third thread allocating 2 GiB of page-locked
 //              memory every second, at most 8 (a staging's size; freed
 //              after the mode)
+//   bigpin     pinned, and a third thread page-locking 8 GiB of mapped
+//              memory in place in one call and unlocking it, every 4 s (a
+//              PoRep staging under a budget that keeps none)
+//   pinpieces  the same 8 GiB page-locked and unlocked as 32 pieces of
+//              256 MiB, each its own call (a staging page-locked in pieces)
 // MODES (comma-separated names) picks modes; default all.
+#include <sys/mman.h>
+
 #include <atomic>
 #include <thread>
 #include <vector>
@@ -88,7 +95,8 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
   printf("lane run alone: %.1f ms events, %.1f ms host (lg %u, %llu aux)\n", r.ms_total, r.ms_host, lane_lg,
          (unsigned long long)lane_naux);
   const char* modes[] = {"pageable", "pinned",   "lane-only", "hostalloc", "memcpy4",
-                         "alloc",    "free",     "register",  "devfree",   "cpuload", "allocbig"};
+                         "alloc",    "free",     "register",  "devfree",   "cpuload", "allocbig",
+                         "bigpin",   "pinpieces"};
   const int nmodes = sizeof modes / sizeof modes[0];
   const char* pick = getenv("MODES");
   printf("%-10s %6s %9s %9s %9s %9s %9s\n", "mode", "bulk", "p50", "max", "wait_p50", "wait_max", "events");
@@ -120,6 +128,13 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
           volatile uint64_t x = 0;
           while (!stop) x = x * 6364136223846793005ull + 1;
         });
+    char* big = nullptr;  // bigpin's and pinpieces' 8 GiB, touched once
+    const uint64_t bign = 8ull << 30, piece = 256ull << 20;
+    if (mode == 11 || mode == 12) {
+      big = (char*)mmap(nullptr, bign, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (big == MAP_FAILED) exit(3);
+      memset(big, 1, bign);
+    }
     std::thread side([&] {
       void* dev = nullptr;
       if (mode == 4 && cudaMalloc(&dev, 4) != cudaSuccess) exit(3);
@@ -142,6 +157,14 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
             bufs.pop_back();
           }
           std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        } else if (mode == 11 || mode == 12) {
+          const uint64_t step = mode == 11 ? bign : piece;
+          for (uint64_t o = 0; o < bign && !stop; o += step)
+            if (cudaHostRegister(big + o, step, cudaHostRegisterDefault) != cudaSuccess) exit(3);
+          std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+          for (uint64_t o = 0; o < bign; o += step) cudaHostUnregister(big + o);
+          cudaGetLastError();  // (pieces left unregistered when stopped early)
+          std::this_thread::sleep_for(std::chrono::milliseconds(3000));
         } else if (mode == 10) {
           if (bufs.size() < 8) bufs.push_back(cuzk_host_alloc(2ull << 30));
           std::this_thread::sleep_for(std::chrono::milliseconds(1000));
@@ -184,6 +207,7 @@ static void bench_lane(cuzk_ctx* bulk_ctx, uint32_t bulk_lg, uint64_t bulk_naux,
     side.join();
     for (std::thread& t : spin) t.join();
     for (void* p : bufs) cuzk_host_free(p);
+    if (big) munmap(big, bign);
     printf("%-10s %6d %9.1f %9.1f %9.1f %9.1f %9.1f\n", modes[mode], nbulk.load(), pct(lat, 0.5), pct(lat, 1),
            pct(wait, 0.5), pct(wait, 1), ev / runs);
     fflush(stdout);
@@ -246,4 +270,54 @@ static void bench_pair(cuzk_ctx* ctx, uint32_t lg, uint64_t naux, int runs) {
   cuzk_host_free(res[0]);
   cuzk_host_free(res[1]);
   cuzk_ctx_free(ctx2);
+}
+
+// bench regspan: is a host-to-device copy whose source spans two adjacent
+// ranges page-locked by separate cudaHostRegister calls a page-locked copy?
+// 512 MiB of mapped memory aligned to 256 MiB: copied once pageable, once
+// registered whole, once registered as two 256 MiB pieces (one copy across
+// both, then one copy per piece); each copy's GB/s, whether the call
+// returned before the copy ended (asynchronous: the driver took it as
+// page-locked), and the bytes checked on the device side.
+static void bench_regspan() {
+  const uint64_t piece = 256ull << 20, n = 2 * piece;
+  char* raw = (char*)mmap(nullptr, n + piece, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) exit(3);
+  char* h = (char*)(((uintptr_t)raw + piece - 1) & ~(uintptr_t)(piece - 1));
+  for (uint64_t i = 0; i < n; i += 8) *(uint64_t*)(h + i) = i * 0x9e3779b97f4a7c15ull;
+  char* d = nullptr;
+  if (cudaMalloc(&d, n) != cudaSuccess) exit(3);
+  cudaStream_t st;
+  cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+  std::vector<char> back(n);
+  auto copy = [&](const char* what, int pieces_copy) {
+    cudaMemset(d, 0, n);
+    cudaDeviceSynchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (pieces_copy) {
+      for (uint64_t o = 0; o < n; o += piece) cudaMemcpyAsync(d + o, h + o, piece, cudaMemcpyHostToDevice, st);
+    } else {
+      cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, st);
+    }
+    const double call = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const cudaError_t e = cudaStreamSynchronize(st);
+    const double all = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    cudaMemcpy(back.data(), d, n, cudaMemcpyDeviceToHost);
+    const bool same = e == cudaSuccess && memcmp(back.data(), h, n) == 0;
+    printf("%-34s call %7.2f ms, copy %7.2f ms (%5.1f GB/s), %s, %s\n", what, call, all, n / all / 1e6,
+           call < all / 2 ? "asynchronous" : "synchronous", same ? "bytes equal" : "BYTES DIFFER");
+  };
+  copy("pageable", 0);
+  if (cudaHostRegister(h, n, cudaHostRegisterDefault) != cudaSuccess) exit(3);
+  copy("registered whole", 0);
+  cudaHostUnregister(h);
+  for (uint64_t o = 0; o < n; o += piece)
+    if (cudaHostRegister(h + o, piece, cudaHostRegisterDefault) != cudaSuccess) exit(3);
+  copy("two pieces, one copy across both", 0);
+  copy("two pieces, one copy per piece", 1);
+  for (uint64_t o = 0; o < n; o += piece) cudaHostUnregister(h + o);
+  cudaGetLastError();
+  cudaStreamDestroy(st);
+  cudaFree(d);
+  munmap(raw, n + piece);
 }
