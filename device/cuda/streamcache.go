@@ -3,6 +3,7 @@ package cuda
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 
@@ -64,8 +65,10 @@ func cacheRange(plan Plan, off [5]uint64, end, max uint64) (lo, n uint64) {
 
 // fillCache reads the last StreamCache bytes of what r's plan streams from
 // src's file (cacheRange) into page-locked host memory and gives it to the library
-// (before r's first Run). Where the host cannot page-lock that much, or the
-// read fails, the retain fails naming the cache (nothing is left held).
+// (before r's first Run). Where the host cannot page-lock that much the set
+// streams without a copy, and a warning says so (the copy saves time, the
+// proofs need none); where the read fails the retain fails naming the
+// range (nothing is left held).
 func (d *Device) fillCache(ctx context.Context, r *resident, src *groth16.Deferred) error {
 	if os.Getenv("CUZK_FILE_MAP") == "1" {
 		return nil // the library maps and page-locks the whole file (srs/file.cu): it is the copy
@@ -87,9 +90,15 @@ func (d *Device) fillCache(ctx context.Context, r *resident, src *groth16.Deferr
 	if n == 0 {
 		return nil
 	}
-	buf, err := allocPinned(n)
+	alloc := allocPinned
+	if d.pool.alloc != nil {
+		alloc = d.pool.alloc // tests
+	}
+	buf, err := alloc(n)
 	if err != nil {
-		return fmt.Errorf("cuda: stream cache of %d bytes on device %d: %w", n, d.index, err)
+		slog.Warn("device.stream_cache: the copy could not be page-locked; the set streams without it",
+			"device", d.index, "file", src.Path(), "bytes", n, "err", err)
+		return nil
 	}
 	if err := readAtParallel(ctx, f, buf.bytes(), int64(lo)); err != nil {
 		buf.free()

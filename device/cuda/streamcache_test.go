@@ -119,3 +119,48 @@ func TestStreamCacheSums(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamCacheNoMemory: where the host cannot page-lock the copy the set
+// streams without one (the retain succeeds, nothing held, nothing cached)
+// and its sums are the CPU device's. GPU.
+func TestStreamCacheNoMemory(t *testing.T) {
+	if !Available() {
+		t.Skip(skipReason())
+	}
+	if os.Getenv("CUZK_FILE_MAP") == "1" {
+		t.Skip("CUZK_FILE_MAP=1: the whole file is the copy")
+	}
+	sp := newStreamParams(t, synthetic.Config{Constraints: 5000, Inputs: 20, BoolFraction: 0.75, ADensity: 0.997, BDensity: 0.25, Seed: 37})
+	const size = 300_007 // no other buffer has this size
+	d := limited(t, 8, func(min, all uint64) uint64 { return min })
+	d.StreamCache = size
+	d.pool.alloc = func(n uint64) (pinned, error) {
+		if n == size {
+			return pinned{}, fmt.Errorf("%w: no page-locked memory left (test)", ErrCUDA)
+		}
+		return allocPinned(n)
+	}
+	ctx := context.Background()
+	pd, err := groth16.OpenParams(sp.path, groth16.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RetainFromFile(ctx, pd); err != nil {
+		t.Fatalf("retain with a copy that cannot be page-locked: %v, want it streamed without", err)
+	}
+	defer d.Release(pd)
+	if h := pd.Deferred.Held(); h != 0 {
+		t.Errorf("%d bytes held without a copy", h)
+	}
+	a, _ := groth16.Synthesize(sp.c, r1cs.Shape{})
+	got, err := groth16.Compute(ctx, d, a, pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := sumsDiffer(got, sp.want); diff != nil {
+		t.Errorf("sums differ from the CPU device's: %v", diff)
+	}
+	if c := d.kernels.streamStats().Cached; c != 0 {
+		t.Errorf("%d bytes uploaded from a copy that does not exist", c)
+	}
+}
