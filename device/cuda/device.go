@@ -89,12 +89,10 @@ type resident struct {
 	// outside smu: paramsfile.go).
 	ready chan struct{}
 	err   error
-	// fromFile: the set streams from its parameter file (allocateFromFile);
-	// cache is the page-locked copy of part of it (streamcache.go), counted
-	// in held's memory.
-	fromFile bool
-	cache    pinned
-	held     *groth16.Deferred
+	// cache is the page-locked copy of part of the parameter file a set
+	// streams from (streamcache.go), counted in held's memory.
+	cache pinned
+	held  *groth16.Deferred
 }
 
 var _ groth16.Device = (*Device)(nil)

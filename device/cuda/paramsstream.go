@@ -78,7 +78,7 @@ func (d *Device) allocateFromFile(p *groth16.Params) (*resident, error) {
 		return nil, fmt.Errorf("%w: device %d: with the %d resident parameter sets (%d bytes, runs need up to %d bytes of scratch) these need %d bytes, the limit is %d",
 			ErrMemoryLimit, d.index, len(d.srs), others, scratch, need, limit)
 	}
-	return &resident{h: h, plan: plan, bg2: nb2 > 0, ready: make(chan struct{}), fromFile: true}, nil
+	return &resident{h: h, plan: plan, bg2: nb2 > 0, ready: make(chan struct{})}, nil
 }
 
 // fileOffsets is the byte offset of point 0 of each query (h, l, a, b_g1,

@@ -98,7 +98,7 @@ func (d *Device) residentOf(ctx context.Context, p *groth16.Params, ref int, fro
 	d.smu.Unlock()
 	if p.Deferred != nil {
 		err := d.fill(ctx, r, p.Deferred)
-		if err == nil && r.fromFile && d.StreamCache > 0 {
+		if err == nil && r.plan.Streams() && d.StreamCache > 0 { // (a deferred set that streams streams from its file)
 			err = d.fillCache(ctx, r, p.Deferred)
 		}
 		if err != nil {

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sync"
 
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/internal/parallel"
 )
 
 // The stream cache: a set streamed from its parameter file (RetainFromFile)
@@ -113,42 +113,18 @@ func (d *Device) fillCache(ctx context.Context, r *resident, src *groth16.Deferr
 	return nil
 }
 
-// readAtParallel fills b from f at offset off, 8 readers at once.
+// readAtParallel fills b from f at offset off in parts of 256 MiB, 8
+// readers at once, until ctx ends.
 func readAtParallel(ctx context.Context, f *os.File, b []byte, off int64) error {
 	const part = 256 << 20
-	parts := make(chan int64)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first error
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for at := range parts {
-				end := min(at+part, int64(len(b)))
-				if _, err := f.ReadAt(b[at:end], off+at); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	var err error
-	for at := int64(0); at < int64(len(b)); at += part {
-		if err = ctx.Err(); err != nil {
-			break
+	return parallel.FirstErrorOn(8, (len(b)+part-1)/part, func(i int) error {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		parts <- at
-	}
-	close(parts)
-	wg.Wait()
-	if err != nil {
+		at := int64(i) * part
+		_, err := f.ReadAt(b[at:min(at+part, int64(len(b)))], off+at)
 		return err
-	}
-	return first
+	})
 }
 
 // free releases r's set on the device, then its stream cache (the library

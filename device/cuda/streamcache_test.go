@@ -6,9 +6,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/cuzk-project/cuzk/circuits/synthetic"
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/r1cs"
-	"github.com/cuzk-project/cuzk/circuits/synthetic"
 )
 
 // TestCacheRange: the copy holds the end of the streamed run of the file
