@@ -22,7 +22,8 @@
 #   regspan       whether a copy across two separately page-locked ranges is page-locked      30 s
 #   lanepin       a lane run's wait (bulk 2^26) while 8 GiB is page-locked whole / in 256 MiB pieces 120 s
 #   limit16cache  the same (pairs on, budget 56GiB) without device.stream_cache, then with
-#                 CACHE (16GiB) and the budget grown by it; timelines timeline-cache*.csv    380 s
+#                 CACHE (16GiB) and the budget grown by it; timelines timeline-cache*.csv
+#                 (CACHES: the list instead, e.g. "none 16GiB 20GiB")                           380 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
 #   chunkmsm      MSMs of 2^23, 2^24 and 2^25 points at the window by size, each phase timed
 #                 (CUZK_PROFILE=1): what larger chunks of a streamed query would cost           40 s
@@ -99,7 +100,7 @@ run_step() {
       BUDGET=${PAIRS_BUDGET:-56GiB} COUNT=2 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
       | grep -E "wall|utilization|  kernel |stream_|peak RSS|beyond|rror|WARN|memory_used" | head -17
       cp $OUT/timeline-limit.csv $OUT/timeline-pairs$pairs.csv 2>/dev/null; done;;
-  limit16cache) for cache in "" ${CACHE:-16GiB}; do b=56; [ -n "$cache" ] && b=$(( 56 + ${cache%GiB} ))
+  limit16cache) for cache in ${CACHES:-none ${CACHE:-16GiB}}; do [ "$cache" = none ] && cache=; b=56; [ -n "$cache" ] && b=$(( 56 + ${cache%GiB} ))
       echo "--- stream_cache ${cache:-none}, budget ${b}GiB"; CACHE=$cache STAGE=limit LIMIT=16GiB FROMFILE=1 \
       BUDGET=${b}GiB COUNT=2 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
       | grep -E "wall|utilization|  kernel |stream_|peak RSS|beyond|rror|WARN|memory_used" | head -20
