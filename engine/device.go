@@ -106,6 +106,7 @@ func (e *Engine) prepareUnit(dev groth16.Device, di, worker int, u *unit) (groth
 	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
 	j.begin(actOther)
 	w, err := safeStep(func() (any, error) { return dev.Prepare(e.ctx, u.a, j.params) })
+	e.endClaim(u)
 	j.end(actOther)
 	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
 	if err != nil {

@@ -74,6 +74,9 @@ type unit struct {
 	part Partition
 	res  *memory.Reservation
 	a    *groth16.Assignment
+	// claim: a kept staging's share res joined, until u has prepared
+	// (claim.go).
+	claim *groth16.Claim
 	// inflight: counted in Engine.inflight (from its reservation until it
 	// retires).
 	inflight bool

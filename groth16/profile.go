@@ -48,6 +48,15 @@ type Profile struct {
 	// buffers, closes their shares and returns the bytes given back.
 	KeptBytes, EvictKept func() uint64
 
+	// ClaimKept, when set, hands over the share of the budget of a staging
+	// the device keeps (RunReport.KeepStaging) that a Prepare of a
+	// partition of rows constraints over vars variables would take: the
+	// partition's reservation joins the share instead of the staging
+	// being evicted to make room for it, and the staging stays kept for a
+	// Prepare of that size (whichever takes it counts it). Nil: none kept
+	// fits.
+	ClaimKept func(rows, vars int) *Claim
+
 	// Discard, when set, frees what x, a Prepared or Partial of this
 	// device that will not be Run or Finished, holds beyond Go memory (the
 	// CUDA device's page-locked buffers). Discarding a value already Run,
@@ -70,6 +79,18 @@ type Profile struct {
 	// released). Nil: partitions run one at a time.
 	Pairs   func(p *Params) bool
 	RunPair func(ctx context.Context, w0, w1 Prepared) (Partial, Partial, error)
+}
+
+// Claim is a kept staging's share handed over by Profile.ClaimKept.
+type Claim struct {
+	// Share is the staging's share of the budget, for the claimer's
+	// reservation to join.
+	Share *memory.Reservation
+	// Done ends the claim, once: back, the share was not joined (the
+	// reservation it was for did not fit) and goes back to the staging;
+	// otherwise the claimer has prepared, or never will (its unit ended),
+	// and a claimed staging no claim is left for is let go.
+	Done func(back bool)
 }
 
 // PrepareReport is what a device tells of one Prepare.

@@ -59,5 +59,27 @@ func (r *Reservation) Split(n uint64) *Reservation {
 	return &Reservation{b: r.b, left: n, size: n}
 }
 
+// Join moves everything o holds into r, without touching the budget: the
+// converse of Split, for a holder taking over a share another held (a
+// partition claiming a kept staging's, groth16.Profile.ClaimKept). o is
+// left empty. Both must be of one budget: Join panics otherwise, as
+// joining would move bytes between budgets that never counted them.
+func (r *Reservation) Join(o *Reservation) {
+	if o == nil || o == r {
+		return
+	}
+	if o.b != r.b {
+		panic("memory: Join of reservations of two budgets")
+	}
+	o.mu.Lock()
+	n := o.left
+	o.left = 0
+	o.mu.Unlock()
+	r.mu.Lock()
+	r.left += n
+	r.size += n
+	r.mu.Unlock()
+}
+
 // Of reports whether r was reserved from b.
 func (r *Reservation) Of(b *Budget) bool { return r != nil && r.b == b }

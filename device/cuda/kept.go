@@ -1,6 +1,9 @@
 package cuda
 
-import "github.com/cuzk-project/cuzk/memory"
+import (
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
+)
 
 // StagingBytes is the pinned staging the device may keep for the next
 // partition (groth16.RunReport): the a, b staging Run has done with, 64
@@ -48,6 +51,23 @@ func (p *Partial) KeepStaging(share *memory.Reservation) {
 // EvictKept frees the stagings the device keeps with a share of the
 // memory budget (groth16.Profile) and returns the bytes given back.
 func (d *Device) EvictKept() uint64 { return d.pool.evictShared() }
+
+// ClaimKept hands over the share of a kept a, b staging that the Prepare
+// of a classic partition of rows constraints would take (64 bytes a row;
+// pool_claim.go), or nil: none fits, or a partition of that shape runs
+// its witness on the device and takes no such staging
+// (groth16.Profile.ClaimKept).
+func (d *Device) ClaimKept(rows, vars int) *groth16.Claim {
+	if rows <= 0 || d.evaluatesWitness(rows, vars) {
+		return nil
+	}
+	n := uint64(2 * rows * 32)
+	share := d.pool.claim(n)
+	if share == nil {
+		return nil
+	}
+	return &groth16.Claim{Share: share, Done: d.pool.claimDone(n, share)}
+}
 
 // KeptBytes is the memory budget the kept stagings' shares hold
 // (groth16.Profile).

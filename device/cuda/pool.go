@@ -60,7 +60,9 @@ type pinnedPool struct {
 	free    []pinned // sorted by size
 	kept    uint64   // their bytes
 	shared  []sharedBuf
-	sets    uint64 // the last set number given (newSet)
+	claimed []sharedBuf // a, b stagings whose share a claim took (pool_claim.go)
+	claims  int         // claims not yet ended
+	sets    uint64      // the last set number given (newSet)
 	drained bool
 	bg      sync.WaitGroup // freeLater's goroutines
 	dying   []sharedBuf    // let go while a Run was in flight: freed at runEnd (their shares still held)
@@ -134,7 +136,8 @@ func (p *pinnedPool) get(n uint64) (pinned, error) {
 }
 
 // getKept is get, and reports whether the buffer is one kept with a share
-// of the budget (its share now closed).
+// of the budget (its share now closed) or claimed (pool_claim.go): a
+// claimed staging first.
 func (p *pinnedPool) getKept(n uint64) (b pinned, shared bool, err error) {
 	if p.alloc == nil {
 		if err := load(); err != nil {
@@ -143,7 +146,11 @@ func (p *pinnedPool) getKept(n uint64) (b pinned, shared bool, err error) {
 	}
 	p.mu.Lock()
 	stale := p.retire(p.stale())
-	b, share, shared := p.takeShared(n)
+	b, shared = p.takeClaimed(n) // counted by its claimer's reservation, or the taker's
+	var share *memory.Reservation
+	if !shared {
+		b, share, shared = p.takeShared(n)
+	}
 	found := shared
 	if !shared {
 		b, found = p.takeFree(n)
@@ -221,12 +228,7 @@ func fits(size, n uint64) bool { return size >= n && size <= 2*n+(1<<20) }
 // from partition to partition, and are allocated a sixteenth larger).
 // Called with mu held.
 func (p *pinnedPool) takeShared(n uint64) (pinned, *memory.Reservation, bool) {
-	best := -1
-	for i, s := range p.shared {
-		if s.b.n >= n && s.b.n <= n+n/8+(1<<20) && (best < 0 || s.b.n < p.shared[best].b.n) {
-			best = i
-		}
-	}
+	best := bestFit(p.shared, n, func(sharedBuf) bool { return true })
 	if best < 0 {
 		return pinned{}, nil, false
 	}
@@ -392,8 +394,8 @@ func (p *pinnedPool) freeShared(bufs []sharedBuf) {
 // it returns once the frees begun off the callers' paths are done.
 func (p *pinnedPool) drain() {
 	p.mu.Lock()
-	free, shared := p.free, append(p.shared, p.takeDying()...)
-	p.free, p.kept, p.shared, p.drained = nil, 0, nil, true
+	free, shared := p.free, append(append(p.shared, p.claimed...), p.takeDying()...)
+	p.free, p.kept, p.shared, p.claimed, p.drained = nil, 0, nil, nil, true
 	p.mu.Unlock()
 	for _, b := range free {
 		p.freeBuf(b)

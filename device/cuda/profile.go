@@ -9,7 +9,7 @@ import (
 // (HostWorkspace), the witness run where it takes it (EvaluatesWitness,
 // EvaluatesWitnessOf), a and b of a classic witness-only partition
 // evaluated into the staging (EvaluatesIntoWorkspace), the stagings kept
-// with a share of the budget (kept.go), Discard, and the reports of each
+// with a share of the budget and their claims (kept.go), Discard, and the reports of each
 // Prepare (its phases and pinned memory) and Run (CUDA events, phases,
 // the staging it may keep), and paired runs where the parameters stream
 // (pair.go).
@@ -20,6 +20,7 @@ func (d *Device) Profile() groth16.Profile {
 		EvaluatesIntoWorkspace: d.EvaluatesIntoWorkspace(),
 		KeptBytes:              d.KeptBytes,
 		EvictKept:              d.EvictKept,
+		ClaimKept:              d.ClaimKept,
 		Discard:                d.Discard,
 		Prepared:               prepareReport,
 		Ran:                    runReport,
