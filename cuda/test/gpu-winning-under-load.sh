@@ -40,6 +40,9 @@ grep -E "latency|wall|synth|prep|kernel|finish" $OUT/winload-$T.txt | head -8
 echo "WinningPoSt kernel phases under the load (mean per Run):"
 phase_delta kernel $OUT/metrics-before-$T.txt $OUT/metrics-after-$T.txt | grep winning
 wait $spid; echo "=== $BULK load"; grep -E "latency|wall|utilization" $OUT/bulkload-$T.txt
+curl -s http://127.0.0.1:9821/metrics > $OUT/metrics-end-$T.txt
+echo "prepare phases over the daemon's life, mean per run (alloc: stagings page-locked anew; kept: reused):"
+phase_means prepare $OUT/metrics-end-$T.txt
 bin/cuzk timeline --url http://127.0.0.1:9821/timeline --csv $OUT/timeline-$T.csv 2>&1 | grep -A12 "^stages" 
 kill -TERM $dpid; wait $dpid
 echo "daemon peak RSS: $(awk '{print $3}' $OUT/rss-$T.txt | sort -n | tail -1) kB; GPU memory peak: $(sort -n $OUT/gpumem-$T.txt | tail -1)"
