@@ -121,3 +121,49 @@ func TestPinnedPoolClaimTwo(t *testing.T) {
 		t.Fatalf("drained: %d claimed, freed %v; want it freed and no claim", len(p.claimed), *freed)
 	}
 }
+
+// TestDeviceClaimKept: the device claims a kept a, b staging for a
+// classic partition of the rows whose Prepare takes it (64 bytes a row),
+// never for a partition of another size, and its claim's Done ends it
+// once. No GPU: the pool's buffers are fake; under a memory limit every
+// partition takes the classic path.
+func TestDeviceClaimKept(t *testing.T) {
+	const rows = 1 << 20
+	for _, tc := range []struct {
+		name      string
+		rows      int
+		wantClaim bool
+	}{
+		{"its rows", rows, true},
+		{"a few rows fewer (a staging up to an eighth larger serves)", rows - rows/20, true},
+		{"more rows", rows + 1, false},
+		{"half the rows", rows / 2, false},
+		{"no rows", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var freed []uint64
+			keep := int64(1 << 10)
+			d := &Device{MemoryLimit: 16 << 30}
+			fp := fakePool(&keep, &freed)
+			d.pool.keep, d.pool.alloc, d.pool.release = fp.keep, fp.alloc, fp.release
+			d.pool.workers.Store(1)
+			budget := memory.New(1 << 40)
+			giveBack(&d.pool, budget, 2*rows*32, keptAB, d.pool.newSet(), sizeClass(2*rows*32))
+			c := d.Profile().ClaimKept(tc.rows, tc.rows+10)
+			if (c != nil) != tc.wantClaim {
+				t.Fatalf("claim for %d rows: %v, want one %v", tc.rows, c, tc.wantClaim)
+			}
+			if c == nil {
+				return
+			}
+			if c.Share.Held() != 2*rows*32 || !c.Share.Of(budget) {
+				t.Fatalf("claim share %d bytes, want the staging's %d of the budget", c.Share.Held(), 2*rows*32)
+			}
+			c.Done(true)
+			c.Done(false) // once: the first end stands
+			if d.KeptBytes() != 2*rows*32 || len(freed) != 0 {
+				t.Fatalf("after the share came back: %d kept, freed %v; want the staging kept again", d.KeptBytes(), freed)
+			}
+		})
+	}
+}
