@@ -41,8 +41,12 @@ func regStreamCache(reg func(fn any, name string)) {
 // its points (the 32 GiB PoRep under 16 GiB on an H100: a copy of the run's
 // first 16 GiB, h's streamed points and some of l's, took the reads from
 // 2.79 to 1.91 s a partition and the partition only from 3.53 to 3.46 s).
+// With from a query (CUZK_STREAM_CACHE_AT=a: groth16.QueryA), the copy
+// begins at that query's first streamed point instead and holds what
+// follows, up to max bytes: an experiment (docs/gpu-notes.md, the stall
+// model) to measure against the end's copy; from -1 holds the end.
 // Length 0: nothing streams, or max is 0.
-func cacheRange(plan Plan, off [5]uint64, end, max uint64) (lo, n uint64) {
+func cacheRange(plan Plan, off [5]uint64, end, max uint64, from groth16.Query) (lo, n uint64) {
 	if !plan.Streams() || max == 0 {
 		return 0, 0
 	}
@@ -59,8 +63,33 @@ func cacheRange(plan Plan, off [5]uint64, end, max uint64) (lo, n uint64) {
 	if first >= end {
 		return 0, 0
 	}
+	if from >= groth16.QueryH && from <= groth16.QueryBG1 {
+		at := off[from] + plan.Resident[from]*groth16.G1Size
+		if at < first {
+			at = first
+		}
+		if at < end {
+			return at, min(max, end-at)
+		}
+	}
 	n = min(max, end-first)
 	return end - n, n
+}
+
+// cacheFrom is the query CUZK_STREAM_CACHE_AT names (h, l, a or b_g1), or
+// -1: the copy holds the end of what streams.
+func cacheFrom() groth16.Query {
+	switch os.Getenv("CUZK_STREAM_CACHE_AT") {
+	case "h":
+		return groth16.QueryH
+	case "l":
+		return groth16.QueryL
+	case "a":
+		return groth16.QueryA
+	case "b_g1":
+		return groth16.QueryBG1
+	}
+	return -1
 }
 
 // fillCache reads the last StreamCache bytes of what r's plan streams from
@@ -86,7 +115,7 @@ func (d *Device) fillCache(ctx context.Context, r *resident, src *groth16.Deferr
 	if err != nil {
 		return err
 	}
-	lo, n := cacheRange(r.plan, off, uint64(st.Size()), uint64(d.StreamCache))
+	lo, n := cacheRange(r.plan, off, uint64(st.Size()), uint64(d.StreamCache), cacheFrom())
 	if n == 0 {
 		return nil
 	}

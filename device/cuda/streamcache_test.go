@@ -41,19 +41,25 @@ func TestCacheRange(t *testing.T) {
 		name   string
 		plan   Plan
 		max    uint64
+		from   groth16.Query
 		lo, ln uint64
 	}{
-		{"everything streams", plan([4]uint64{}, 1), 1 << 40, off[0], end - off[0]},
-		{"h's prefix resident", plan([4]uint64{64, 0, 0, 0}, 1), 1 << 40, off[0] + 64*groth16.G1Size, end - off[0] - 64*groth16.G1Size},
-		{"h resident, l's prefix", plan([4]uint64{100, 16, 0, 0}, 1), 1 << 40, off[1] + 16*groth16.G1Size, end - off[1] - 16*groth16.G1Size},
-		{"capped: the end", plan([4]uint64{64, 0, 0, 0}, 1), 5000, end - 5000, 5000},
-		{"capped at b_g2", plan([4]uint64{64, 0, 0, 0}, 1), 40 * groth16.G2Size, off[4], 40 * groth16.G2Size},
-		{"only b_g2 streams", plan(n, 1), 1 << 40, off[4], end - off[4]},
-		{"nothing streams", plan(n, 0), 1 << 40, 0, 0},
-		{"no cache", plan([4]uint64{}, 1), 0, 0, 0},
+		{"everything streams", plan([4]uint64{}, 1), 1 << 40, -1, off[0], end - off[0]},
+		{"h's prefix resident", plan([4]uint64{64, 0, 0, 0}, 1), 1 << 40, -1, off[0] + 64*groth16.G1Size, end - off[0] - 64*groth16.G1Size},
+		{"h resident, l's prefix", plan([4]uint64{100, 16, 0, 0}, 1), 1 << 40, -1, off[1] + 16*groth16.G1Size, end - off[1] - 16*groth16.G1Size},
+		{"capped: the end", plan([4]uint64{64, 0, 0, 0}, 1), 5000, -1, end - 5000, 5000},
+		{"capped at b_g2", plan([4]uint64{64, 0, 0, 0}, 1), 40 * groth16.G2Size, -1, off[4], 40 * groth16.G2Size},
+		{"only b_g2 streams", plan(n, 1), 1 << 40, -1, off[4], end - off[4]},
+		{"nothing streams", plan(n, 0), 1 << 40, -1, 0, 0},
+		{"no cache", plan([4]uint64{}, 1), 0, -1, 0, 0},
+
+		{"from a: a's first streamed point on", plan([4]uint64{100, 0, 8, 0}, 1), 1 << 40, groth16.QueryA, off[2] + 8*groth16.G1Size, end - off[2] - 8*groth16.G1Size},
+		{"from a, capped: a and part of b_g1", plan([4]uint64{}, 1), 60 * groth16.G1Size, groth16.QueryA, off[2], 60 * groth16.G1Size},
+		{"from a, streaming begins after it: the first streamed point", plan([4]uint64{100, 200, 50, 16}, 1), 1 << 40, groth16.QueryA, off[3] + 16*groth16.G1Size, end - off[3] - 16*groth16.G1Size},
+		{"from a, only b_g2 streams", plan(n, 1), 1 << 40, groth16.QueryA, off[4], end - off[4]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lo, ln := cacheRange(tc.plan, off, end, tc.max)
+			lo, ln := cacheRange(tc.plan, off, end, tc.max, tc.from)
 			if lo != tc.lo || ln != tc.ln {
 				t.Fatalf("cacheRange: [%d, +%d), want [%d, +%d)", lo, ln, tc.lo, tc.ln)
 			}
