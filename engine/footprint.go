@@ -17,6 +17,9 @@ import (
 //
 //  1. the dispatcher reserves Reserve before synthesis (admit.go), a unit
 //     at a time, never more than the budget less the CRITICAL headroom;
+//     where Reserve does not fit beside a staging a device keeps for a
+//     Prepare of the unit's size, the reservation joins that staging's
+//     share and reserves only the rest (claim.go);
 //  2. after Prepare, where the device staged a witness-only assignment's
 //     witness in its own memory (groth16.PrepareReport.Staged), the aux
 //     goes and stagedRelease of the reservation with it (dropWitness);
