@@ -37,7 +37,9 @@ var keptIdle = time.Minute
 // budget that covers it (putShared: a staging, groth16.RunReport.KeepStaging) it
 // keeps beside those, outside the cap, until a get of about its size takes
 // it (the share is closed: the taker's reservation counts the buffer),
-// EvictKept, or keptIdle without use. Of those it keeps at most one of
+// EvictKept, or keptIdle without use; an a, b staging's share may instead
+// be claimed, the staging then kept for the claimer's Prepare
+// (pool_claim.go). Of those it keeps at most one of
 // each kind per device worker (SetWorkers): an a, b staging, a partition's
 // splits, a witness staging; the oldest beyond that is freed off the
 // caller's path, for only as many partitions as there are workers prepare
