@@ -135,7 +135,8 @@ func TestKeptStagingClaimed(t *testing.T) {
 // device whose kept stagings may be claimed, under budgets that hold one
 // or two units beside them (run with -race): every job completes, every
 // claim ends, and at the end the budget holds the kept stagings' shares
-// alone.
+// alone; under a budget of one unit nothing is evicted and every Prepare
+// but the first takes the staging the last one kept.
 func TestKeptStagingClaimedConcurrent(t *testing.T) {
 	const reserve = 1000
 	for _, budget := range []uint64{reserve, reserve + stagingBytes, 2*reserve + stagingBytes} {
@@ -164,6 +165,10 @@ func TestKeptStagingClaimedConcurrent(t *testing.T) {
 			defer dev.mu.Unlock()
 			if dev.claims != 0 {
 				t.Errorf("%d claims never ended", dev.claims)
+			}
+			if budget == reserve && (dev.reused != 23 || dev.evicted != 0) {
+				// one unit at a time: each after the first finds the staging the last kept
+				t.Errorf("budget of one unit: %d Prepares reused a staging, %d bytes evicted; want 23 and none", dev.reused, dev.evicted)
 			}
 			t.Logf("24 partitions: %d claims (%d given back, %d claimed stagings let go), %d Prepares reused a staging, peak %d of %d",
 				dev.made, dev.back, dev.letGo, dev.reused, env.budget.Peak(), budget)
