@@ -1,5 +1,5 @@
-// Contexts (context.hpp) and pinned host memory: cuzk_ctx_new, cuzk_ctx_free,
-// cuzk_host_alloc, cuzk_host_free.
+// Contexts (context.hpp): cuzk_ctx_new, cuzk_ctx_free (pinned host memory:
+// util/host_pin.cu).
 #include <memory>
 
 #include "context.hpp"
@@ -58,21 +58,4 @@ extern "C" void cuzk_ctx_free(cuzk_ctx* c) {
   cudaSetDevice(c->dev);
   cudaStreamSynchronize(c->main);
   delete c;
-}
-
-extern "C" void* cuzk_host_alloc(uint64_t bytes) {
-  void* p = nullptr;
-  if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
-    set_err(CUZK_ERR_MEM, "cudaHostAlloc(%llu): %s", (unsigned long long)bytes,
-            cudaGetErrorString(cudaGetLastError()));
-    return nullptr;
-  }
-  return p;
-}
-
-extern "C" void cuzk_host_free(void* p) {
-  if (p) {
-    note_free("cudaFreeHost (cuzk_host_free)", 0);
-    cudaFreeHost(p);
-  }
 }
