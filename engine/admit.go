@@ -267,9 +267,9 @@ func awaitUnlessStuck[T any](e *Engine, got <-chan outcome[T], stop <-chan struc
 // reserve takes u's memory reservation, with a kept staging's share its
 // Prepare will take where it does not fit otherwise (claim.go), waiting
 // for it when units in flight will give memory back and evicting idle
-// parameters when none will. A CRITICAL unit that does not fit takes it from the CRITICAL
-// headroom if it fits there. ok is false when u was queued again, retired or failed its job
-// instead.
+// parameters when none will. A CRITICAL unit that does not fit takes it
+// from the CRITICAL headroom if it fits there. ok is false when u was
+// queued again, retired or failed its job instead.
 func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 	res, ok = e.budget.TryReserve(u.part.Reserve)
 	if !ok {

@@ -142,22 +142,7 @@ func TestKeptStagingClaimedConcurrent(t *testing.T) {
 	for _, budget := range []uint64{reserve, reserve + stagingBytes, 2*reserve + stagingBytes} {
 		t.Run(fmt.Sprintf("budget%d", budget), func(t *testing.T) {
 			dev := &claimingDevice{keepingDevice: &keepingDevice{Device: sim.New(sim.Config{})}}
-			env := newTestEnv(t, sim.Config{}, func(c *Config) {
-				c.Devices = []groth16.Device{dev}
-				c.Budget = memory.New(budget)
-				c.WorkersPerDevice = 2
-				c.SynthesisWorkers = 4
-			})
-			var ids []string
-			for i := range 6 {
-				ids = append(ids, env.submit(t, fmt.Sprintf("job-%d", i), KindPoRepSealCommit, PriorityNormal,
-					testJob{Tag: uint64(20 + i), Parts: 4, Reserve: reserve}))
-			}
-			for _, id := range ids {
-				if r := env.await(t, id); r.Status != StatusCompleted {
-					t.Fatalf("%s: job %v: %s", id, r.Status, r.Error)
-				}
-			}
+			env := proveKeptJobs(t, dev, budget, reserve)
 			waitFor(t, "the units' reservations to end", func() bool {
 				return env.e.inflight.Load() == 0 && env.budget.Used() == dev.keptBytes()
 			})

@@ -206,22 +206,7 @@ func TestKeptStagingConcurrent(t *testing.T) {
 	for _, budget := range []uint64{reserve + 2*stagingBytes, 3*reserve + stagingBytes} {
 		t.Run(fmt.Sprintf("budget%d", budget), func(t *testing.T) {
 			dev := &keepingDevice{Device: sim.New(sim.Config{})}
-			env := newTestEnv(t, sim.Config{}, func(c *Config) {
-				c.Devices = []groth16.Device{dev}
-				c.Budget = memory.New(budget)
-				c.WorkersPerDevice = 2
-				c.SynthesisWorkers = 4
-			})
-			var ids []string
-			for i := range 6 {
-				ids = append(ids, env.submit(t, fmt.Sprintf("job-%d", i), KindPoRepSealCommit, PriorityNormal,
-					testJob{Tag: uint64(20 + i), Parts: 4, Reserve: reserve}))
-			}
-			for _, id := range ids {
-				if r := env.await(t, id); r.Status != StatusCompleted {
-					t.Fatalf("%s: job %v: %s", id, r.Status, r.Error)
-				}
-			}
+			env := proveKeptJobs(t, dev, budget, reserve)
 			waitFor(t, "the units' reservations to end", func() bool { return env.budget.Used() == dev.keptBytes() })
 			_, reused, _ := dev.counts()
 			if reused == 0 {
@@ -231,6 +216,30 @@ func TestKeptStagingConcurrent(t *testing.T) {
 				dev.keptBytes(), env.budget.Peak(), budget)
 		})
 	}
+}
+
+// proveKeptJobs proves 6 jobs of 4 partitions of reserve bytes each on
+// dev, 2 workers and 4 syntheses under a budget of budget bytes, and
+// returns once every job completed.
+func proveKeptJobs(t *testing.T, dev groth16.Device, budget, reserve uint64) *testEnv {
+	t.Helper()
+	env := newTestEnv(t, sim.Config{}, func(c *Config) {
+		c.Devices = []groth16.Device{dev}
+		c.Budget = memory.New(budget)
+		c.WorkersPerDevice = 2
+		c.SynthesisWorkers = 4
+	})
+	var ids []string
+	for i := range 6 {
+		ids = append(ids, env.submit(t, fmt.Sprintf("job-%d", i), KindPoRepSealCommit, PriorityNormal,
+			testJob{Tag: uint64(20 + i), Parts: 4, Reserve: reserve}))
+	}
+	for _, id := range ids {
+		if r := env.await(t, id); r.Status != StatusCompleted {
+			t.Fatalf("%s: job %v: %s", id, r.Status, r.Error)
+		}
+	}
+	return env
 }
 
 // gatedKeeping is a keepingDevice whose EvictKept, once entered, says so

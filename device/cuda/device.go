@@ -309,7 +309,7 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 	// its C's, so its proof fails verification, as it would anyway.
 	t0 := time.Now()
 	var kept bool
-	if w.ab, kept, err = d.pool.getKept(uint64(2 * n * 32)); err != nil {
+	if w.ab, kept, err = d.pool.getKept(abStagingBytes(n)); err != nil {
 		return nil, err
 	}
 	var alloc time.Duration

@@ -52,8 +52,12 @@ func (p *Partial) KeepStaging(share *memory.Reservation) {
 // memory budget (groth16.Profile) and returns the bytes given back.
 func (d *Device) EvictKept() uint64 { return d.pool.evictShared() }
 
+// abStagingBytes is the a, b staging of a classic partition of rows
+// constraints: a and b, 32 bytes a row each.
+func abStagingBytes(rows int) uint64 { return uint64(2 * rows * 32) }
+
 // ClaimKept hands over the share of a kept a, b staging that the Prepare
-// of a classic partition of rows constraints would take (64 bytes a row;
+// of a classic partition of rows constraints would take (abStagingBytes;
 // pool_claim.go), or nil: none fits, or a partition of that shape runs
 // its witness on the device and takes no such staging
 // (groth16.Profile.ClaimKept).
@@ -61,7 +65,7 @@ func (d *Device) ClaimKept(rows, vars int) *groth16.Claim {
 	if rows <= 0 || d.evaluatesWitness(rows, vars) {
 		return nil
 	}
-	n := uint64(2 * rows * 32)
+	n := abStagingBytes(rows)
 	share := d.pool.claim(n)
 	if share == nil {
 		return nil

@@ -163,15 +163,20 @@ func (p *pinnedPool) getKept(n uint64) (b pinned, shared bool, err error) {
 		share.Close() // nil-safe; a shared buffer's taker counts it now
 		return b, shared, nil
 	}
-	alloc := allocPinned
-	if p.alloc != nil {
-		alloc = p.alloc
-	}
-	b, err = alloc(n)
+	b, err = p.allocator()(n)
 	if err == nil {
 		p.held.Add(b.n)
 	}
 	return b, false, err
+}
+
+// allocator is what allocates the pool's page-locked buffers: allocPinned,
+// or the tests' own.
+func (p *pinnedPool) allocator() func(n uint64) (pinned, error) {
+	if p.alloc != nil {
+		return p.alloc
+	}
+	return allocPinned
 }
 
 func (p *pinnedPool) put(b pinned) {
@@ -230,13 +235,26 @@ func fits(size, n uint64) bool { return size >= n && size <= 2*n+(1<<20) }
 // from partition to partition, and are allocated a sixteenth larger).
 // Called with mu held.
 func (p *pinnedPool) takeShared(n uint64) (pinned, *memory.Reservation, bool) {
-	best := bestFit(p.shared, n, func(sharedBuf) bool { return true })
+	best := bestFit(p.shared, n, nil)
 	if best < 0 {
 		return pinned{}, nil, false
 	}
 	s := p.shared[best]
 	p.shared = append(p.shared[:best], p.shared[best+1:]...)
 	return s.b, s.share, true
+}
+
+// bestFit is the index of the smallest buffer of bufs (of those for which
+// ok holds, where ok is not nil) that serves a get of n: at least n, at
+// most an eighth and 1 MiB more; -1 if none.
+func bestFit(bufs []sharedBuf, n uint64, ok func(sharedBuf) bool) int {
+	best := -1
+	for i, s := range bufs {
+		if s.b.n >= n && s.b.n <= n+n/8+(1<<20) && (ok == nil || ok(s)) && (best < 0 || s.b.n < bufs[best].b.n) {
+			best = i
+		}
+	}
+	return best
 }
 
 // stale takes out the buffers kept with a share for longer than keptIdle.

@@ -42,49 +42,35 @@ func (p *pinnedPool) claim(n uint64) *memory.Reservation {
 	return share
 }
 
-// unclaim ends a claim whose share was not used: it goes back to a
-// claimed staging of about n bytes left beyond the claims still open,
-// kept with it again (one the share cannot cover is let go); where a
-// Prepare took that staging meanwhile (its reservation counts it), the
-// share is closed.
-func (p *pinnedPool) unclaim(n uint64, share *memory.Reservation) {
-	p.mu.Lock()
-	p.claims--
-	i := p.surplusClaimed(n)
-	if i < 0 {
-		p.mu.Unlock()
-		share.Close()
-		return
+// endClaim ends a claim of n bytes. back: its share was not used, and
+// goes back to a claimed staging of about n bytes left beyond the claims
+// still open, kept with it again (where a Prepare took that staging
+// meanwhile, its reservation counts it and the share is closed). Otherwise
+// the claimer's reservation joined the share, and such a staging has no
+// reservation counting it any more. A staging left so and not kept again
+// is let go (after the Runs in flight, as retire does).
+func (p *pinnedPool) endClaim(n uint64, share *memory.Reservation, back bool) {
+	if !back {
+		share = nil // the claimer's reservation holds it
 	}
-	s := p.claimed[i]
-	p.claimed = append(p.claimed[:i], p.claimed[i+1:]...)
-	if held(share) >= s.b.n {
-		s.share, s.at = share, time.Now()
-		p.shared = append(p.shared, s)
-		p.mu.Unlock()
-		return
-	}
-	now := p.retire([]sharedBuf{s}) // a share too small to count it: let it go
-	p.mu.Unlock()
-	p.freeShared(now)
-	share.Close()
-}
-
-// endClaim ends a claim whose share its partition's reservation joined:
-// a claimed staging of about n bytes left beyond the claims still open
-// has no reservation counting it any more, and is let go (after the Runs
-// in flight, as retire does).
-func (p *pinnedPool) endClaim(n uint64) {
 	p.mu.Lock()
 	p.claims--
 	var drop []sharedBuf
 	if i := p.surplusClaimed(n); i >= 0 {
-		drop = append(drop, p.claimed[i])
+		s := p.claimed[i]
 		p.claimed = append(p.claimed[:i], p.claimed[i+1:]...)
+		if held(share) >= s.b.n {
+			s.share, s.at = share, time.Now()
+			p.shared = append(p.shared, s)
+			share = nil
+		} else {
+			drop = append(drop, s)
+		}
 	}
 	now := p.retire(drop)
 	p.mu.Unlock()
 	p.freeShared(now)
+	share.Close()
 }
 
 // surplusClaimed is the index of a claimed staging serving a get of n
@@ -94,7 +80,7 @@ func (p *pinnedPool) surplusClaimed(n uint64) int {
 	if len(p.claimed) <= p.claims {
 		return -1
 	}
-	if i := bestFit(p.claimed, n, func(sharedBuf) bool { return true }); i >= 0 {
+	if i := bestFit(p.claimed, n, nil); i >= 0 {
 		return i
 	}
 	return 0
@@ -103,7 +89,7 @@ func (p *pinnedPool) surplusClaimed(n uint64) int {
 // takeClaimed takes the smallest claimed staging that serves a get of n.
 // Called with mu held.
 func (p *pinnedPool) takeClaimed(n uint64) (pinned, bool) {
-	i := bestFit(p.claimed, n, func(sharedBuf) bool { return true })
+	i := bestFit(p.claimed, n, nil)
 	if i < 0 {
 		return pinned{}, false
 	}
@@ -112,28 +98,10 @@ func (p *pinnedPool) takeClaimed(n uint64) (pinned, bool) {
 	return b, true
 }
 
-// bestFit is the index of the smallest buffer of bufs for which ok holds
-// that serves a get of n (takeShared's fit), or -1.
-func bestFit(bufs []sharedBuf, n uint64, ok func(sharedBuf) bool) int {
-	best := -1
-	for i, s := range bufs {
-		if s.b.n >= n && s.b.n <= n+n/8+(1<<20) && ok(s) && (best < 0 || s.b.n < bufs[best].b.n) {
-			best = i
-		}
-	}
-	return best
-}
-
 // claimDone is a groth16.Claim's Done for a claim of n bytes: once.
 func (p *pinnedPool) claimDone(n uint64, share *memory.Reservation) func(back bool) {
 	var once sync.Once
 	return func(back bool) {
-		once.Do(func() {
-			if back {
-				p.unclaim(n, share)
-			} else {
-				p.endClaim(n)
-			}
-		})
+		once.Do(func() { p.endClaim(n, share, back) })
 	}
 }

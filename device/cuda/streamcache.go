@@ -119,11 +119,7 @@ func (d *Device) fillCache(ctx context.Context, r *resident, src *groth16.Deferr
 	if n == 0 {
 		return nil
 	}
-	alloc := allocPinned
-	if d.pool.alloc != nil {
-		alloc = d.pool.alloc // tests
-	}
-	buf, err := alloc(n)
+	buf, err := d.pool.allocator()(n)
 	if err != nil {
 		slog.Warn("device.stream_cache: the copy could not be page-locked; the set streams without it",
 			"device", d.index, "file", src.Path(), "bytes", n, "err", err)
