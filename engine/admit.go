@@ -265,7 +265,8 @@ func awaitUnlessStuck[T any](e *Engine, got <-chan outcome[T], stop <-chan struc
 }
 
 // reserve takes u's memory reservation, with a kept staging's share its
-// Prepare will take where it does not fit otherwise (claim.go), waiting
+// Prepare will take where it does not fit otherwise (claim.go), or less
+// the staging a prepared unit's Run will hand over to it (ahead.go), waiting
 // for it when units in flight will give memory back and evicting idle
 // parameters when none will. A CRITICAL unit that does not fit takes it
 // from the CRITICAL headroom if it fits there. ok is false when u was
@@ -277,6 +278,9 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 	}
 	if !ok && u.key.priority == PriorityCritical && e.critBudget != nil {
 		res, ok = e.critBudget.TryReserve(u.part.Reserve)
+	}
+	if !ok {
+		res, ok = e.reserveAhead(u)
 	}
 	for !ok && e.stuck() {
 		// No partition holds memory that it will give back, so only
@@ -305,14 +309,16 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 }
 
 // awaitReserve waits in the budget for u's reservation, preemptible by a
-// better unit and interrupted when the last unit in flight retires or the
-// kept stagings' frees end; evict false: without asking the budget's
+// better unit and interrupted when the last unit in flight retires, the
+// kept stagings' frees end or a unit u may reserve ahead of is prepared; evict false: without asking the budget's
 // evictor (the room is on its way back).
 func (e *Engine) awaitReserve(u *unit, evict bool) (*memory.Reservation, bool) {
 	j := u.job
 	wctx, preempt := context.WithCancel(j.ctx)
 	e.synthQ.setWaiting(u.key, preempt, true)
-	if e.stuck() { // the last unit in flight retired meanwhile
+	// The last unit in flight retired meanwhile, or a unit u may reserve
+	// ahead of was prepared (ahead.go).
+	if e.waitingFor(u) || e.stuck() {
 		preempt()
 	}
 	reserve := e.budget.Reserve
@@ -320,6 +326,7 @@ func (e *Engine) awaitReserve(u *unit, evict bool) (*memory.Reservation, bool) {
 		reserve = e.budget.Await
 	}
 	res, err := reserve(wctx, u.part.Reserve)
+	e.waitingFor(nil)
 	e.synthQ.clearWaiting()
 	preempted := wctx.Err() != nil && j.ctx.Err() == nil
 	preempt()

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/cuzk-project/cuzk/memory"
+import (
+	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/memory"
+)
 
 // A unit whose reservation does not fit the budget may claim a staging a
 // device keeps for a Prepare of its size (groth16.Profile.ClaimKept): its
@@ -15,30 +18,47 @@ import "github.com/cuzk-project/cuzk/memory"
 // device keeps for a Prepare of u's size; ok false: none is kept, or the
 // rest does not fit either (the share goes back to its staging).
 func (e *Engine) reserveClaiming(u *unit) (res *memory.Reservation, ok bool) {
+	e.ahead.mu.Lock() // a staging handed over (ahead.go) is not claimed here
+	defer e.ahead.mu.Unlock()
+	c := e.claimKept(u.part.Rows, u.part.Vars)
+	if c == nil {
+		return nil, false
+	}
+	held := c.Share.Held()
+	if held >= u.part.Reserve {
+		c.Done(true)
+		return nil, false
+	}
+	if res, ok = e.budget.TryReserve(u.part.Reserve - held); !ok {
+		c.Done(true)
+		return nil, false
+	}
+	res.Join(c.Share)
+	u.claim = c
+	return res, true
+}
+
+// claimKept claims a staging a device keeps with a share of the budget for
+// a Prepare of a partition of rows constraints over vars variables, or
+// returns nil.
+func (e *Engine) claimKept(rows, vars int) *groth16.Claim {
 	for _, d := range e.devs {
 		for _, p := range d.keepers() {
 			if p.ClaimKept == nil {
 				continue
 			}
-			c := p.ClaimKept(u.part.Rows, u.part.Vars)
+			c := p.ClaimKept(rows, vars)
 			if c == nil {
 				continue
 			}
-			held := c.Share.Held()
-			if !c.Share.Of(e.budget) || held >= u.part.Reserve {
+			if !c.Share.Of(e.budget) {
 				c.Done(true)
 				continue
 			}
-			if res, ok = e.budget.TryReserve(u.part.Reserve - held); !ok {
-				c.Done(true)
-				return nil, false
-			}
-			res.Join(c.Share)
-			u.claim = c
-			return res, true
+			return c
 		}
 	}
-	return nil, false
+	return nil
 }
 
 // endClaim ends u's claim, if it holds one: after its Prepare, or when it

@@ -99,10 +99,14 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	return e.runPrepared(dev, lock, di, worker, u, w)
 }
 
-// prepareUnit prepares u on dev; on failure or cancellation it retires u
-// and returns false.
+// prepareUnit prepares u on dev, once the staging it reserved ahead of is
+// handed over (ahead.go); on failure or cancellation it retires u (or
+// sends it back to be synthesized again) and returns false.
 func (e *Engine) prepareUnit(dev groth16.Device, di, worker int, u *unit) (groth16.Prepared, bool) {
 	j, part := u.job, u.key.partition
+	if !e.awaitHandover(u) {
+		return nil, false
+	}
 	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
 	j.begin(actOther)
 	w, err := safeStep(func() (any, error) { return dev.Prepare(e.ctx, u.a, j.params) })
@@ -120,6 +124,7 @@ func (e *Engine) prepareUnit(dev groth16.Device, di, worker int, u *unit) (groth
 		e.retire(u)
 		return nil, false
 	}
+	e.offerStaging(u, pr.Keeps)
 	return w, true
 }
 
@@ -170,7 +175,7 @@ func (e *Engine) afterRun(dev groth16.Device, di, worker int, u *unit, p groth16
 	if err != nil {
 		return nil, e.lostStep(di, u, "run", err)
 	}
-	e.keepStaging(u, rr)
+	e.keepAndHandOver(u, rr)
 	return p, true
 }
 

@@ -111,6 +111,7 @@ func (e *Engine) unitFailed(u *unit, step string, err error) bool {
 // retire drops a unit: its memory goes back to the budget and, for the
 // job's last unit, the parameters go back to their source.
 func (e *Engine) retire(u *unit) {
+	e.endAhead(u)
 	e.endClaim(u)
 	u.res.Close()
 	u.res = nil

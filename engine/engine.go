@@ -61,6 +61,8 @@ type Engine struct {
 
 	urgent urgency // CRITICAL and HIGH work per circuit (Urgent)
 
+	ahead aheadSet // prepared units a unit may reserve ahead of (ahead.go)
+
 	mu        sync.Mutex
 	jobs      map[string]*job
 	seq       uint64

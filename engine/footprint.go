@@ -19,7 +19,10 @@ import (
 //     at a time, never more than the budget less the CRITICAL headroom;
 //     where Reserve does not fit beside a staging a device keeps for a
 //     Prepare of the unit's size, the reservation joins that staging's
-//     share and reserves only the rest (claim.go);
+//     share and reserves only the rest (claim.go); where it does not fit
+//     beside a staging a prepared unit's Run will keep, it reserves the
+//     rest now and joins the share when that Run hands it over, before
+//     its Prepare (ahead.go);
 //  2. after Prepare, where the device staged a witness-only assignment's
 //     witness in its own memory (groth16.PrepareReport.Staged), the aux
 //     goes and stagedRelease of the reservation with it (dropWitness);

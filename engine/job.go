@@ -77,6 +77,10 @@ type unit struct {
 	// claim: a kept staging's share res joined, until u has prepared
 	// (claim.go).
 	claim *groth16.Claim
+	// ahead: u reserved all but the staging another unit's Run will hand
+	// over, and its Prepare waits for it; handing: a unit awaits the
+	// staging u's Run will keep (ahead.go).
+	ahead, handing *handover
 	// inflight: counted in Engine.inflight (from its reservation until it
 	// retires).
 	inflight bool

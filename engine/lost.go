@@ -55,6 +55,7 @@ func (e *Engine) liveDevices() int {
 // resynthesize sends u back to the synthesis queue: its assignment and
 // reservation go (the dispatcher reserves again), the job keeps the unit.
 func (e *Engine) resynthesize(u *unit) {
+	e.endAhead(u)
 	e.endClaim(u)
 	u.res.Close()
 	u.res, u.a = nil, nil

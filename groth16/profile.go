@@ -106,6 +106,11 @@ type PrepareReport struct {
 	// its Run and Finish hold until Finish returns.
 	Staged      bool
 	StagedBytes uint64
+	// Keeps is the part of StagedBytes the Run gives back to the device
+	// to keep for the next Prepare of a partition of the same shape
+	// (RunReport.KeepStaging, given a share that covers it), the share a
+	// claim of it then hands over (Profile.ClaimKept); 0: none.
+	Keeps uint64
 }
 
 // RunReport is what a device tells of one Run.

@@ -27,8 +27,9 @@ func (p *Partial) StagingBytes() uint64 {
 // staging (groth16.RunReport), and leaves the rest to the splits, which
 // Finish (or Discard) gives back the same way: the next Prepare of a
 // partition of the same size takes them instead of page-locking 64 bytes
-// a row and the tails anew. Freeing what the pool does not keep happens
-// off the caller's path.
+// a row and the tails anew. The staging is kept when KeepStaging returns
+// (a claim made next finds it); freeing one the pool does not keep
+// happens off the caller's path.
 func (p *Partial) KeepStaging(share *memory.Reservation) {
 	if p.wp != nil {
 		p.keepWitnessStaging(share)
@@ -45,7 +46,11 @@ func (p *Partial) KeepStaging(share *memory.Reservation) {
 		abShare.Close()
 		return
 	}
-	go p.d.pool.putKept(ab, abShare, keptAB, p.d.pool.newSet(), sizeClass(ab.n))
+	if !p.d.pool.keeps(ab, abShare) {
+		go p.d.pool.putKept(ab, abShare, keptAB, 0, 0) // frees it: off the caller's path
+		return
+	}
+	p.d.pool.putKept(ab, abShare, keptAB, p.d.pool.newSet(), sizeClass(ab.n))
 }
 
 // EvictKept frees the stagings the device keeps with a share of the

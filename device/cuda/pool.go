@@ -297,7 +297,7 @@ func (p *pinnedPool) putKept(b pinned, share *memory.Reservation, kind keptKind,
 		share.Close()
 		return
 	}
-	if share == nil || share.Held() < b.n || (p.keep != nil && *p.keep < 0) {
+	if !p.keeps(b, share) {
 		share.Close()
 		p.put(b)
 		return
@@ -317,6 +317,12 @@ func (p *pinnedPool) putKept(b pinned, share *memory.Reservation, kind keptKind,
 	p.shared = append(p.shared, sharedBuf{b: b, share: share, at: time.Now(), kind: kind, class: class, set: set})
 	p.freeLater(p.retire(append(stale, p.overBound(kind, class)...)))
 	p.mu.Unlock()
+}
+
+// keeps reports whether putKept keeps b with share (unless the pool is
+// drained meanwhile): the share covers it and the pool keeps stagings.
+func (p *pinnedPool) keeps(b pinned, share *memory.Reservation) bool {
+	return b.p != nil && share != nil && share.Held() >= b.n && (p.keep == nil || *p.keep >= 0)
 }
 
 // freeLater frees bufs on a goroutine of its own (cudaFreeHost of a

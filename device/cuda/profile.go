@@ -22,7 +22,7 @@ func (d *Device) Profile() groth16.Profile {
 		EvictKept:              d.EvictKept,
 		ClaimKept:              d.ClaimKept,
 		Discard:                d.Discard,
-		Prepared:               prepareReport,
+		Prepared:               d.prepareReport,
 		Ran:                    runReport,
 		Pairs:                  d.Pairs,
 		RunPair:                d.RunPair,
@@ -39,12 +39,18 @@ func (d *Device) evaluatesWitness(rows, vars int) bool {
 }
 
 // prepareReport is Profile.Prepared: a Prepared of this device staged
-// everything Run and Finish read (StagedBytes), with the phases it timed.
-func prepareReport(x groth16.Prepared) groth16.PrepareReport {
+// everything Run and Finish read (StagedBytes), with the phases it timed;
+// a classic one's a, b staging is what its Run keeps (Keeps), where the
+// pool keeps stagings.
+func (d *Device) prepareReport(x groth16.Prepared) groth16.PrepareReport {
 	switch w := x.(type) {
 	case *prepared:
 		if w != nil {
-			return groth16.PrepareReport{Phases: w.PreparePhases(), Staged: true, StagedBytes: w.StagedBytes()}
+			r := groth16.PrepareReport{Phases: w.PreparePhases(), Staged: true, StagedBytes: w.StagedBytes()}
+			if d.pool.keep == nil || *d.pool.keep >= 0 {
+				r.Keeps = w.ab.n
+			}
+			return r
 		}
 	case *witnessPrepared:
 		if w != nil {
