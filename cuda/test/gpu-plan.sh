@@ -25,7 +25,8 @@
 #   limit16cache  the same (pairs on, budget 56GiB) without device.stream_cache, then with
 #                 CACHE (16GiB) and the budget grown by it; timelines timeline-cache*.csv
 #                 (CACHES: the list instead, e.g. "none 16GiB 16GiB@a": @a the copy from a's
-#                 first streamed point on, CUZK_STREAM_CACHE_AT=a, instead of the end)                           380 s
+#                 first streamed point on, CUZK_STREAM_CACHE_AT=a, instead of the end;
+#                 CACHE_COUNT proofs each, default 2; WORKERS device workers, default 2)                           380 s
 #   ncu           the H MSM accumulation kernel's counters at 2^24                            60 s
 #   chunkmsm      MSMs of 2^23, 2^24 and 2^25 points at the window by size, each phase timed
 #                 (CUZK_PROFILE=1): what larger chunks of a streamed query would cost           40 s
@@ -105,7 +106,7 @@ run_step() {
   limit16cache) for cache in ${CACHES:-none ${CACHE:-16GiB}}; do [ "$cache" = none ] && cache=; at=; case "$cache" in *@*) at=${cache#*@}; cache=${cache%@*};; esac
       b=56; [ -n "$cache" ] && b=$(( 56 + ${cache%GiB} ))
       echo "--- stream_cache ${cache:-none}${at:+ from $at}, budget ${b}GiB"; CUZK_STREAM_CACHE_AT=$at CACHE=$cache STAGE=limit LIMIT=16GiB FROMFILE=1 \
-      BUDGET=${b}GiB COUNT=2 JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
+      BUDGET=${b}GiB COUNT=${CACHE_COUNT:-2} JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
       | grep -E "wall|utilization|  kernel |stream_|peak RSS|beyond|rror|WARN|memory_used" | head -20
       cp $OUT/timeline-limit.csv $OUT/timeline-cache${cache:-0}${at}.csv 2>/dev/null; done;;
   gotest) cuda_test
