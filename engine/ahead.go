@@ -46,6 +46,14 @@ type aheadSet struct {
 	// the budget for (nil: none).
 	offers, seen uint64
 	waiting      *Partition
+	counts       ClaimCounts // Snapshot.Claims
+}
+
+// claimCounts is Snapshot.Claims.
+func (e *Engine) claimCounts() ClaimCounts {
+	e.ahead.mu.Lock()
+	defer e.ahead.mu.Unlock()
+	return e.ahead.counts
 }
 
 // offerStaging makes u, just prepared, one that a unit may reserve ahead
@@ -104,6 +112,7 @@ func (e *Engine) reserveAhead(u *unit) (res *memory.Reservation, ok bool) {
 		delete(e.ahead.units, v)
 		h := &handover{keeps: keeps, done: make(chan struct{})}
 		v.handing, u.ahead = h, h
+		e.ahead.counts.Ahead++
 		return res, true
 	}
 	return nil, false
@@ -122,6 +131,9 @@ func (e *Engine) keepAndHandOver(u *unit, rr groth16.RunReport) {
 	var c *groth16.Claim
 	if h != nil {
 		c = e.claimKept(u.part.Rows, u.part.Vars)
+	}
+	if h != nil && c == nil {
+		e.ahead.counts.Missed++
 	}
 	e.ahead.mu.Unlock()
 	if h != nil {
@@ -142,6 +154,9 @@ func (e *Engine) endAhead(u *unit) {
 	delete(e.ahead.units, u)
 	h := u.handing
 	u.handing = nil
+	if h != nil {
+		e.ahead.counts.Missed++
+	}
 	e.ahead.mu.Unlock()
 	if h != nil {
 		h.deliver(nil)

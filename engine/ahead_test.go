@@ -76,10 +76,11 @@ func TestReserveAhead(t *testing.T) {
 		wantA, wantB       Status
 		wantMade, wantBack int
 		wantReused         int
+		wantCounts         ClaimCounts
 	}{
-		{"overlaps the Run", false, false, StatusCompleted, StatusCompleted, 1, 0, 1},
-		{"the Run fails", true, false, StatusFailed, StatusCompleted, 0, 0, 0},
-		{"the awaiting job is cancelled", false, true, StatusCompleted, StatusCancelled, 1, 1, 0},
+		{"overlaps the Run", false, false, StatusCompleted, StatusCompleted, 1, 0, 1, ClaimCounts{Ahead: 1}},
+		{"the Run fails", true, false, StatusFailed, StatusCompleted, 0, 0, 0, ClaimCounts{Ahead: 1, Missed: 1}},
+		{"the awaiting job is cancelled", false, true, StatusCompleted, StatusCancelled, 1, 1, 0, ClaimCounts{Ahead: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var env *testEnv
@@ -125,6 +126,9 @@ func TestReserveAhead(t *testing.T) {
 			dev.mu.Unlock()
 			if made != tc.wantMade || back != tc.wantBack || reused != tc.wantReused {
 				t.Errorf("claims %d (back %d), reused %d; want %d (%d), %d", made, back, reused, tc.wantMade, tc.wantBack, tc.wantReused)
+			}
+			if got := env.e.Status().Claims; got != tc.wantCounts {
+				t.Errorf("Status().Claims %+v, want %+v", got, tc.wantCounts)
 			}
 			if claimed != 0 || claims != 0 || env.budget.Used() != stagingBytes {
 				t.Errorf("at the end: %d claimed stagings, %d open claims, budget %d; want 0, 0, %d", claimed, claims,

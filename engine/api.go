@@ -90,9 +90,20 @@ type Snapshot struct {
 	ProofsCompleted uint64
 	ProofsFailed    uint64
 	Uptime          time.Duration
-	MemoryUsed      uint64         // bytes reserved in the budget
-	MemoryLimit     uint64         // the budget
-	Cluster         *ClusterStatus // nil unless the daemon is in cluster mode
+	MemoryUsed      uint64 // bytes reserved in the budget
+	MemoryLimit     uint64 // the budget
+	// Claims counts the units whose reservation took over a staging's
+	// share: kept already (Claims.Kept), or the one the Run in flight
+	// would keep, reserved ahead of it (Claims.Ahead; Missed: those whose
+	// staging did not come, which reserved the rest themselves).
+	Claims  ClaimCounts
+	Cluster *ClusterStatus // nil unless the daemon is in cluster mode
+}
+
+// ClaimCounts counts units that took over a staging's share of the memory
+// budget (Snapshot.Claims).
+type ClaimCounts struct {
+	Kept, Ahead, Missed uint64
 }
 
 // DeviceStatus describes one proving device.

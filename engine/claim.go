@@ -35,6 +35,7 @@ func (e *Engine) reserveClaiming(u *unit) (res *memory.Reservation, ok bool) {
 	}
 	res.Join(c.Share)
 	u.claim = c
+	e.ahead.counts.Kept++
 	return res, true
 }
 

@@ -121,6 +121,9 @@ func TestKeptStagingClaimed(t *testing.T) {
 				t.Errorf("claims %d (back %d), reused %d, evicted %d bytes; want %d (%d), %d, %d", made, back, reused, evicted,
 					tc.wantClaims, tc.wantBack, tc.wantReused, tc.wantEvicted)
 			}
+			if got := env.e.Status().Claims; got != (ClaimCounts{Kept: uint64(tc.wantClaims - tc.wantBack)}) {
+				t.Errorf("Status().Claims %+v, want %d kept", got, tc.wantClaims-tc.wantBack)
+			}
 			if claimed != 0 || claims != 0 || letGo != 0 || kept != 1 {
 				t.Errorf("at the end: %d claimed stagings, %d open claims, %d let go, %d kept; want 0, 0, 0, 1", claimed, claims, letGo, kept)
 			}

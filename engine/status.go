@@ -8,6 +8,7 @@ func (e *Engine) Status() Snapshot {
 		Uptime:      time.Since(e.start),
 		MemoryUsed:  e.budget.Used(),
 		MemoryLimit: e.budget.Limit(),
+		Claims:      e.claimCounts(),
 	}
 	if e.critBudget != nil { // the headroom counts as used only where used
 		s.MemoryUsed += e.critBudget.Used() - e.critBudget.Limit()

@@ -168,6 +168,7 @@ func TestServeUnixAndHTTP(t *testing.T) {
 		SRS:    []engine.SRSStatus{{CircuitID: "porep-32g", Tier: engine.TierHot, SizeBytes: 42, RefCount: 1}},
 		Queues: []engine.QueueStatus{{ProofKind: "porep-c2", Pending: 2}},
 		Uptime: 3 * time.Second, MemoryUsed: 10, MemoryLimit: 100,
+		Claims: engine.ClaimCounts{Kept: 5, Ahead: 7, Missed: 1},
 	}
 	s, sock, _, _ := startServer(t, eng, time.Second)
 	cli := dialUnix(t, sock)
@@ -221,6 +222,9 @@ func TestServeUnixAndHTTP(t *testing.T) {
 		`cuzk_device_prepare_phase_seconds_total{circuit="porep-32g",device="0",name="cpu",phase="alloc"} 2`,
 		`cuzk_device_prepare_phase_runs_total{circuit="porep-32g",device="0",name="cpu",phase="alloc"} 4`,
 		`cuzk_device_kept_bytes{device="0",name="cpu"} 8.589934592e+09`,
+		`cuzk_memory_claims_total{via="kept"} 5`,
+		`cuzk_memory_claims_total{via="ahead"} 7`,
+		`cuzk_memory_claims_missed_total 1`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, grepLines(string(body), "phase"))
