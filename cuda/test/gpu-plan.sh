@@ -107,7 +107,7 @@ run_step() {
       b=56; [ -n "$cache" ] && b=$(( 56 + ${cache%GiB} ))
       echo "--- stream_cache ${cache:-none}${at:+ from $at}, budget ${b}GiB"; CUZK_STREAM_CACHE_AT=$at CACHE=$cache STAGE=limit LIMIT=16GiB FROMFILE=1 \
       BUDGET=${b}GiB COUNT=${CACHE_COUNT:-2} JOBS=2 P=$P32 timeout $(( left / 2 - 5 )) bash $T/gpu-porep32.sh 2>&1 \
-      | grep -E "wall|utilization|  kernel |stream_|peak RSS|beyond|rror|WARN|memory_used" | head -20
+      | grep -E "wall|utilization|  kernel |stream_|peak RSS|beyond|rror|WARN|memory_used|memory_claims" | head -24
       cp $OUT/timeline-limit.csv $OUT/timeline-cache${cache:-0}${at}.csv 2>/dev/null; done;;
   gotest) cuda_test
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \

@@ -109,7 +109,7 @@ TOML
   phase_means kernel "$OUT/metrics-$STAGE.txt"
   echo "prepare phases, mean per partition (host, one after the other):"
   phase_means prepare "$OUT/metrics-$STAGE.txt"
-  grep '^cuzk_device_kept_bytes\|^cuzk_memory_used_bytes' "$OUT/metrics-$STAGE.txt"
+  grep '^cuzk_device_kept_bytes\|^cuzk_memory_used_bytes\|^cuzk_memory_claims' "$OUT/metrics-$STAGE.txt"
   kill -TERM $dpid; wait $dpid
   peak=$(awk '{print $3}' "$OUT/rss.txt" | sort -n | tail -1)
   budget=$(sed -n 's/^total_budget = "\(.*\)B"$/\1/p' "$OUT/daemon.toml" | numfmt --from=iec-i 2>/dev/null)
