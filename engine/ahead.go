@@ -93,7 +93,7 @@ func (e *Engine) waitingFor(u *unit) (offered bool) {
 
 // reserveAhead reserves u's memory less the staging a prepared unit of
 // u's shape will keep, and has that unit's Run hand the staging's share
-// over (handOver); ok false: no such unit, or the rest does not fit.
+// over (keepAndHandOver); ok false: no such unit, or the rest does not fit.
 // CRITICAL units do not wait on another unit's Run.
 func (e *Engine) reserveAhead(u *unit) (res *memory.Reservation, ok bool) {
 	if u.key.priority == PriorityCritical {
