@@ -124,21 +124,27 @@ func (e *Engine) reserveAhead(u *unit) (res *memory.Reservation, ok bool) {
 // claims (reserveClaiming) cannot take it in between.
 func (e *Engine) keepAndHandOver(u *unit, rr groth16.RunReport) {
 	e.ahead.mu.Lock()
-	delete(e.ahead.units, u)
-	h := u.handing
-	u.handing = nil
+	h := e.withdraw(u)
 	e.keepStaging(u, rr)
 	var c *groth16.Claim
 	if h != nil {
-		c = e.claimKept(u.part.Rows, u.part.Vars)
-	}
-	if h != nil && c == nil {
-		e.ahead.counts.Missed++
+		if c = e.claimKept(u.part.Rows, u.part.Vars); c == nil {
+			e.ahead.counts.Missed++
+		}
 	}
 	e.ahead.mu.Unlock()
 	if h != nil {
 		h.deliver(c)
 	}
+}
+
+// withdraw takes u's offer out of the set and returns the handover a unit
+// reserved ahead of it awaits, or nil. Called with ahead.mu held.
+func (e *Engine) withdraw(u *unit) *handover {
+	delete(e.ahead.units, u)
+	h := u.handing
+	u.handing = nil
+	return h
 }
 
 // endAhead ends what u takes part in here, when it retires or goes back
@@ -151,9 +157,7 @@ func (e *Engine) endAhead(u *unit) {
 		h.drop()
 	}
 	e.ahead.mu.Lock()
-	delete(e.ahead.units, u)
-	h := u.handing
-	u.handing = nil
+	h := e.withdraw(u)
 	if h != nil {
 		e.ahead.counts.Missed++
 	}
@@ -175,10 +179,7 @@ func (e *Engine) awaitHandover(u *unit) bool {
 	}
 	select {
 	case <-h.done:
-	case <-u.job.ctx.Done():
-		e.retire(u)
-		return false
-	case <-e.ctx.Done():
+	case <-u.job.ctx.Done(): // the job's context ends with the engine's too
 		e.retire(u)
 		return false
 	}

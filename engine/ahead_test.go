@@ -29,10 +29,6 @@ func newAheadDevice(gate func(n int32) error) *aheadDevice {
 	return &aheadDevice{claimingDevice: newClaimingDevice(sim.Config{}), gate: gate}
 }
 
-func newClaimingDevice(c sim.Config) *claimingDevice {
-	return &claimingDevice{keepingDevice: &keepingDevice{Device: sim.New(c)}}
-}
-
 func (d *aheadDevice) Profile() groth16.Profile {
 	p := d.claimingDevice.Profile()
 	p.Prepared = func(groth16.Prepared) groth16.PrepareReport { return groth16.PrepareReport{Keeps: stagingBytes} }

@@ -22,6 +22,10 @@ type claimingDevice struct {
 	letGo           int // claimed stagings let go
 }
 
+func newClaimingDevice(c sim.Config) *claimingDevice {
+	return &claimingDevice{keepingDevice: &keepingDevice{Device: sim.New(c)}}
+}
+
 func (d *claimingDevice) Profile() groth16.Profile {
 	p := d.keepingDevice.Profile()
 	p.ClaimKept = d.claimKept
@@ -98,7 +102,7 @@ func TestKeptStagingClaimed(t *testing.T) {
 		{"room for the rest only: claimed", reserve, 1, 0, 1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dev := &claimingDevice{keepingDevice: &keepingDevice{Device: sim.New(sim.Config{})}}
+			dev := newClaimingDevice(sim.Config{})
 			env := newTestEnv(t, sim.Config{}, func(c *Config) {
 				c.Devices = []groth16.Device{dev}
 				c.Budget = memory.New(tc.budget)
@@ -144,7 +148,7 @@ func TestKeptStagingClaimedConcurrent(t *testing.T) {
 	const reserve = 1000
 	for _, budget := range []uint64{reserve, reserve + stagingBytes, 2*reserve + stagingBytes} {
 		t.Run(fmt.Sprintf("budget%d", budget), func(t *testing.T) {
-			dev := &claimingDevice{keepingDevice: &keepingDevice{Device: sim.New(sim.Config{})}}
+			dev := newClaimingDevice(sim.Config{})
 			env := proveKeptJobs(t, dev, budget, reserve)
 			waitFor(t, "the units' reservations to end", func() bool {
 				return env.e.inflight.Load() == 0 && env.budget.Used() == dev.keptBytes()

@@ -47,7 +47,8 @@ func (p *Partial) KeepStaging(share *memory.Reservation) {
 		return
 	}
 	if !p.d.pool.keeps(ab, abShare) {
-		go p.d.pool.putKept(ab, abShare, keptAB, 0, 0) // frees it: off the caller's path
+		abShare.Close()
+		go p.d.pool.put(ab) // may free it: off the caller's path
 		return
 	}
 	p.d.pool.putKept(ab, abShare, keptAB, p.d.pool.newSet(), sizeClass(ab.n))

@@ -322,8 +322,12 @@ func (p *pinnedPool) putKept(b pinned, share *memory.Reservation, kind keptKind,
 // keeps reports whether putKept keeps b with share (unless the pool is
 // drained meanwhile): the share covers it and the pool keeps stagings.
 func (p *pinnedPool) keeps(b pinned, share *memory.Reservation) bool {
-	return b.p != nil && share != nil && share.Held() >= b.n && (p.keep == nil || *p.keep >= 0)
+	return b.p != nil && share != nil && share.Held() >= b.n && p.keepsStagings()
 }
+
+// keepsStagings reports whether the pool keeps stagings with a share at
+// all (Device.PinnedKeep not negative).
+func (p *pinnedPool) keepsStagings() bool { return p.keep == nil || *p.keep >= 0 }
 
 // freeLater frees bufs on a goroutine of its own (cudaFreeHost of a
 // staging unpins it page by page: not on the caller's path), which drain

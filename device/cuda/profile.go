@@ -47,7 +47,7 @@ func (d *Device) prepareReport(x groth16.Prepared) groth16.PrepareReport {
 	case *prepared:
 		if w != nil {
 			r := groth16.PrepareReport{Phases: w.PreparePhases(), Staged: true, StagedBytes: w.StagedBytes()}
-			if d.pool.keep == nil || *d.pool.keep >= 0 {
+			if d.pool.keepsStagings() {
 				r.Keeps = w.ab.n
 			}
 			return r
