@@ -20,7 +20,7 @@
 #                 time, budget PAIRS_BUDGET (56GiB), with pairs off (CUZK_PAIRS=0), then on;
 #                 each daemon's timeline kept (timeline-pairs0.csv, timeline-pairs1.csv)    360 s
 #   regspan       whether a copy across two separately page-locked ranges is page-locked, and
-#                 the library's allocation with and without CUZK_PIN_PIECES=1                30 s
+#                 and the library's allocation                                               30 s
 #   lanepin       a lane run's wait (bulk 2^26) while 8 GiB is page-locked whole / in 256 MiB pieces 120 s
 #   limit16cache  the same (pairs on, budget 56GiB) without device.stream_cache, then with
 #                 CACHE (16GiB) and the budget grown by it; timelines timeline-cache*.csv
@@ -141,7 +141,7 @@ run_step() {
     done; done;;
   lanemodes) MODES=pinned,free,devfree,cpuload,allocbig timeout "$left" bin/local/cuzk_harness bench lane 27 130000000 22 3500000 8 2>&1 | tail -8;;
   pair) timeout "$left" bin/local/cuzk_harness bench pair 27 130000000 8 2>&1 | tail -4;;
-  regspan) for pp in "" 1; do CUZK_PIN_PIECES=$pp timeout $(( left / 2 )) bin/local/cuzk_harness bench regspan 2>&1 | tail -8; done;;
+  regspan) timeout "$left" bin/local/cuzk_harness bench regspan 2>&1 | tail -8;;
   lanepin) MODES=pinned,bigpin,pinpieces timeout "$left" bin/local/cuzk_harness bench lane 26 65000000 22 3500000 12 2>&1 | tail -6;;
   ncu) timeout "$left" /usr/local/cuda/bin/ncu -k regex:msm_acc_chunks -c 1 --section SpeedOfLight \
     --section ComputeWorkloadAnalysis --section WarpStateStats --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active \
