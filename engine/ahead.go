@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"sync"
+	"time"
 
 	"github.com/cuzk-project/cuzk/groth16"
 	"github.com/cuzk-project/cuzk/memory"
@@ -234,4 +236,30 @@ func (h *handover) drop() {
 	if c != nil {
 		c.Done(true)
 	}
+}
+
+// handoverWait is the wait for a handover that a unit's Prepare calls
+// (groth16.AwaitStaging) before it takes the staging: called, whether it
+// was; ended, whether the unit was retired or sent back by it; waited,
+// how long it took.
+type handoverWait struct {
+	called, ended bool
+	waited        time.Duration
+}
+
+// errHandoverEnded is what a Prepare returns where its unit will not have
+// the staging it reserved ahead of: the unit has been dealt with.
+var errHandoverEnded = errors.New("the unit will not have the staging it reserved ahead of")
+
+// await is awaitHandover for u's Prepare.
+func (hw *handoverWait) await(e *Engine, u *unit) error {
+	hw.called = true
+	t0 := time.Now()
+	ok := e.awaitHandover(u)
+	hw.waited = time.Since(t0)
+	if !ok {
+		hw.ended = true
+		return errHandoverEnded
+	}
+	return nil
 }

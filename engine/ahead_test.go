@@ -17,16 +17,32 @@ import (
 )
 
 // aheadDevice is a claimingDevice whose Prepare reports the staging its
-// Run will keep (groth16.PrepareReport.Keeps), as the CUDA device does,
-// and whose nth Run first calls gate(n), failing with its error.
+// Run will keep (groth16.PrepareReport.Keeps) and waits for that staging
+// (groth16.AwaitStaging) before it takes one, after the part of its work
+// that needs none (before), as the CUDA device does, unless noAwait; and
+// whose nth Run first calls gate(n), failing with its error.
 type aheadDevice struct {
 	*claimingDevice
-	runs atomic.Int32
-	gate func(n int32) error
+	before   time.Duration
+	noAwait  bool
+	runs     atomic.Int32
+	prepares atomic.Int32 // Prepares begun
+	gate     func(n int32) error
 }
 
 func newAheadDevice(gate func(n int32) error) *aheadDevice {
 	return &aheadDevice{claimingDevice: newClaimingDevice(sim.Config{}), gate: gate}
+}
+
+func (d *aheadDevice) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.Params) (groth16.Prepared, error) {
+	d.prepares.Add(1)
+	time.Sleep(d.before)
+	if !d.noAwait {
+		if err := groth16.AwaitStaging(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return d.claimingDevice.Prepare(ctx, a, p)
 }
 
 func (d *aheadDevice) Profile() groth16.Profile {
@@ -58,36 +74,42 @@ func within(d time.Duration, cond func() bool) bool {
 // the second beside the first only without the staging the first's Run
 // will keep: the second reserves ahead (all but that staging) and is
 // synthesized while the first's Run is in flight (both in flight before
-// that Run returns); the first Run's staging is claimed for it and its
-// Prepare takes it. Where the first Run fails, the second reserves the
-// rest itself; where the second job is cancelled while it waits, the share
-// goes back to the staging, kept. Every claim ends, and at the end the
-// budget holds the last kept staging's share alone.
+// that Run returns), and its Prepare begins during that Run and waits for
+// the staging before it takes one; the first Run's staging is claimed for
+// it and its Prepare takes it. Where the first Run fails, the second
+// reserves the rest itself; where the second job is cancelled while it
+// waits, the share goes back to the staging, kept; where the device never
+// waits for the staging, the engine waits after its Prepare (which took a
+// staging of its own: the claimed one is let go). Every claim ends, and
+// at the end the budget holds the last kept staging's share alone.
 func TestReserveAhead(t *testing.T) {
 	const reserve = 1000 // testPlanner: half of it a, b, c
 	errRun := errors.New("the first Run failed")
 	for _, tc := range []struct {
-		name               string
-		fail, cancel       bool
-		wantA, wantB       Status
-		wantMade, wantBack int
-		wantReused         int
-		wantCounts         ClaimCounts
+		name                  string
+		fail, cancel, noAwait bool
+		wantA, wantB          Status
+		wantMade, wantBack    int
+		wantReused            int
+		wantCounts            ClaimCounts
 	}{
-		{"overlaps the Run", false, false, StatusCompleted, StatusCompleted, 1, 0, 1, ClaimCounts{Ahead: 1}},
-		{"the Run fails", true, false, StatusFailed, StatusCompleted, 0, 0, 0, ClaimCounts{Ahead: 1, Missed: 1}},
-		{"the awaiting job is cancelled", false, true, StatusCompleted, StatusCancelled, 1, 1, 0, ClaimCounts{Ahead: 1}},
+		{"overlaps the Run", false, false, false, StatusCompleted, StatusCompleted, 1, 0, 1, ClaimCounts{Ahead: 1}},
+		{"the Run fails", true, false, false, StatusFailed, StatusCompleted, 0, 0, 0, ClaimCounts{Ahead: 1, Missed: 1}},
+		{"the awaiting job is cancelled", false, true, false, StatusCompleted, StatusCancelled, 1, 1, 0, ClaimCounts{Ahead: 1}},
+		{"the device never waits", false, false, true, StatusCompleted, StatusCompleted, 1, 0, 0, ClaimCounts{Ahead: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var env *testEnv
 			secondID := make(chan string, 1)
-			overlapped := make(chan bool, 1)
-			dev := newAheadDevice(func(n int32) error {
+			overlapped, prepared := make(chan bool, 1), make(chan bool, 1)
+			var dev *aheadDevice
+			dev = newAheadDevice(func(n int32) error {
 				if n != 1 {
 					return nil
 				}
 				both := within(5*time.Second, func() bool { return env.e.inflight.Load() == 2 })
 				overlapped <- both
+				prepared <- within(5*time.Second, func() bool { return dev.prepares.Load() == 2 })
 				if tc.cancel && both {
 					if _, err := env.e.Cancel(<-secondID); err != nil {
 						t.Errorf("cancel: %v", err)
@@ -99,6 +121,7 @@ func TestReserveAhead(t *testing.T) {
 				}
 				return nil
 			})
+			dev.noAwait = tc.noAwait
 			env = newTestEnv(t, sim.Config{}, func(c *Config) {
 				c.Devices = []groth16.Device{dev}
 				c.Budget = memory.New(2*reserve - stagingBytes) // the second fits beside the first less its staging
@@ -113,6 +136,9 @@ func TestReserveAhead(t *testing.T) {
 			}
 			if !<-overlapped {
 				t.Errorf("the second job's unit was not in flight while the first's Run was")
+			}
+			if !<-prepared {
+				t.Errorf("the second job's Prepare did not begin while the first's Run was in flight")
 			}
 			waitFor(t, "the units to retire, the staging kept", func() bool {
 				return env.e.inflight.Load() == 0 && env.budget.Used() == dev.keptBytes()
@@ -168,7 +194,9 @@ func TestReserveAheadConcurrent(t *testing.T) {
 // hundredths (synthesis 12 ms, Prepare 14 ms, Run 17 ms), 2 workers: the
 // device reporting the staging its Run keeps (units reserve ahead of it)
 // against the same device without (each unit reserved once the last Run
-// kept its staging). Reports ms a job.
+// kept its staging), and the device doing the 6 ms of its Prepare that
+// need no staging (the CUDA device's splits: 0.40–0.53 of 0.97–1.29 s
+// measured) before it waits for the staging. Reports ms a job.
 func BenchmarkReserveAhead(b *testing.B) {
 	const reserve, parts, jobs = 1000, 10, 2
 	old := slog.Default()
@@ -180,6 +208,11 @@ func BenchmarkReserveAhead(b *testing.B) {
 		dev  func() groth16.Device
 	}{
 		{"keeps", func() groth16.Device { return &aheadDevice{claimingDevice: newClaimingDevice(timing)} }},
+		{"keeps-split-first", func() groth16.Device {
+			t := timing
+			t.Prepare = 8 * time.Millisecond
+			return &aheadDevice{claimingDevice: newClaimingDevice(t), before: 6 * time.Millisecond}
+		}},
 		{"no-keeps", func() groth16.Device { return newClaimingDevice(timing) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {

@@ -99,17 +99,34 @@ func (e *Engine) runUnit(dev groth16.Device, lock *deviceLock, di, worker int, u
 	return e.runPrepared(dev, lock, di, worker, u, w)
 }
 
-// prepareUnit prepares u on dev, once the staging it reserved ahead of is
-// handed over (ahead.go); on failure or cancellation it retires u (or
-// sends it back to be synthesized again) and returns false.
+// prepareUnit prepares u on dev; where u reserved ahead of a staging
+// (ahead.go), its Prepare waits for the handover before it takes the
+// staging (groth16.AwaitStaging), or it is waited for after a Prepare that
+// never asked. On failure or cancellation it retires u (or sends it back
+// to be synthesized again) and returns false.
 func (e *Engine) prepareUnit(dev groth16.Device, di, worker int, u *unit) (groth16.Prepared, bool) {
 	j, part := u.job, u.key.partition
-	if !e.awaitHandover(u) {
-		return nil, false
+	ctx, hw := e.ctx, (*handoverWait)(nil)
+	if u.ahead != nil {
+		hw = &handoverWait{}
+		ctx = groth16.WithStagingWait(ctx, func() error { return hw.await(e, u) })
 	}
 	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
 	j.begin(actOther)
-	w, err := safeStep(func() (any, error) { return dev.Prepare(e.ctx, u.a, j.params) })
+	w, err := safeStep(func() (any, error) { return dev.Prepare(ctx, u.a, j.params) })
+	if hw != nil && hw.ended {
+		// u was retired or sent back by the wait; the device let go of
+		// what its Prepare took.
+		j.end(actOther)
+		e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
+		return nil, false
+	}
+	if hw != nil && !hw.called && err == nil && !e.awaitHandover(u) {
+		j.end(actOther)
+		e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
+		groth16.Discard(dev, w)
+		return nil, false
+	}
 	e.endClaim(u)
 	j.end(actOther)
 	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
@@ -117,6 +134,9 @@ func (e *Engine) prepareUnit(dev groth16.Device, di, worker int, u *unit) (groth
 		return nil, e.lostStep(di, u, "prepare", err)
 	}
 	pr := dev.Profile().OfPrepare(w)
+	if hw != nil && hw.waited > 0 {
+		pr.Phases = append(pr.Phases, timeline.Phase{Name: "await", D: hw.waited})
+	}
 	e.devs[di].prep.add(j.plan.CircuitID, pr.Phases)
 	e.dropWitness(u, pr)
 	if j.ctx.Err() != nil {

@@ -303,38 +303,6 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		return nil, err
 	}
 	w := &prepared{a: a, p: p, srs: srs, lgn: log2(m), nrows: n}
-	// Only a and b are staged: for a satisfied witness c = a∘b row by row,
-	// and the device computes it (a third less to stage and upload). A
-	// witness that does not satisfy the constraints gets an H that is not
-	// its C's, so its proof fails verification, as it would anyway.
-	t0 := time.Now()
-	var kept bool
-	if w.ab, kept, err = d.pool.getKept(abStagingBytes(n)); err != nil {
-		return nil, err
-	}
-	var alloc time.Duration
-	if kept {
-		w.phases = append(w.phases, timeline.Phase{Name: "kept", D: time.Since(t0)})
-	} else {
-		alloc = time.Since(t0)
-	}
-	ab := unsafe.Slice((*fr.Element)(w.ab.p), 2*n)
-	// a and b are copied beside the split, by goroutines of their own;
-	// what they have not begun when the split is done, the caller copies.
-	// A witness-only assignment's are evaluated into place first (the
-	// classic path: c is not needed, the device computes it).
-	copied := func() {}
-	if a.WitnessOnly() {
-		t1 := time.Now()
-		if err := a.System.EvalAB(a.Input, a.Aux, ab[:n], ab[n:]); err != nil {
-			d.release(w)
-			return nil, fmt.Errorf("%w: %w", groth16.ErrAssignmentMismatch, err)
-		}
-		w.phases = append(w.phases, timeline.Phase{Name: "eval", D: time.Since(t1)})
-	} else {
-		copied = parallelCopy(ab, a.A, a.B, d.tasks())
-	}
-
 	// The scalars of L, A and B_G1 in base order.
 	spans := [3][]split.Span{
 		{{Vals: a.Aux}},
@@ -342,16 +310,84 @@ func (d *Device) Prepare(ctx context.Context, a *groth16.Assignment, p *groth16.
 		{{Vals: a.Input, Density: a.BDensityInput}, {Vals: a.Aux, Density: a.BDensityAux}},
 	}
 	nb := [3]int{p.Len(groth16.QueryL), p.Len(groth16.QueryA), p.Len(groth16.QueryBG1)}
-	t2 := time.Now()
-	splitAlloc, err := d.split(&w.st, nb, spans)
+	if a.WitnessOnly() {
+		// The classic path: a and b evaluated into the staging, c not needed
+		// (the device computes it). The splits need no staging, so they go
+		// first: a unit whose staging a Run in flight still holds does them
+		// while it waits (groth16.AwaitStaging).
+		splitAlloc, err := d.splitPhase(w, nb, spans, func() {})
+		if err != nil {
+			return nil, err
+		}
+		ab, alloc, err := d.takeStaging(ctx, w)
+		if err != nil {
+			return nil, err
+		}
+		t1 := time.Now()
+		if err := a.System.EvalAB(a.Input, a.Aux, ab[:n], ab[n:]); err != nil {
+			d.release(w)
+			return nil, fmt.Errorf("%w: %w", groth16.ErrAssignmentMismatch, err)
+		}
+		w.phases = append(w.phases, timeline.Phase{Name: "eval", D: time.Since(t1)},
+			timeline.Phase{Name: "alloc", D: alloc + splitAlloc})
+		return w, nil
+	}
+	// a and b are copied beside the split, by goroutines of their own;
+	// what they have not begun when the split is done, the caller copies.
+	ab, alloc, err := d.takeStaging(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	splitAlloc, err := d.splitPhase(w, nb, spans, parallelCopy(ab, a.A, a.B, d.tasks()))
+	if err != nil {
+		return nil, err
+	}
+	w.phases = append(w.phases, timeline.Phase{Name: "alloc", D: alloc + splitAlloc})
+	return w, nil
+}
+
+// takeStaging waits for the staging w's unit is to take where a Run in
+// flight still holds it (groth16.AwaitStaging), then takes the a, b
+// staging, a kept one where the pool has it. Only a and b are staged:
+// for a satisfied witness c = a∘b row by row, and the device computes it
+// (a third less to stage and upload). A witness that does not satisfy
+// the constraints gets an H that is not its C's, so its proof fails
+// verification, as it would anyway. It returns the staging and the time
+// page-locking it took (0 for a kept one); on an error w is released.
+func (d *Device) takeStaging(ctx context.Context, w *prepared) ([]fr.Element, time.Duration, error) {
+	if err := groth16.AwaitStaging(ctx); err != nil {
+		d.release(w)
+		return nil, 0, err
+	}
+	t0 := time.Now()
+	ab, kept, err := d.pool.getKept(abStagingBytes(w.nrows))
+	if err != nil {
+		d.release(w)
+		return nil, 0, err
+	}
+	w.ab = ab
+	var alloc time.Duration
+	if kept {
+		w.phases = append(w.phases, timeline.Phase{Name: "kept", D: time.Since(t0)})
+	} else {
+		alloc = time.Since(t0)
+	}
+	return unsafe.Slice((*fr.Element)(ab.p), 2*w.nrows), alloc, nil
+}
+
+// splitPhase fills w's splits of the L, A and B_G1 scalars, then calls
+// copied (parallelCopy's wait, or nothing); it returns the time its
+// page-locked allocations took. On an error w is released.
+func (d *Device) splitPhase(w *prepared, nb [3]int, spans [3][]split.Span, copied func()) (time.Duration, error) {
+	t0 := time.Now()
+	alloc, err := d.split(&w.st, nb, spans)
 	copied()
 	if err != nil {
 		d.release(w)
-		return nil, err
+		return 0, err
 	}
-	w.phases = append(w.phases, timeline.Phase{Name: "split", D: time.Since(t2) - splitAlloc},
-		timeline.Phase{Name: "alloc", D: alloc + splitAlloc})
-	return w, nil
+	w.phases = append(w.phases, timeline.Phase{Name: "split", D: time.Since(t0) - alloc})
+	return alloc, nil
 }
 
 // copyChunk is how many scalars one goroutine of parallelCopy copies at a
