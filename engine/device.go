@@ -114,22 +114,21 @@ func (e *Engine) prepareUnit(dev groth16.Device, di, worker int, u *unit) (groth
 	e.rec.Record(timeline.PrepStart, j.id, part, worker, di)
 	j.begin(actOther)
 	w, err := safeStep(func() (any, error) { return dev.Prepare(ctx, u.a, j.params) })
-	if hw != nil && hw.ended {
-		// u was retired or sent back by the wait; the device let go of
-		// what its Prepare took.
-		j.end(actOther)
-		e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
-		return nil, false
-	}
+	// ended: the wait retired u or sent it back to be synthesized again
+	// (the device let go of what its Prepare took, or is told to here)
+	ended := hw != nil && hw.ended
 	if hw != nil && !hw.called && err == nil && !e.awaitHandover(u) {
-		j.end(actOther)
-		e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
 		groth16.Discard(dev, w)
-		return nil, false
+		ended = true
 	}
-	e.endClaim(u)
+	if !ended {
+		e.endClaim(u)
+	}
 	j.end(actOther)
 	e.rec.Record(timeline.PrepEnd, j.id, part, worker, di)
+	if ended {
+		return nil, false
+	}
 	if err != nil {
 		return nil, e.lostStep(di, u, "prepare", err)
 	}
