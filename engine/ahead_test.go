@@ -144,8 +144,11 @@ func TestReserveAhead(t *testing.T) {
 				return env.e.inflight.Load() == 0 && env.budget.Used() == dev.keptBytes()
 			})
 			dev.mu.Lock()
-			made, back, claimed, claims, reused := dev.made, dev.back, dev.claimed, dev.claims, dev.reused
+			made, back, claimed, claims, reused, letGo := dev.made, dev.back, dev.claimed, dev.claims, dev.reused, dev.letGo
 			dev.mu.Unlock()
+			if wantLetGo := map[bool]int{true: 1}[tc.noAwait]; letGo != wantLetGo {
+				t.Errorf("%d claimed stagings let go, want %d", letGo, wantLetGo)
+			}
 			if made != tc.wantMade || back != tc.wantBack || reused != tc.wantReused {
 				t.Errorf("claims %d (back %d), reused %d; want %d (%d), %d", made, back, reused, tc.wantMade, tc.wantBack, tc.wantReused)
 			}
