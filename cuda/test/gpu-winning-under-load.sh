@@ -41,7 +41,7 @@ echo "WinningPoSt kernel phases under the load (mean per Run):"
 phase_delta kernel $OUT/metrics-before-$T.txt $OUT/metrics-after-$T.txt | grep winning
 wait $spid; echo "=== $BULK load"; grep -E "latency|wall|utilization" $OUT/bulkload-$T.txt
 curl -s http://127.0.0.1:9821/metrics > $OUT/metrics-end-$T.txt
-echo "prepare phases over the daemon's life, mean per run (alloc: stagings page-locked anew; kept: reused):"
+echo "prepare phases over the daemon's life, mean per run (alloc: stagings page-locked anew; kept: reused; await: waiting for the staging a Run in flight keeps, after the splits):"
 phase_means prepare $OUT/metrics-end-$T.txt
 echo "stagings taken over (kept: claimed between Runs; ahead: reserved during the Run in flight; missed):"
 grep '^cuzk_memory_claims' $OUT/metrics-end-$T.txt
