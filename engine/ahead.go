@@ -239,12 +239,12 @@ func (h *handover) drop() {
 }
 
 // handoverWait is the wait for a handover that a unit's Prepare calls
-// (groth16.AwaitStaging) before it takes the staging: called, whether it
-// was; ended, whether the unit was retired or sent back by it; waited,
-// how long it took.
+// (groth16.AwaitStaging) before it takes the staging: ended, whether the
+// unit was retired or sent back by it; waited, how long it took. Whether
+// it was called at all is whether the unit still awaits (unit.ahead).
 type handoverWait struct {
-	called, ended bool
-	waited        time.Duration
+	ended  bool
+	waited time.Duration
 }
 
 // errHandoverEnded is what a Prepare returns where its unit will not have
@@ -253,7 +253,6 @@ var errHandoverEnded = errors.New("the unit will not have the staging it reserve
 
 // await is awaitHandover for u's Prepare.
 func (hw *handoverWait) await(e *Engine, u *unit) error {
-	hw.called = true
 	t0 := time.Now()
 	ok := e.awaitHandover(u)
 	hw.waited = time.Since(t0)

@@ -117,7 +117,7 @@ func (e *Engine) prepareUnit(dev groth16.Device, di, worker int, u *unit) (groth
 	// ended: the wait retired u or sent it back to be synthesized again
 	// (the device let go of what its Prepare took, or is told to here)
 	ended := hw != nil && hw.ended
-	if hw != nil && !hw.called && err == nil && !e.awaitHandover(u) {
+	if u.ahead != nil && err == nil && !e.awaitHandover(u) { // the device never waited
 		groth16.Discard(dev, w)
 		ended = true
 	}

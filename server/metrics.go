@@ -200,10 +200,10 @@ var (
 	descDevKept        = prometheus.NewDesc("cuzk_device_kept_bytes", "Memory budget held by buffers the device keeps for the next partition (the CUDA device's a, b stagings).", []string{"device", "name"}, nil)
 	descDevPhase       = prometheus.NewDesc("cuzk_device_kernel_phase_seconds_total", "Time of a timed part of the device's Runs (upload, spmv, ntt, msm_h …; the parts overlap), summed.", []string{"device", "name", "circuit", "phase"}, nil)
 	descDevPhaseRuns   = prometheus.NewDesc("cuzk_device_kernel_phase_runs_total", "Runs that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "circuit", "phase"}, nil)
-	descPrepPhase      = prometheus.NewDesc("cuzk_device_prepare_phase_seconds_total", "Time of a timed part of the device's Prepares on the host (alloc, eval, split), summed.", []string{"device", "name", "circuit", "phase"}, nil)
+	descPrepPhase      = prometheus.NewDesc("cuzk_device_prepare_phase_seconds_total", "Time of a timed part of the device's Prepares on the host (alloc, kept, eval, split, await), summed.", []string{"device", "name", "circuit", "phase"}, nil)
+	descPrepPhaseRuns  = prometheus.NewDesc("cuzk_device_prepare_phase_runs_total", "Prepares that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "circuit", "phase"}, nil)
 	descClaims         = prometheus.NewDesc("cuzk_memory_claims_total", "Partitions whose memory reservation took over a staging's share of the budget instead of the staging being freed: one kept already (via=kept), or one the Run in flight would keep, the partition reserved ahead and synthesized during that Run (via=ahead; those whose staging did not come are also in cuzk_memory_claims_missed_total).", []string{"via"}, nil)
 	descClaimsMissed   = prometheus.NewDesc("cuzk_memory_claims_missed_total", "Partitions reserved ahead of a Run whose staging then did not come (the Run failed or kept none): they reserved the rest themselves.", nil, nil)
-	descPrepPhaseRuns  = prometheus.NewDesc("cuzk_device_prepare_phase_runs_total", "Prepares that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "circuit", "phase"}, nil)
 )
 
 func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
