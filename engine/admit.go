@@ -272,17 +272,14 @@ func awaitUnlessStuck[T any](e *Engine, got <-chan outcome[T], stop <-chan struc
 // from the CRITICAL headroom if it fits there. ok is false when u was
 // queued again, retired or failed its job instead.
 func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
-	res, ok = e.budget.TryReserve(u.part.Reserve)
-	if !ok {
-		res, ok = e.reserveClaiming(u)
-	}
-	if !ok && u.key.priority == PriorityCritical && e.critBudget != nil {
-		res, ok = e.critBudget.TryReserve(u.part.Reserve)
-	}
-	if !ok {
-		res, ok = e.reserveAhead(u)
-	}
+	res, ok = e.tryReserve(u)
 	for !ok && e.stuck() {
+		// Nothing is in flight now, so nothing changes under us; but the
+		// last unit may have retired since the try above, its memory back
+		// or its staging kept for u to claim: try again before evicting.
+		if res, ok = e.tryReserve(u); ok {
+			break
+		}
 		// No partition holds memory that it will give back, so only
 		// eviction can make room: waiting would stall this unit, and
 		// every one behind it, for good. Kept stagings go first: cheaper
@@ -306,6 +303,24 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 		return res, true
 	}
 	return e.awaitReserve(u, true)
+}
+
+// tryReserve takes u's reservation where it fits without waiting: in the
+// budget, with a kept staging's share (claim.go), in the CRITICAL
+// headroom for a CRITICAL unit, or ahead of a prepared unit (ahead.go).
+func (e *Engine) tryReserve(u *unit) (res *memory.Reservation, ok bool) {
+	if res, ok = e.budget.TryReserve(u.part.Reserve); ok {
+		return res, true
+	}
+	if res, ok = e.reserveClaiming(u); ok {
+		return res, true
+	}
+	if u.key.priority == PriorityCritical && e.critBudget != nil {
+		if res, ok = e.critBudget.TryReserve(u.part.Reserve); ok {
+			return res, true
+		}
+	}
+	return e.reserveAhead(u)
 }
 
 // awaitReserve waits in the budget for u's reservation, preemptible by a
