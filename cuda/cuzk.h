@@ -117,6 +117,13 @@ typedef struct {
   uint32_t lgn;          /* domain 2^lgn; the SRS h query has 2^lgn - 1 points */
   uint32_t pad;
   cuzk_msm_part part[3]; /* L, A, B_G1 */
+  /* cuzk_run only, where not NULL: once a and b are uploaded (the run reads them no more), staged_seq
+     is written to *staged from a driver thread (an atomic release store), and the caller may reuse a
+     and b's memory from then on, the run still in flight. *staged is host memory that outlives the
+     run; a run that fails may write it later than it returns. */
+  uint32_t* staged;
+  uint32_t staged_seq;
+  uint32_t pad2;
 } cuzk_job;
 
 typedef struct {

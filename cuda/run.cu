@@ -2,7 +2,9 @@
 // MSMs, and B_G2's when the srs holds it) against a resident SRS, on the
 // context's three streams:
 //   uploads: in the order the work needs them: the L tail first (L starts
-//            while the rest uploads), a, b (and c), then the A and B tails;
+//            while the rest uploads), a, b (then the job's note that they
+//            are in: its caller may reuse their memory), c, then the A and
+//            B tails;
 //   main:    the H sequence once a is in, then the H MSM after the tails
 //            (they share the MSM scratch);
 //   tails:   the L, A and B_G1 MSMs as their inputs arrive, beside the NTTs
@@ -139,6 +141,28 @@ static int run_upload_part(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* j
   return 0;
 }
 
+// The note that a job's a and b are uploaded (cuzk_job.staged), for a host function queued on the
+// uploads stream after them to write.
+struct staged_note {
+  uint32_t* word;
+  uint32_t seq;
+};
+
+static void CUDART_CB staged_note_write(void* p) {
+  const staged_note* n = static_cast<const staged_note*>(p);
+  __atomic_store_n(n->word, n->seq, __ATOMIC_RELEASE);
+  delete n;
+}
+
+static int run_note_staged(cudaStream_t st, const cuzk_job* job) {
+  if (!job->staged) return 0;
+  staged_note* n = new staged_note{job->staged, job->staged_seq};
+  const cudaError_t e = cudaLaunchHostFunc(st, staged_note_write, n);
+  if (e != cudaSuccess) delete n;
+  CK(e);
+  return 0;
+}
+
 // The uploads stream's work, in the order the work needs it.
 static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, const run_tails& t) {
   const uint64_t m = 1ull << job->lgn, nrows = job->nrows;
@@ -148,6 +172,7 @@ static int run_uploads(cuzk_ctx* ctx, const cuzk_srs* srs, const cuzk_job* job, 
   CK(cudaEventRecord(ev.a_in, ctx->uploads));
   TRY(upload_padded(ctx->h.b.get(), job->b, nrows, m, ctx->uploads));
   CK(cudaEventRecord(ev.b_in, ctx->uploads));
+  TRY(run_note_staged(ctx->uploads, job));
   if (job->c) TRY(upload_padded(ctx->h.c.get(), job->c, nrows, m, ctx->uploads));
   CK(cudaEventRecord(ev.c_in, ctx->uploads));
   TRY(run_upload_part(ctx, srs, job, t, 1));

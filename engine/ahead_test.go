@@ -19,15 +19,18 @@ import (
 // aheadDevice is a claimingDevice whose Prepare reports the staging its
 // Run will keep (groth16.PrepareReport.Keeps) and waits for that staging
 // (groth16.AwaitStaging) before it takes one, after the part of its work
-// that needs none (before), as the CUDA device does, unless noAwait; and
-// whose nth Run first calls gate(n), failing with its error.
+// that needs none (before), as the CUDA device does, unless noAwait;
+// whose Run, where early > 0, keeps its staging that long after it begins
+// (groth16.StagingDone), as the CUDA device does once a and b are
+// uploaded; and whose nth Run first calls gate(n), failing with its error.
 type aheadDevice struct {
 	*claimingDevice
-	before   time.Duration
-	noAwait  bool
-	runs     atomic.Int32
-	prepares atomic.Int32 // Prepares begun
-	gate     func(n int32) error
+	before, early time.Duration
+	noAwait       bool
+	runs          atomic.Int32
+	prepares      atomic.Int32 // Prepares begun
+	prepared      atomic.Int32 // Prepares returned
+	gate          func(n int32) error
 }
 
 func newAheadDevice(gate func(n int32) error) *aheadDevice {
@@ -42,6 +45,7 @@ func (d *aheadDevice) Prepare(ctx context.Context, a *groth16.Assignment, p *gro
 			return nil, err
 		}
 	}
+	defer d.prepared.Add(1)
 	return d.claimingDevice.Prepare(ctx, a, p)
 }
 
@@ -52,6 +56,23 @@ func (d *aheadDevice) Profile() groth16.Profile {
 }
 
 func (d *aheadDevice) Run(ctx context.Context, w groth16.Prepared) (groth16.Partial, error) {
+	kept := make(chan bool, 1)
+	if d.early > 0 {
+		go func() {
+			time.Sleep(d.early)
+			kept <- groth16.StagingDone(ctx, groth16.RunReport{StagingBytes: stagingBytes, KeepStaging: d.keep})
+		}()
+	} else {
+		kept <- false
+	}
+	p, err := d.run(ctx, w)
+	if k := <-kept; k && p != nil {
+		p.(*keepingPartial).kept = true
+	}
+	return p, err
+}
+
+func (d *aheadDevice) run(ctx context.Context, w groth16.Prepared) (groth16.Partial, error) {
 	if n := d.runs.Add(1); d.gate != nil {
 		if err := d.gate(n); err != nil {
 			return nil, err
@@ -88,15 +109,18 @@ func TestReserveAhead(t *testing.T) {
 	for _, tc := range []struct {
 		name                  string
 		fail, cancel, noAwait bool
+		early                 bool // the first Run keeps its staging while in flight
 		wantA, wantB          Status
 		wantMade, wantBack    int
 		wantReused            int
 		wantCounts            ClaimCounts
 	}{
-		{"overlaps the Run", false, false, false, StatusCompleted, StatusCompleted, 1, 0, 1, ClaimCounts{Ahead: 1}},
-		{"the Run fails", true, false, false, StatusFailed, StatusCompleted, 0, 0, 0, ClaimCounts{Ahead: 1, Missed: 1}},
-		{"the awaiting job is cancelled", false, true, false, StatusCompleted, StatusCancelled, 1, 1, 0, ClaimCounts{Ahead: 1}},
-		{"the device never waits", false, false, true, StatusCompleted, StatusCompleted, 1, 0, 0, ClaimCounts{Ahead: 1}},
+		{"overlaps the Run", false, false, false, false, StatusCompleted, StatusCompleted, 1, 0, 1, ClaimCounts{Ahead: 1}},
+		{"the Run fails", true, false, false, false, StatusFailed, StatusCompleted, 0, 0, 0, ClaimCounts{Ahead: 1, Missed: 1}},
+		{"the awaiting job is cancelled", false, true, false, false, StatusCompleted, StatusCancelled, 1, 1, 0, ClaimCounts{Ahead: 1}},
+		{"the device never waits", false, false, true, false, StatusCompleted, StatusCompleted, 1, 0, 0, ClaimCounts{Ahead: 1}},
+		{"the Run keeps its staging early", false, false, false, true, StatusCompleted, StatusCompleted, 1, 0, 1, ClaimCounts{Ahead: 1}},
+		{"the Run fails after keeping its staging", true, false, false, true, StatusFailed, StatusCompleted, 1, 0, 1, ClaimCounts{Ahead: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var env *testEnv
@@ -109,7 +133,11 @@ func TestReserveAhead(t *testing.T) {
 				}
 				both := within(5*time.Second, func() bool { return env.e.inflight.Load() == 2 })
 				overlapped <- both
-				prepared <- within(5*time.Second, func() bool { return dev.prepares.Load() == 2 })
+				if tc.early { // the second Prepare took the staging kept early
+					prepared <- within(5*time.Second, func() bool { return dev.prepared.Load() == 2 })
+				} else {
+					prepared <- within(5*time.Second, func() bool { return dev.prepares.Load() == 2 })
+				}
 				if tc.cancel && both {
 					if _, err := env.e.Cancel(<-secondID); err != nil {
 						t.Errorf("cancel: %v", err)
@@ -122,6 +150,9 @@ func TestReserveAhead(t *testing.T) {
 				return nil
 			})
 			dev.noAwait = tc.noAwait
+			if tc.early {
+				dev.early = time.Millisecond
+			}
 			env = newTestEnv(t, sim.Config{}, func(c *Config) {
 				c.Devices = []groth16.Device{dev}
 				c.Budget = memory.New(2*reserve - stagingBytes) // the second fits beside the first less its staging
@@ -138,7 +169,8 @@ func TestReserveAhead(t *testing.T) {
 				t.Errorf("the second job's unit was not in flight while the first's Run was")
 			}
 			if !<-prepared {
-				t.Errorf("the second job's Prepare did not begin while the first's Run was in flight")
+				t.Errorf("the second job's Prepare did not %s while the first's Run was in flight",
+					map[bool]string{false: "begin", true: "end"}[tc.early])
 			}
 			waitFor(t, "the units to retire, the staging kept", func() bool {
 				return env.e.inflight.Load() == 0 && env.budget.Used() == dev.keptBytes()
@@ -199,7 +231,9 @@ func TestReserveAheadConcurrent(t *testing.T) {
 // against the same device without (each unit reserved once the last Run
 // kept its staging), and the device doing the 6 ms of its Prepare that
 // need no staging (the CUDA device's splits: 0.40–0.53 of 0.97–1.29 s
-// measured) before it waits for the staging. Reports ms a job.
+// measured) before it waits for the staging, and besides keeping its
+// staging 3 ms into its Run (a and b uploaded: 0.2–0.35 s of the 1.55 s
+// estimated from 8.3 GB over the H2D link). Reports ms a job.
 func BenchmarkReserveAhead(b *testing.B) {
 	const reserve, parts, jobs = 1000, 10, 2
 	old := slog.Default()
@@ -215,6 +249,11 @@ func BenchmarkReserveAhead(b *testing.B) {
 			t := timing
 			t.Prepare = 8 * time.Millisecond
 			return &aheadDevice{claimingDevice: newClaimingDevice(t), before: 6 * time.Millisecond}
+		}},
+		{"keeps-early", func() groth16.Device {
+			t := timing
+			t.Prepare = 8 * time.Millisecond
+			return &aheadDevice{claimingDevice: newClaimingDevice(t), before: 6 * time.Millisecond, early: 3 * time.Millisecond}
 		}},
 		{"no-keeps", func() groth16.Device { return newClaimingDevice(timing) }},
 	} {

@@ -169,8 +169,11 @@ func (e *Engine) runPrepared(dev groth16.Device, lock *deviceLock, di, worker in
 		return nil, false
 	}
 	j.begin(actGPU)
+	// A device done with its staging before Run returns keeps it then,
+	// and a unit reserved ahead of it prepares beside the rest of the Run.
+	ctx := groth16.WithStagingDone(e.ctx, func(rr groth16.RunReport) { e.keepAndHandOver(u, rr) })
 	t0 := time.Now()
-	p, err := safeStep(func() (any, error) { return dev.Run(e.ctx, w) })
+	p, err := safeStep(func() (any, error) { return dev.Run(ctx, w) })
 	t1 := time.Now()
 	j.end(actGPU)
 	unlock()
@@ -178,7 +181,8 @@ func (e *Engine) runPrepared(dev groth16.Device, lock *deviceLock, di, worker in
 }
 
 // afterRun books u's Run (begun at t0, returned at t1 with p or err): its
-// kernels and phases, its GPU time, a, b and c released, the staging kept;
+// kernels and phases, its GPU time, a, b and c released, the staging kept
+// (what the Run did not keep while in flight, groth16.StagingDone);
 // on err it retires u (or sends it back for another device) and returns
 // false.
 func (e *Engine) afterRun(dev groth16.Device, di, worker int, u *unit, p groth16.Partial, err error, t0, t1 time.Time) (groth16.Partial, bool) {

@@ -30,24 +30,29 @@ const stagingBytes = 300
 
 type keepingPartial struct {
 	groth16.Partial
-	d *keepingDevice
+	d    *keepingDevice
+	kept bool // the Run kept its staging while in flight (groth16.StagingDone)
 }
 
 func (d *keepingDevice) Profile() groth16.Profile {
 	p := d.Device.Profile()
 	p.Ran = func(x groth16.Partial) groth16.RunReport {
-		return groth16.RunReport{StagingBytes: stagingBytes, KeepStaging: x.(*keepingPartial).keepStaging}
+		if x.(*keepingPartial).kept {
+			return groth16.RunReport{}
+		}
+		return groth16.RunReport{StagingBytes: stagingBytes, KeepStaging: d.keep}
 	}
 	p.KeptBytes, p.EvictKept = d.keptBytes, d.evictKept
 	return p
 }
 
-func (p *keepingPartial) keepStaging(share *memory.Reservation) {
-	p.d.mu.Lock()
-	defer p.d.mu.Unlock()
-	p.d.shares = append(p.d.shares, share)
+// keep keeps a staging with share (RunReport.KeepStaging).
+func (d *keepingDevice) keep(share *memory.Reservation) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.shares = append(d.shares, share)
 	if share != nil {
-		p.d.kept = append(p.d.kept, share)
+		d.kept = append(d.kept, share)
 	}
 }
 
@@ -67,7 +72,7 @@ func (d *keepingDevice) Run(ctx context.Context, w groth16.Prepared) (groth16.Pa
 	if err != nil {
 		return nil, err
 	}
-	return &keepingPartial{p, d}, nil
+	return &keepingPartial{Partial: p, d: d}, nil
 }
 
 func (d *keepingDevice) Finish(ctx context.Context, p groth16.Partial) (*groth16.Sums, error) {

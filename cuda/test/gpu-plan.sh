@@ -34,8 +34,9 @@
 #                 freeing page-locked or device memory, allocating 2 GiB page-locked
 #                 buffers, or every core busy (bench lane)                                  180 s
 #   pair          2^27 runs on one context, then on two at once (bench pair)                  90 s
-#   gotest        device/cuda's tests of the file stream, the result layout and the witness
-#                 run, once as built and once with the file mapped (CUZK_FILE_MAP=1)        120 s
+#   gotest        device/cuda's tests of the file stream, the result layout, the witness
+#                 run, the a, b staging kept while a Run is in flight and the engine's two
+#                 workers, once as built and once with the file mapped (CUZK_FILE_MAP=1)   120 s
 #   sanitize      TestRunWitness (SAN_RUN: another -test.run) under compute-sanitizer's
 #                 memcheck with bin/local's library (SAN_LIB: another folder's): the kernel
 #                 and address of a bad access                                                 60 s
@@ -111,7 +112,7 @@ run_step() {
       cp $OUT/timeline-limit.csv $OUT/timeline-cache${cache:-0}${at}.csv 2>/dev/null; done;;
   gotest) cuda_test
     for map in "" 1; do echo "CUZK_FILE_MAP=${map:-off}"; (cd device/cuda && CUZK_FILE_MAP=$map CUZK_CUDA_LIB=$PWD/../../bin/local/libcuzk_cuda.so \
-      timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|StreamCache|CacheRange|StreamLayout|FileOffsets|ResultLayout|HostTimes|Witness' \
+      timeout $(( left / 2 - 5 )) ../../bin/cuda.test -test.run 'StreamFromFile|StreamCache|CacheRange|StreamLayout|FileOffsets|ResultLayout|HostTimes|Witness|KeepsStagingEarly|EngineTwoWorkers' \
       -test.v 2>&1 | grep -E "^(--- |ok|FAIL|PASS)" | head -40); done;;
   bisect) cuda_test
     for lib in ${BISECT_LIBS:-bin/base bin/local}; do [ -f $lib/libcuzk_cuda.so ] || continue; echo "library $lib"

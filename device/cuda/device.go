@@ -60,6 +60,7 @@ type Device struct {
 	info         Info
 	defaultLimit uint64
 	noPairs      bool   // CUZK_PAIRS=0 in the environment: Pairs is false (pair.go)
+	noEarly      bool   // CUZK_KEEP_EARLY=0: a Run keeps its a, b staging only when it returns (staged.go)
 	chunkLgMax   uint32 // tests: streamed chunks of at most 2^chunkLgMax points (0: the library's)
 	// tests: the limit of a set from the least its runs need and what it
 	// needs all resident (nil: memoryLimit)
@@ -115,7 +116,8 @@ func New(index int) (*Device, error) {
 		free = now[index].FreeMem
 	}
 	d := &Device{index: index, info: infos[index], kernels: kernels{ctx: ctx}, srs: map[*groth16.Params]*resident{},
-		defaultLimit: defaultLimitOf(free), noPairs: os.Getenv("CUZK_PAIRS") == "0"}
+		defaultLimit: defaultLimitOf(free), noPairs: os.Getenv("CUZK_PAIRS") == "0",
+		noEarly: os.Getenv("CUZK_KEEP_EARLY") == "0"}
 	if err := d.kernels.allocResult(); err != nil {
 		lib.ctxFree(ctx)
 		return nil, err
@@ -547,7 +549,9 @@ func (d *Device) runOn(k *kernels, ctx context.Context, wp groth16.Prepared) (gr
 		d.release(w) // the pool is drained: the buffers are freed
 		return nil, err
 	}
+	stop := d.watchStaged(ctx, k, w, &job)
 	res, rc, end := d.call(k, func(r *cResult) int32 { return lib.run(k.ctx, w.srs, &job, r) })
+	stop()
 	var stream StreamStats
 	if rc == 0 {
 		stream = k.streamStats()

@@ -39,19 +39,10 @@ func (p *Partial) KeepStaging(share *memory.Reservation) {
 		share.Close()
 		return
 	}
-	ab := p.w.takeAB()
+	ab := p.w.takeAB() // none where the Run kept it while in flight (staged.go)
 	abShare := share.Split(ab.n)
 	p.w.stShare = share
-	if ab.p == nil {
-		abShare.Close()
-		return
-	}
-	if !p.d.pool.keeps(ab, abShare) {
-		abShare.Close()
-		go p.d.pool.put(ab) // may free it: off the caller's path
-		return
-	}
-	p.d.pool.putKept(ab, abShare, keptAB, p.d.pool.newSet(), sizeClass(ab.n))
+	p.d.keepAB(ab, abShare)
 }
 
 // EvictKept frees the stagings the device keeps with a share of the

@@ -23,15 +23,24 @@ type kernels struct {
 	// bulk Run queues behind its H MSM). A paired Run (RunPair) writes
 	// two, the second after it.
 	res *cResult
+	// staged, after the results, is the word a Run's library call
+	// writes once a and b are uploaded (staged.go); stagedSeq, the
+	// number the last Run was given to write there.
+	staged    *uint32
+	stagedSeq uint32
 }
 
-// allocResult gives k (its ctx made) its page-locked results.
+// allocResult gives k (its ctx made) its page-locked results and the
+// word after them.
 func (k *kernels) allocResult() error {
-	p := lib.hostAlloc(2 * uint64(unsafe.Sizeof(cResult{})))
+	n := 2 * uint64(unsafe.Sizeof(cResult{}))
+	p := lib.hostAlloc(n + 8)
 	if p == nil {
 		return fmt.Errorf("%w: page-locked result: %s", ErrCUDA, lib.lastError())
 	}
 	k.res = (*cResult)(p)
+	k.staged = (*uint32)(unsafe.Add(p, n))
+	*k.staged = 0
 	return nil
 }
 
@@ -73,7 +82,7 @@ func (d *Device) inRun(k *kernels, f func()) time.Time {
 func (k *kernels) freeResult() {
 	if k.res != nil {
 		lib.hostFree(unsafe.Pointer(k.res))
-		k.res = nil
+		k.res, k.staged = nil, nil
 	}
 }
 

@@ -131,6 +131,11 @@ type cJob struct {
 	Lgn     uint32
 	_pad    uint32
 	Part    [3]cPart
+	// Staged, where not nil, is written StagedSeq once a and b are
+	// uploaded (staged.go).
+	Staged    *uint32
+	StagedSeq uint32
+	_pad2     uint32
 }
 
 var lib struct {
