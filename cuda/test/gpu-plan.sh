@@ -8,6 +8,8 @@
 #   winning       WinningPoSt beside 2 PoRep jobs, steady state (gpu-winning-under-load.sh)  200 s
 #   winning14     the same with the daemon on 14 of the 16 cores (GOMAXPROCS=14)              200 s
 #   winningmc     the same with CUDA_DEVICE_MAX_CONNECTIONS=32 (more hardware queues than streams)  200 s
+#   winninglate   the same with each Run keeping its a, b staging only when it returns
+#                 (CUZK_KEEP_EARLY=0), to measure the keep once they are uploaded against   200 s
 #   day-setup     the day's other sets: WinningPoSt 32 GiB, WindowPoSt and SnapDeals 512 MiB 120 s
 #   day           cuzk bench day (gpu-day.sh STAGE=day)                                      420 s
 #   wpost-setup   the 32 GiB WindowPoSt set (the PoRep set removed from /dev/shm first)       200 s
@@ -76,7 +78,7 @@ cuda_test() { [ -x bin/cuda.test ] || { gunzip -c bin/c/cuda.test.gz > bin/cuda.
 
 estimate() {
   case "$1" in
-  porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc) echo 200;; day-setup) echo 120;; day) echo 420;;
+  porep-setup) echo 150;; oneshot) echo 180;; winning|winning14|winningmc|winninglate) echo 200;; day-setup) echo 120;; day) echo 420;;
   wpost-setup) echo 200;; wpost) echo 300;; ni) echo 330;; ncu) echo 60;; chunkmsm) echo 40;;
   gotest) echo 120;; bisect) echo 160;; sanitize) echo 60;; check) echo 150;; fp52) echo 40;; gotestall) echo 300;; runpair) echo 150;; pairbench) echo 150;; ab) echo 150;; lanemodes) echo 180;; pair) echo 90;; limit24) echo 130;; limit24map) echo 150;; limit16map) echo 170;; limit16pairs) echo 360;; limit16cache) echo 380;; regspan) echo 30;; lanepin) echo 120;; *) echo 0;;
   esac
@@ -87,9 +89,10 @@ run_step() {
   case "$2" in
   porep-setup) KIND=porep STAGE=setup P=$P32 SETUP_S=$left timeout "$left" bash $T/gpu-kind32.sh 2>&1 | grep -E "setup:|gen-vanilla:|rror" | head -5;;
   oneshot) KIND=porep P=$P32 timeout "$left" bash $T/gpu-oneshot.sh 2>&1 | tail -8;;
-  winning|winning14|winningmc)
-    local tag=steady gm= mc=; [ "$2" = winning14 ] && tag=gomax14 gm=14; [ "$2" = winningmc ] && tag=maxconn32 mc=32
-    env ${gm:+GOMAXPROCS=$gm} ${mc:+CUDA_DEVICE_MAX_CONNECTIONS=$mc} TAG=$tag BULK=porep P=$P32 WIN_COUNT=${WIN_COUNT:-20} BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
+  winning|winning14|winningmc|winninglate)
+    local tag=steady gm= mc= late=; [ "$2" = winning14 ] && tag=gomax14 gm=14; [ "$2" = winningmc ] && tag=maxconn32 mc=32
+    [ "$2" = winninglate ] && tag=keeplate late=0
+    env ${gm:+GOMAXPROCS=$gm} ${mc:+CUDA_DEVICE_MAX_CONNECTIONS=$mc} ${late:+CUZK_KEEP_EARLY=$late} TAG=$tag BULK=porep P=$P32 WIN_COUNT=${WIN_COUNT:-20} BULK_COUNT=2 WARM_RUNS=3 WAIT_S=150 timeout "$left" \
       bash $T/gpu-winning-under-load.sh 2>&1 | tail -40;;
   day-setup) STAGE=setup P=$P32 timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -12;;
   day) STAGE=day P=$P32 DAY_S=150 SOLO_S=35 WIN_EVERY=8s timeout "$left" bash $T/gpu-day.sh 2>&1 | tail -70;;
