@@ -88,16 +88,26 @@ func (r *Registry) planPoRep(req *engine.Request) (*engine.Plan, error) {
 			return groth16.Synthesize(p, shape)
 		}
 		part.Witness = func(ctx context.Context) (*r1cs.WitnessAssignment, error) {
-			p, err := porep.NewPartition(o, k)
-			if err != nil {
-				return nil, err
-			}
-			p.Ctx = ctx
-			return p.Witness(fp.WitnessThreads)
+			return porepWitness(ctx, o, k, fp.WitnessThreads)
 		}
 		plan.Partitions = append(plan.Partitions, part)
 	}
 	return plan, nil
+}
+
+// porepWitness is partition k's witness, into the dead aux vector the
+// engine hands over in ctx where it does (r1cs.WithAux).
+func porepWitness(ctx context.Context, o *c1.Output, k, threads int) (*r1cs.WitnessAssignment, error) {
+	p, err := porep.NewPartition(o, k)
+	if err != nil {
+		return nil, err
+	}
+	p.Ctx = ctx
+	w := &r1cs.WitnessAssignment{Aux: r1cs.AuxOf(ctx)}
+	if err := p.WitnessInto(w, threads); err != nil {
+		return nil, err
+	}
+	return w, nil
 }
 
 // checkPoRepRequest compares what the request says with what its C1 says.

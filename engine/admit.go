@@ -307,12 +307,38 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 
 // tryReserve takes u's reservation where it fits without waiting: in the
 // budget, with a kept staging's share (claim.go), in the CRITICAL
-// headroom for a CRITICAL unit, or ahead of a prepared unit (ahead.go).
+// headroom for a CRITICAL unit, or ahead of a prepared unit (ahead.go);
+// in the budget, the aux vector kept for a synthesis of u's size
+// (auxpool.go) is u's, its share counting part of u's witness.
 func (e *Engine) tryReserve(u *unit) (res *memory.Reservation, ok bool) {
-	if res, ok = e.budget.TryReserve(u.part.Reserve); ok {
+	vec, share := e.aux.take(u.part.Vars)
+	credit := share.Held()
+	if credit >= u.part.Reserve {
+		credit = 0
+	}
+	if res, ok = e.tryReserveOnce(u, u.part.Reserve-credit); ok && credit > 0 && !res.Of(e.budget) {
+		// the CRITICAL headroom's: reserved whole, without the vector
+		e.aux.put(vec, share)
 		return res, true
 	}
-	if res, ok = e.reserveClaiming(u); ok {
+	if !ok || vec == nil {
+		if vec != nil {
+			e.aux.put(vec, share)
+		}
+		return res, ok
+	}
+	res.Join(share)
+	u.aux = vec
+	return res, true
+}
+
+// tryReserveOnce is tryReserve of need bytes beside what u has already
+// (the CRITICAL headroom's reservation is always whole).
+func (e *Engine) tryReserveOnce(u *unit, need uint64) (res *memory.Reservation, ok bool) {
+	if res, ok = e.budget.TryReserve(need); ok {
+		return res, true
+	}
+	if res, ok = e.reserveClaiming(u, need); ok {
 		return res, true
 	}
 	if u.key.priority == PriorityCritical && e.critBudget != nil {
@@ -320,7 +346,7 @@ func (e *Engine) tryReserve(u *unit) (res *memory.Reservation, ok bool) {
 			return res, true
 		}
 	}
-	return e.reserveAhead(u)
+	return e.reserveAhead(u, need)
 }
 
 // awaitReserve waits in the budget for u's reservation, preemptible by a
@@ -340,11 +366,24 @@ func (e *Engine) awaitReserve(u *unit, evict bool) (*memory.Reservation, bool) {
 	if !evict {
 		reserve = e.budget.Await
 	}
-	res, err := reserve(wctx, u.part.Reserve)
+	// The kept aux vector waits with u, its share counting part of u's
+	// witness: the wait is for the rest (auxpool.go).
+	vec, share := e.aux.take(u.part.Vars)
+	if share.Held() >= u.part.Reserve {
+		e.aux.put(vec, share)
+		vec, share = nil, nil
+	}
+	res, err := reserve(wctx, u.part.Reserve-share.Held())
 	e.waitingFor(nil)
 	e.synthQ.clearWaiting()
 	preempted := wctx.Err() != nil && j.ctx.Err() == nil
 	preempt()
+	if err == nil && vec != nil {
+		res.Join(share)
+		u.aux = vec
+	} else if vec != nil {
+		e.aux.put(vec, share)
+	}
 	if err == nil {
 		return res, true
 	}

@@ -93,11 +93,11 @@ func (e *Engine) waitingFor(u *unit) (offered bool) {
 	return e.ahead.offers != e.ahead.seen
 }
 
-// reserveAhead reserves u's memory less the staging a prepared unit of
-// u's shape will keep, and has that unit's Run hand the staging's share
+// reserveAhead reserves need bytes of u's memory less the staging a
+// prepared unit of u's shape will keep, and has that unit's Run hand the staging's share
 // over (keepAndHandOver); ok false: no such unit, or the rest does not fit.
 // CRITICAL units do not wait on another unit's Run.
-func (e *Engine) reserveAhead(u *unit) (res *memory.Reservation, ok bool) {
+func (e *Engine) reserveAhead(u *unit, need uint64) (res *memory.Reservation, ok bool) {
 	if u.key.priority == PriorityCritical {
 		return nil, false
 	}
@@ -105,10 +105,10 @@ func (e *Engine) reserveAhead(u *unit) (res *memory.Reservation, ok bool) {
 	defer e.ahead.mu.Unlock()
 	e.ahead.seen = e.ahead.offers
 	for v, keeps := range e.ahead.units {
-		if v.part.Rows != u.part.Rows || v.part.Vars != u.part.Vars || keeps >= u.part.Reserve {
+		if v.part.Rows != u.part.Rows || v.part.Vars != u.part.Vars || keeps >= need {
 			continue
 		}
-		if res, ok = e.budget.TryReserve(u.part.Reserve - keeps); !ok {
+		if res, ok = e.budget.TryReserve(need - keeps); !ok {
 			return nil, false
 		}
 		delete(e.ahead.units, v)

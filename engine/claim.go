@@ -14,10 +14,11 @@ import (
 // each at 32 GiB, while every other CUDA call of the daemon waits). The
 // claim ends once the unit has prepared or never will (endClaim).
 
-// reserveClaiming reserves u's memory with the share of a staging a
-// device keeps for a Prepare of u's size; ok false: none is kept, or the
-// rest does not fit either (the share goes back to its staging).
-func (e *Engine) reserveClaiming(u *unit) (res *memory.Reservation, ok bool) {
+// reserveClaiming reserves need bytes of u's memory with the share of a
+// staging a device keeps for a Prepare of u's size; ok false: none is
+// kept, or the rest does not fit either (the share goes back to its
+// staging).
+func (e *Engine) reserveClaiming(u *unit, need uint64) (res *memory.Reservation, ok bool) {
 	e.ahead.mu.Lock() // a staging handed over (ahead.go) is not claimed here
 	defer e.ahead.mu.Unlock()
 	c := e.claimKept(u.part.Rows, u.part.Vars)
@@ -25,11 +26,11 @@ func (e *Engine) reserveClaiming(u *unit) (res *memory.Reservation, ok bool) {
 		return nil, false
 	}
 	held := c.Share.Held()
-	if held >= u.part.Reserve {
+	if held >= need {
 		c.Done(true)
 		return nil, false
 	}
-	if res, ok = e.budget.TryReserve(u.part.Reserve - held); !ok {
+	if res, ok = e.budget.TryReserve(need - held); !ok {
 		c.Done(true)
 		return nil, false
 	}

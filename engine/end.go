@@ -115,7 +115,7 @@ func (e *Engine) retire(u *unit) {
 	e.endClaim(u)
 	u.res.Close()
 	u.res = nil
-	u.a = nil
+	u.a, u.aux = nil, nil
 	j := u.job
 	j.mu.Lock()
 	j.live--

@@ -62,6 +62,7 @@ type Engine struct {
 	urgent urgency // CRITICAL and HIGH work per circuit (Urgent)
 
 	ahead aheadSet // prepared units a unit may reserve ahead of (ahead.go)
+	aux   auxPool  // the last dead aux vector, for the next synthesis (auxpool.go)
 
 	mu        sync.Mutex
 	jobs      map[string]*job
@@ -175,6 +176,7 @@ func (e *Engine) Close() error {
 		e.retire(u)
 	}
 	e.critHold.Close()
+	e.aux.drop()
 	return nil
 }
 

@@ -25,7 +25,9 @@ import (
 //     its Prepare (ahead.go);
 //  2. after Prepare, where the device staged a witness-only assignment's
 //     witness in its own memory (groth16.PrepareReport.Staged), the aux
-//     goes and stagedRelease of the reservation with it (dropWitness);
+//     goes and stagedRelease of the reservation with it (dropWitness),
+//     the aux's part split off and kept with the vector for the next
+//     synthesis (auxpool.go);
 //  3. after Run, a, b and c are dead: ReserveABC goes (releaseABC); what
 //     the device may keep of the Run's staging is split off and handed
 //     to the device with the staging (keepStaging), to be closed when a
@@ -210,8 +212,16 @@ func (e *Engine) dropWitness(u *unit, pr groth16.PrepareReport) {
 		return
 	}
 	inputs := uint64(len(u.a.Input)) * fr.Bytes
+	aux := u.a.Aux
 	u.a.ReleaseWitness()
-	u.res.Release(u.part.stagedRelease(inputs, pr.StagedBytes))
+	rel := u.part.stagedRelease(inputs, pr.StagedBytes)
+	// the dead aux kept for the next synthesis, still counted (auxpool.go)
+	if n := uint64(cap(aux)) * fr.Bytes; n >= auxMin && n <= rel && u.res.Of(e.budget) {
+		e.aux.put(aux, u.res.Split(n))
+		rel -= n
+		defer e.auxOffered() // a unit waiting for memory may fit with it
+	}
+	u.res.Release(rel)
 }
 
 // releaseABC drops u's a, b and c, dead after Run, and gives back their
@@ -238,6 +248,7 @@ func (e *Engine) keepStaging(u *unit, rr groth16.RunReport) {
 // evictKept frees every buffer the engine's devices keep with a share of
 // the budget (groth16.Profile.EvictKept).
 func (e *Engine) evictKept() (freed uint64) {
+	freed = e.aux.drop()
 	for _, d := range e.devs {
 		for _, p := range d.keepers() {
 			freed += p.EvictKept()

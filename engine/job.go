@@ -77,6 +77,9 @@ type unit struct {
 	// claim: a kept staging's share res joined, until u has prepared
 	// (claim.go).
 	claim *groth16.Claim
+	// aux: a dead aux vector for u's synthesis to fill, its share joined
+	// to res (auxpool.go).
+	aux []fr.Element
 	// ahead: u reserved all but the staging another unit's Run will hand
 	// over, and its Prepare waits for it; handing: a unit awaits the
 	// staging u's Run will keep (ahead.go).

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/cuzk-project/cuzk/groth16"
+	"github.com/cuzk-project/cuzk/r1cs"
 	"github.com/cuzk-project/cuzk/timeline"
 )
 
@@ -23,7 +26,8 @@ func (e *Engine) synthesize(u *unit, slot int) {
 	j.markStarted(t0)
 	e.rec.Record(timeline.SynthStart, j.id, part, slot, -1)
 	j.begin(actSynth)
-	a, err := safeStep(func() (*groth16.Assignment, error) { return e.assign(j, &u.part) })
+	a, err := safeStep(func() (*groth16.Assignment, error) { return e.assign(j, &u.part, u.aux) })
+	u.aux = nil
 	j.end(actSynth)
 	e.rec.Record(timeline.SynthEnd, j.id, part, slot, -1)
 	j.addSynth(time.Since(t0))
@@ -49,9 +53,9 @@ func (e *Engine) synthesize(u *unit, slot int) {
 }
 
 // assign synthesizes one partition: its witness only when the engine is
-// configured so and the plan can (the device evaluates a, b and c), the
-// prover's assignment otherwise.
-func (e *Engine) assign(j *job, part *Partition) (*groth16.Assignment, error) {
+// configured so and the plan can (the device evaluates a, b and c), into
+// aux where the synthesizer takes it, the prover's assignment otherwise.
+func (e *Engine) assign(j *job, part *Partition, aux []fr.Element) (*groth16.Assignment, error) {
 	if !e.witnessPath(j.plan, part) {
 		return part.Synthesize(j.ctx)
 	}
@@ -59,7 +63,11 @@ func (e *Engine) assign(j *job, part *Partition) (*groth16.Assignment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiled constraint system: %w", err)
 	}
-	w, err := part.Witness(j.ctx)
+	ctx := j.ctx
+	if aux != nil {
+		ctx = r1cs.WithAux(ctx, aux)
+	}
+	w, err := part.Witness(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -18,8 +18,11 @@ type Reservation struct {
 // Size is the amount originally reserved.
 func (r *Reservation) Size() uint64 { return r.size }
 
-// Held is the amount not yet released.
+// Held is the amount not yet released (0 for nil).
 func (r *Reservation) Held() uint64 {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.left
