@@ -76,8 +76,11 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 			return nil, err
 		}
 		c.Ctx = ctx
-		w, err := c.Witness(part.WitnessThreads)
-		return w, badVanilla(err)
+		w := &r1cs.WitnessAssignment{Aux: r1cs.AuxOf(ctx)} // a dead one the engine hands over, or nil
+		if err := c.WitnessInto(w, part.WitnessThreads); err != nil {
+			return nil, badVanilla(err)
+		}
+		return w, nil
 	}
 	plan := &engine.Plan{
 		CircuitID:    info.CircuitID(),

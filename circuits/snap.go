@@ -73,7 +73,11 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 				return nil, err
 			}
 			c.Ctx = ctx
-			return c.Witness(fp.WitnessThreads)
+			w := &r1cs.WitnessAssignment{Aux: r1cs.AuxOf(ctx)} // a dead one the engine hands over, or nil
+			if err := c.WitnessInto(w, fp.WitnessThreads); err != nil {
+				return nil, err
+			}
+			return w, nil
 		}
 		plan.Partitions = append(plan.Partitions, part)
 		if r.systems != nil && plan.System == nil {

@@ -11,8 +11,8 @@ import (
 // where the process used that memory before is cleared first, on one core.
 // A caller that proves partition after partition hands the last one's dead
 // vector to the next synthesis in its context; a synthesizer that writes
-// every value of the vectors it fills (one that takes a WitnessAssignment
-// to fill, such as the PoRep's WitnessInto) starts from it.
+// every value of the vectors it fills (one that Resets a WitnessAssignment
+// it is given and appends, as the circuits' WitnessInto do) starts from it.
 
 type auxKey struct{}
 

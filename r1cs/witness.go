@@ -26,9 +26,39 @@ type WitnessAssignment struct {
 // NewWitness is an empty witness with room for a circuit of shape sh,
 // holding ONE, as r1cs.Synthesize starts it.
 func NewWitness(sh Shape) *WitnessAssignment {
-	w := &WitnessAssignment{Input: make([]fr.Element, 0, sh.Inputs), Aux: make([]fr.Element, 0, sh.Aux)}
-	w.AllocInput(fr.One())
+	w := &WitnessAssignment{}
+	w.Reset(sh)
 	return w
+}
+
+// Reset empties w for a circuit of shape sh and allocates ONE, as
+// NewWitness, keeping each vector that has room for sh (its old values
+// are overwritten as the synthesis appends, not cleared: a fresh 4 GB
+// vector costs its clearing or its page faults, more than many a
+// synthesis).
+func (w *WitnessAssignment) Reset(sh Shape) {
+	*w = WitnessAssignment{Input: roomFor(w.Input, sh.Inputs), Aux: roomFor(w.Aux, sh.Aux)}
+	w.AllocInput(fr.One())
+}
+
+// FillInto empties w, keeping its vectors' capacity, and runs fill on it
+// (a synthesis that Resets w for its shape and appends every value): a
+// circuit's WitnessInto. On an error w holds no values.
+func FillInto(w *WitnessAssignment, fill func(*WitnessAssignment) error) error {
+	*w = WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
+	if err := fill(w); err != nil {
+		*w = WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
+		return err
+	}
+	return nil
+}
+
+// roomFor is v emptied where it has room for n values, else a new vector.
+func roomFor(v []fr.Element, n int) []fr.Element {
+	if cap(v) >= n {
+		return v[:0]
+	}
+	return make([]fr.Element, 0, n)
 }
 
 func (w *WitnessAssignment) Alloc(value fr.Element) Variable {

@@ -1,8 +1,6 @@
 package porep
 
 import (
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-
 	"github.com/cuzk-project/cuzk/r1cs"
 )
 
@@ -35,32 +33,20 @@ func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
 // proves partition after partition keeps its vectors. On an error w holds
 // no values (its vectors keep their capacity).
 func (p *Partition) WitnessInto(w *r1cs.WitnessAssignment, workers int) error {
-	*w = r1cs.WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
-	if err := p.Validate(); err != nil {
-		return err
-	}
-	sh, err := p.Config.Shape()
-	if err != nil {
-		return err
-	}
-	w.Input, w.Aux = reuse(w.Input, sh.Inputs), reuse(w.Aux, sh.Aux)
-	if err := p.witnessInto(w, sh, workers); err != nil {
-		*w = r1cs.WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
-		return err
-	}
-	return nil
-}
-
-// reuse is v emptied when it has room for n values, else a new vector.
-func reuse(v []fr.Element, n int) []fr.Element {
-	if cap(v) >= n {
-		return v[:0]
-	}
-	return make([]fr.Element, 0, n)
+	return r1cs.FillInto(w, func(w *r1cs.WitnessAssignment) error {
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		sh, err := p.Config.Shape()
+		if err != nil {
+			return err
+		}
+		w.Reset(sh)
+		return p.witnessInto(w, sh, workers)
+	})
 }
 
 func (p *Partition) witnessInto(w *r1cs.WitnessAssignment, sh r1cs.Shape, workers int) error {
-	w.AllocInput(fr.One())
 	rt, replicaIDBits, err := p.synthesizeOwn(w)
 	if err != nil {
 		return err

@@ -25,6 +25,7 @@ func TestWitness(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newInstance(t, tc.cfg, tc.sectors, 3).part
 			circuittest.Witness(t, p, p.Witness)
+			circuittest.WitnessReused(t, p, p.WitnessInto)
 		})
 	}
 }

@@ -28,6 +28,7 @@ func TestWitness(t *testing.T) {
 			}
 			p := newInstance(t, tc.cfg, tc.k, 2).part
 			circuittest.Witness(t, p, p.Witness)
+			circuittest.WitnessReused(t, p, p.WitnessInto)
 		})
 	}
 }

@@ -27,6 +27,32 @@ func Witness(t *testing.T, c r1cs.Circuit, witness func(workers int) (*r1cs.Witn
 	}
 }
 
+// WitnessReused checks a circuit's WitnessInto against bellperson's
+// prover assignment of c, into a witness with stale values in every slot
+// and room to spare: the same values and rows, in the vector it was given.
+func WitnessReused(t *testing.T, c r1cs.Circuit, into func(w *r1cs.WitnessAssignment, workers int) error) {
+	t.Helper()
+	pa := r1cs.NewProvingAssignment(r1cs.Shape{})
+	if err := r1cs.Synthesize(pa, c); err != nil {
+		t.Fatal(err)
+	}
+	junk := &r1cs.WitnessAssignment{
+		Input: make([]fr.Element, 3, len(pa.Input)+5), Aux: make([]fr.Element, 7, len(pa.Aux)+9),
+		Constraints: 11, InputBase: 2, AuxBase: 13,
+	}
+	full := junk.Aux[:cap(junk.Aux)]
+	for i := range full {
+		full[i].SetUint64(uint64(i) + 2)
+	}
+	if err := into(junk, 2); err != nil {
+		t.Fatal(err)
+	}
+	SameWitness(t, "into a reused witness", pa, junk)
+	if &junk.Aux[0] != &full[0] {
+		t.Fatal("the aux vector was not reused")
+	}
+}
+
 // SameWitness fails unless w holds pa's inputs, aux values and row count.
 func SameWitness(t *testing.T, what string, pa *r1cs.ProvingAssignment, w *r1cs.WitnessAssignment) {
 	t.Helper()
