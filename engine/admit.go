@@ -329,6 +329,7 @@ func (e *Engine) tryReserve(u *unit) (res *memory.Reservation, ok bool) {
 	}
 	res.Join(share)
 	u.aux = vec
+	e.aux.joined()
 	return res, true
 }
 
@@ -381,6 +382,7 @@ func (e *Engine) awaitReserve(u *unit, evict bool) (*memory.Reservation, bool) {
 	if err == nil && vec != nil {
 		res.Join(share)
 		u.aux = vec
+		e.aux.joined()
 	} else if vec != nil {
 		e.aux.put(vec, share)
 	}

@@ -96,8 +96,12 @@ type Snapshot struct {
 	// share: kept already (Claims.Kept), or the one the Run in flight
 	// would keep, reserved ahead of it (Claims.Ahead; Missed: those whose
 	// staging did not come, which reserved the rest themselves).
-	Claims  ClaimCounts
-	Cluster *ClusterStatus // nil unless the daemon is in cluster mode
+	Claims ClaimCounts
+	// AuxKept is the bytes of the dead aux vector kept, and counted, for
+	// the next witness synthesis; AuxReused counts the units that took
+	// one (their synthesis filled it instead of a vector made anew).
+	AuxKept, AuxReused uint64
+	Cluster            *ClusterStatus // nil unless the daemon is in cluster mode
 }
 
 // ClaimCounts counts units that took over a staging's share of the memory

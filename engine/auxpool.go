@@ -24,9 +24,25 @@ import (
 var auxMin uint64 = 64 << 20
 
 type auxPool struct {
-	mu    sync.Mutex
-	vec   []fr.Element
-	share *memory.Reservation
+	mu     sync.Mutex
+	vec    []fr.Element
+	share  *memory.Reservation
+	reused uint64 // vectors a unit took (joined)
+}
+
+// counts is the bytes the kept vector's share holds and the vectors
+// units took (Snapshot.AuxKept, AuxReused).
+func (p *auxPool) counts() (kept, reused uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.share.Held(), p.reused
+}
+
+// joined counts a vector a unit took with its share.
+func (p *auxPool) joined() {
+	p.mu.Lock()
+	p.reused++
+	p.mu.Unlock()
 }
 
 // put keeps vec with share, dropping the one held before.

@@ -115,6 +115,17 @@ func TestAuxReused(t *testing.T) {
 					t.Fatalf("syntheses %v, want %v", got, want)
 				}
 			}
+			handed := 0
+			for _, g := range got {
+				if g == "handed" {
+					handed++
+				}
+			}
+			waitFor(t, "the last unit to retire", func() bool { return env.e.inflight.Load() == 0 })
+			st := env.e.Status()
+			if st.AuxReused != uint64(handed) || (tc.want != nil && st.AuxKept != aux) {
+				t.Errorf("Status: %d vectors reused, %d bytes kept; want %d, and %d where the last stays kept", st.AuxReused, st.AuxKept, handed, aux)
+			}
 			if env.budget.Peak() > tc.budget {
 				t.Errorf("peak %d over the budget %d", env.budget.Peak(), tc.budget)
 			}

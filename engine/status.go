@@ -10,6 +10,7 @@ func (e *Engine) Status() Snapshot {
 		MemoryLimit: e.budget.Limit(),
 		Claims:      e.claimCounts(),
 	}
+	s.AuxKept, s.AuxReused = e.aux.counts()
 	if e.critBudget != nil { // the headroom counts as used only where used
 		s.MemoryUsed += e.critBudget.Used() - e.critBudget.Limit()
 	}

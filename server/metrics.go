@@ -204,12 +204,14 @@ var (
 	descPrepPhaseRuns  = prometheus.NewDesc("cuzk_device_prepare_phase_runs_total", "Prepares that timed the phase: seconds_total / runs_total is its mean per partition.", []string{"device", "name", "circuit", "phase"}, nil)
 	descClaims         = prometheus.NewDesc("cuzk_memory_claims_total", "Partitions whose memory reservation took over a staging's share of the budget instead of the staging being freed: one kept already (via=kept), or one the Run in flight would keep, the partition reserved ahead and synthesized during that Run (via=ahead; those whose staging did not come are also in cuzk_memory_claims_missed_total).", []string{"via"}, nil)
 	descClaimsMissed   = prometheus.NewDesc("cuzk_memory_claims_missed_total", "Partitions reserved ahead of a Run whose staging then did not come (the Run failed or kept none): they reserved the rest themselves.", nil, nil)
+	descAuxKept        = prometheus.NewDesc("cuzk_memory_aux_kept_bytes", "Bytes of the budget that hold the last partition's dead aux vector, kept for the next witness synthesis of its size.", nil, nil)
+	descAuxReused      = prometheus.NewDesc("cuzk_witness_aux_reused_total", "Partitions whose witness synthesis filled a kept aux vector instead of one made anew.", nil, nil)
 )
 
 func (c *engineCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCompletedTotal, descFailedTotal, descUptime, descQueueDepth,
 		descRunningJobs, descGPUWorkers, descDevices, descQueuePending, descQueueRunning, descMemUsed,
-		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy, descDevLost, descDevKept, descDevPhase, descDevPhaseRuns, descPrepPhase, descPrepPhaseRuns, descClaims, descClaimsMissed} {
+		descMemLimit, descSRSSize, descSRSRefs, descDevMemTotal, descDevMemFree, descDevBusy, descDevLost, descDevKept, descDevPhase, descDevPhaseRuns, descPrepPhase, descPrepPhaseRuns, descClaims, descClaimsMissed, descAuxKept, descAuxReused} {
 		ch <- d
 	}
 }
@@ -243,6 +245,8 @@ func (c *engineCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descClaims, prometheus.CounterValue, float64(s.Claims.Kept), "kept")
 	ch <- prometheus.MustNewConstMetric(descClaims, prometheus.CounterValue, float64(s.Claims.Ahead), "ahead")
 	ch <- prometheus.MustNewConstMetric(descClaimsMissed, prometheus.CounterValue, float64(s.Claims.Missed))
+	gauge(descAuxKept, float64(s.AuxKept))
+	ch <- prometheus.MustNewConstMetric(descAuxReused, prometheus.CounterValue, float64(s.AuxReused))
 	seen = map[string]bool{}
 	for _, e := range s.SRS {
 		if seen[e.CircuitID] {

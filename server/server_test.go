@@ -168,7 +168,8 @@ func TestServeUnixAndHTTP(t *testing.T) {
 		SRS:    []engine.SRSStatus{{CircuitID: "porep-32g", Tier: engine.TierHot, SizeBytes: 42, RefCount: 1}},
 		Queues: []engine.QueueStatus{{ProofKind: "porep-c2", Pending: 2}},
 		Uptime: 3 * time.Second, MemoryUsed: 10, MemoryLimit: 100,
-		Claims: engine.ClaimCounts{Kept: 5, Ahead: 7, Missed: 1},
+		Claims:  engine.ClaimCounts{Kept: 5, Ahead: 7, Missed: 1},
+		AuxKept: 3 << 30, AuxReused: 9,
 	}
 	s, sock, _, _ := startServer(t, eng, time.Second)
 	cli := dialUnix(t, sock)
@@ -225,6 +226,8 @@ func TestServeUnixAndHTTP(t *testing.T) {
 		`cuzk_memory_claims_total{via="kept"} 5`,
 		`cuzk_memory_claims_total{via="ahead"} 7`,
 		`cuzk_memory_claims_missed_total 1`,
+		`cuzk_memory_aux_kept_bytes 3.221225472e+09`,
+		`cuzk_witness_aux_reused_total 9`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, grepLines(string(body), "phase"))
