@@ -45,6 +45,8 @@ echo "prepare phases over the daemon's life, mean per run (alloc: stagings page-
 phase_means prepare $OUT/metrics-end-$T.txt
 echo "stagings taken over (kept: claimed between Runs; ahead: reserved during the Run in flight; missed):"
 grep '^cuzk_memory_claims' $OUT/metrics-end-$T.txt
+echo "aux vectors filled again (reused) and the one kept (bytes):"
+grep -E '^cuzk_(witness_aux_reused_total|memory_aux_kept_bytes)' $OUT/metrics-end-$T.txt
 bin/cuzk timeline --url http://127.0.0.1:9821/timeline --csv $OUT/timeline-$T.csv 2>&1 | grep -A12 "^stages" 
 kill -TERM $dpid; wait $dpid
 echo "daemon peak RSS: $(awk '{print $3}' $OUT/rss-$T.txt | sort -n | tail -1) kB; GPU memory peak: $(sort -n $OUT/gpumem-$T.txt | tail -1)"
