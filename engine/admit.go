@@ -311,11 +311,8 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 // in the budget, the aux vector kept for a synthesis of u's size
 // (auxpool.go) is u's, its share counting part of u's witness.
 func (e *Engine) tryReserve(u *unit) (res *memory.Reservation, ok bool) {
-	vec, share := e.aux.take(u.part.Vars)
+	vec, share := e.aux.takeFor(u)
 	credit := share.Held()
-	if credit >= u.part.Reserve {
-		credit = 0
-	}
 	if res, ok = e.tryReserveOnce(u, u.part.Reserve-credit); ok && credit > 0 && !res.Of(e.budget) {
 		// the CRITICAL headroom's: reserved whole, without the vector
 		e.aux.put(vec, share)
@@ -369,11 +366,7 @@ func (e *Engine) awaitReserve(u *unit, evict bool) (*memory.Reservation, bool) {
 	}
 	// The kept aux vector waits with u, its share counting part of u's
 	// witness: the wait is for the rest (auxpool.go).
-	vec, share := e.aux.take(u.part.Vars)
-	if share.Held() >= u.part.Reserve {
-		e.aux.put(vec, share)
-		vec, share = nil, nil
-	}
+	vec, share := e.aux.takeFor(u)
 	res, err := reserve(wctx, u.part.Reserve-share.Held())
 	e.waitingFor(nil)
 	e.synthQ.clearWaiting()

@@ -70,6 +70,17 @@ func (p *auxPool) take(n int) ([]fr.Element, *memory.Reservation) {
 	return vec, share
 }
 
+// takeFor is take for u's synthesis, where the vector's share is less
+// than u's whole reservation (a larger one is not u's witness).
+func (p *auxPool) takeFor(u *unit) ([]fr.Element, *memory.Reservation) {
+	vec, share := p.take(u.part.Vars)
+	if share.Held() >= u.part.Reserve {
+		p.put(vec, share)
+		return nil, nil
+	}
+	return vec, share
+}
+
 // drop lets go of the vector held and returns the bytes its share held.
 func (p *auxPool) drop() uint64 {
 	p.mu.Lock()
