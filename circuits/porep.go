@@ -103,11 +103,7 @@ func porepWitness(ctx context.Context, o *c1.Output, k, threads int) (*r1cs.Witn
 		return nil, err
 	}
 	p.Ctx = ctx
-	w := &r1cs.WitnessAssignment{Aux: r1cs.AuxOf(ctx)} // a dead one the engine hands over, or nil
-	if err := p.WitnessInto(w, threads); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return r1cs.FilledIn(ctx, func(w *r1cs.WitnessAssignment) error { return p.WitnessInto(w, threads) })
 }
 
 // checkPoRepRequest compares what the request says with what its C1 says.

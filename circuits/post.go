@@ -76,11 +76,8 @@ func (r *Registry) planPoSt(req *engine.Request) (*engine.Plan, error) {
 			return nil, err
 		}
 		c.Ctx = ctx
-		w := &r1cs.WitnessAssignment{Aux: r1cs.AuxOf(ctx)} // a dead one the engine hands over, or nil
-		if err := c.WitnessInto(w, part.WitnessThreads); err != nil {
-			return nil, badVanilla(err)
-		}
-		return w, nil
+		w, err := r1cs.FilledIn(ctx, func(w *r1cs.WitnessAssignment) error { return c.WitnessInto(w, part.WitnessThreads) })
+		return w, badVanilla(err)
 	}
 	plan := &engine.Plan{
 		CircuitID:    info.CircuitID(),

@@ -73,11 +73,7 @@ func (r *Registry) planSnap(req *engine.Request) (*engine.Plan, error) {
 				return nil, err
 			}
 			c.Ctx = ctx
-			w := &r1cs.WitnessAssignment{Aux: r1cs.AuxOf(ctx)} // a dead one the engine hands over, or nil
-			if err := c.WitnessInto(w, fp.WitnessThreads); err != nil {
-				return nil, err
-			}
-			return w, nil
+			return r1cs.FilledIn(ctx, func(w *r1cs.WitnessAssignment) error { return c.WitnessInto(w, fp.WitnessThreads) })
 		}
 		plan.Partitions = append(plan.Partitions, part)
 		if r.systems != nil && plan.System == nil {

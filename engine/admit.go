@@ -312,22 +312,9 @@ func (e *Engine) reserve(u *unit) (res *memory.Reservation, ok bool) {
 // (auxpool.go) is u's, its share counting part of u's witness.
 func (e *Engine) tryReserve(u *unit) (res *memory.Reservation, ok bool) {
 	vec, share := e.aux.takeFor(u)
-	credit := share.Held()
-	if res, ok = e.tryReserveOnce(u, u.part.Reserve-credit); ok && credit > 0 && !res.Of(e.budget) {
-		// the CRITICAL headroom's: reserved whole, without the vector
-		e.aux.put(vec, share)
-		return res, true
-	}
-	if !ok || vec == nil {
-		if vec != nil {
-			e.aux.put(vec, share)
-		}
-		return res, ok
-	}
-	res.Join(share)
-	u.aux = vec
-	e.aux.joined()
-	return res, true
+	res, ok = e.tryReserveOnce(u, u.part.Reserve-share.Held())
+	e.settleAux(u, res, vec, share)
+	return res, ok
 }
 
 // tryReserveOnce is tryReserve of need bytes beside what u has already
@@ -372,13 +359,7 @@ func (e *Engine) awaitReserve(u *unit, evict bool) (*memory.Reservation, bool) {
 	e.synthQ.clearWaiting()
 	preempted := wctx.Err() != nil && j.ctx.Err() == nil
 	preempt()
-	if err == nil && vec != nil {
-		res.Join(share)
-		u.aux = vec
-		e.aux.joined()
-	} else if vec != nil {
-		e.aux.put(vec, share)
-	}
+	e.settleAux(u, res, vec, share)
 	if err == nil {
 		return res, true
 	}

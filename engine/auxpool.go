@@ -38,11 +38,23 @@ func (p *auxPool) counts() (kept, reused uint64) {
 	return p.share.Held(), p.reused
 }
 
-// joined counts a vector a unit took with its share.
-func (p *auxPool) joined() {
-	p.mu.Lock()
-	p.reused++
-	p.mu.Unlock()
+// settleAux gives u the vector it took with takeFor, where u's
+// reservation res (nil: none) is the budget's, joining the share to it
+// (u's synthesis fills the vector); otherwise (none, or the CRITICAL
+// headroom's, reserved whole) both go back to the pool.
+func (e *Engine) settleAux(u *unit, res *memory.Reservation, vec []fr.Element, share *memory.Reservation) {
+	if vec == nil {
+		return
+	}
+	if !res.Of(e.budget) {
+		e.aux.put(vec, share)
+		return
+	}
+	res.Join(share)
+	u.aux = vec
+	e.aux.mu.Lock()
+	e.aux.reused++
+	e.aux.mu.Unlock()
 }
 
 // put keeps vec with share, dropping the one held before.

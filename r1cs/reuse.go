@@ -27,3 +27,8 @@ func AuxOf(ctx context.Context) []fr.Element {
 	v, _ := ctx.Value(auxKey{}).([]fr.Element)
 	return v[:0]
 }
+
+// FilledIn is Filled, into the vector ctx carries where it carries one.
+func FilledIn(ctx context.Context, into func(*WitnessAssignment) error) (*WitnessAssignment, error) {
+	return filled(&WitnessAssignment{Aux: AuxOf(ctx)}, into)
+}

@@ -41,15 +41,39 @@ func (w *WitnessAssignment) Reset(sh Shape) {
 	w.AllocInput(fr.One())
 }
 
-// FillInto empties w, keeping its vectors' capacity, and runs fill on it
-// (a synthesis that Resets w for its shape and appends every value): a
-// circuit's WitnessInto. On an error w holds no values.
-func FillInto(w *WitnessAssignment, fill func(*WitnessAssignment) error) error {
+// Filled is a new witness that into fills (a circuit's WitnessInto).
+func Filled(into func(*WitnessAssignment) error) (*WitnessAssignment, error) {
+	return filled(&WitnessAssignment{}, into)
+}
+
+func filled(w *WitnessAssignment, into func(*WitnessAssignment) error) (*WitnessAssignment, error) {
+	if err := into(w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// FillInto is a circuit's WitnessInto: once validate passes, w is Reset for
+// the circuit's shape (keeping its vectors where they have room: their old
+// values are overwritten as fill appends, not cleared), fill synthesizes
+// into it, and Finalize adds the input rows. On an error w holds no values
+// (its vectors keep their capacity).
+func FillInto(w *WitnessAssignment, validate func() error, shape func() (Shape, error), fill func(w *WitnessAssignment, sh Shape) error) error {
 	*w = WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
-	if err := fill(w); err != nil {
+	err := validate()
+	var sh Shape
+	if err == nil {
+		sh, err = shape()
+	}
+	if err == nil {
+		w.Reset(sh)
+		err = fill(w, sh)
+	}
+	if err != nil {
 		*w = WitnessAssignment{Input: w.Input[:0], Aux: w.Aux[:0]}
 		return err
 	}
+	Finalize(w)
 	return nil
 }
 

@@ -19,11 +19,7 @@ import (
 // the sequential one bit for bit. On an error the lowest challenge's is
 // returned, as the sequential synthesis would.
 func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
-	w := &r1cs.WitnessAssignment{}
-	if err := p.WitnessInto(w, workers); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return r1cs.Filled(func(w *r1cs.WitnessAssignment) error { return p.WitnessInto(w, workers) })
 }
 
 // WitnessInto is Witness into w, reusing the capacity of w.Input and w.Aux
@@ -33,30 +29,13 @@ func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
 // proves partition after partition keeps its vectors. On an error w holds
 // no values (its vectors keep their capacity).
 func (p *Partition) WitnessInto(w *r1cs.WitnessAssignment, workers int) error {
-	return r1cs.FillInto(w, func(w *r1cs.WitnessAssignment) error {
-		if err := p.Validate(); err != nil {
-			return err
-		}
-		sh, err := p.Config.Shape()
+	return r1cs.FillInto(w, p.Validate, p.Config.Shape, func(w *r1cs.WitnessAssignment, sh r1cs.Shape) error {
+		rt, replicaIDBits, err := p.synthesizeOwn(w)
 		if err != nil {
 			return err
 		}
-		w.Reset(sh)
-		return p.witnessInto(w, sh, workers)
+		return r1cs.SynthesizeWindows(w, len(p.Challenges), sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
+			return p.synthesizeChallenge(win, i, rt, replicaIDBits)
+		})
 	})
-}
-
-func (p *Partition) witnessInto(w *r1cs.WitnessAssignment, sh r1cs.Shape, workers int) error {
-	rt, replicaIDBits, err := p.synthesizeOwn(w)
-	if err != nil {
-		return err
-	}
-	err = r1cs.SynthesizeWindows(w, len(p.Challenges), sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
-		return p.synthesizeChallenge(win, i, rt, replicaIDBits)
-	})
-	if err != nil {
-		return err
-	}
-	r1cs.Finalize(w)
-	return nil
 }

@@ -15,36 +15,15 @@ import (
 // partition is 2,349 sectors of 53,334 rows: one goroutine takes about
 // 18 s for its witness.
 func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
-	w := &r1cs.WitnessAssignment{}
-	if err := p.WitnessInto(w, workers); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return r1cs.Filled(func(w *r1cs.WitnessAssignment) error { return p.WitnessInto(w, workers) })
 }
 
 // WitnessInto is Witness into w, reusing the capacity of w.Input and w.Aux
-// where it suffices (r1cs.WitnessAssignment.Reset: their old values are
-// overwritten, not cleared). On an error w holds no values (its vectors
-// keep their capacity).
+// where it suffices (r1cs.FillInto). On an error w holds no values.
 func (p *Partition) WitnessInto(w *r1cs.WitnessAssignment, workers int) error {
-	return r1cs.FillInto(w, func(w *r1cs.WitnessAssignment) error { return p.witnessInto(w, workers) })
-}
-
-func (p *Partition) witnessInto(w *r1cs.WitnessAssignment, workers int) error {
-	if err := p.Validate(); err != nil {
-		return err
-	}
-	sh, err := p.Config.Shape()
-	if err != nil {
-		return err
-	}
-	w.Reset(sh)
-	err = r1cs.SynthesizeWindows(w, p.Config.Sectors, sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
-		return p.synthesize(win, i, i+1)
+	return r1cs.FillInto(w, p.Validate, p.Config.Shape, func(w *r1cs.WitnessAssignment, sh r1cs.Shape) error {
+		return r1cs.SynthesizeWindows(w, p.Config.Sectors, sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
+			return p.synthesize(win, i, i+1)
+		})
 	})
-	if err != nil {
-		return err
-	}
-	r1cs.Finalize(w)
-	return nil
 }

@@ -14,41 +14,20 @@ import (
 // challenges (r1cs.SynthesizeWindows): the result is the sequential one
 // bit for bit. A 32 GiB partition is 86 challenges of about 940,000 rows.
 func (p *Partition) Witness(workers int) (*r1cs.WitnessAssignment, error) {
-	w := &r1cs.WitnessAssignment{}
-	if err := p.WitnessInto(w, workers); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return r1cs.Filled(func(w *r1cs.WitnessAssignment) error { return p.WitnessInto(w, workers) })
 }
 
 // WitnessInto is Witness into w, reusing the capacity of w.Input and w.Aux
-// where it suffices (r1cs.WitnessAssignment.Reset: their old values are
-// overwritten, not cleared). On an error w holds no values (its vectors
-// keep their capacity).
+// where it suffices (r1cs.FillInto). On an error w holds no values.
 func (p *Partition) WitnessInto(w *r1cs.WitnessAssignment, workers int) error {
-	return r1cs.FillInto(w, func(w *r1cs.WitnessAssignment) error { return p.witnessInto(w, workers) })
-}
-
-func (p *Partition) witnessInto(w *r1cs.WitnessAssignment, workers int) error {
-	if err := p.Validate(); err != nil {
-		return err
-	}
-	sh, err := p.Config.Shape()
-	if err != nil {
-		return err
-	}
-	w.Reset(sh)
-	pt, err := p.synthesizeOwn(w)
-	if err != nil {
-		return err
-	}
-	hs := p.Config.Hs()
-	err = r1cs.SynthesizeWindows(w, len(p.Challenges), sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
-		return p.synthesizeChallenge(win, pt, i, hs[:])
+	return r1cs.FillInto(w, p.Validate, p.Config.Shape, func(w *r1cs.WitnessAssignment, sh r1cs.Shape) error {
+		pt, err := p.synthesizeOwn(w)
+		if err != nil {
+			return err
+		}
+		hs := p.Config.Hs()
+		return r1cs.SynthesizeWindows(w, len(p.Challenges), sh.Inputs, sh.Aux, workers, func(win *r1cs.WitnessAssignment, i int) error {
+			return p.synthesizeChallenge(win, pt, i, hs[:])
+		})
 	})
-	if err != nil {
-		return err
-	}
-	r1cs.Finalize(w)
-	return nil
 }
